@@ -1,0 +1,38 @@
+"""Check stage: schema validation, then cross-record rules; diagnostics sorted by place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Severity
+from ..load import SystemSource, load_system, system_folders
+from ..model.system import SystemRecords
+from .rules import run_rules
+from .schema import validate_system
+
+
+@dataclass
+class CheckedSystem:
+    """One system after checking: its records and every diagnostic found."""
+
+    source: SystemSource
+    records: SystemRecords
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+
+def check_source(source: SystemSource) -> CheckedSystem:
+    """Validate and rule-check one loaded system."""
+    records, diagnostics = validate_system(source)
+    diagnostics = [*source.diagnostics, *diagnostics, *run_rules(records, source)]
+    unique = sorted(set(diagnostics), key=lambda d: d.sort_key())
+    return CheckedSystem(source, records, unique)
+
+
+def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem]:
+    """Load and check every system under a records folder (or one system folder)."""
+    return [check_source(load_system(folder, base)) for folder in system_folders(records)]

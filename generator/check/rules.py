@@ -1,0 +1,422 @@
+"""Cross-record rules over one system's validated records.
+
+Each rule is a generator of diagnostics; ``run_rules`` runs them all, so every
+problem is reported in one pass. Rules are pure: they read, never write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Diagnostic, error, warning
+from ..load import DataPath, LoadedFile, SystemSource
+from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
+from ..model.files import RUN_ID_PATTERN
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, RecordKind, kind_of
+from ..model.prose import SHARED_KIND_TITLES, IncludeBlock
+from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
+from ..model.system import Origin, SystemRecords
+from ..model.walk import anchors_in, placements_in, prose_texts, quotes_in
+from .resolve import resolve_id
+
+_LIST_KIND = {
+    "sources": RecordKind.SOURCE,
+    "components": RecordKind.COMPONENT,
+    "objects": RecordKind.OBJECT,
+    "routes": RecordKind.ROUTE,
+    "claims": RecordKind.CLAIM,
+    "absences": RecordKind.ABSENCE,
+    "authority_paths": RecordKind.AUTHORITY_PATH,
+}
+_RUN_ID = re.compile(RUN_ID_PATTERN)
+
+
+@dataclass
+class Context:
+    """What the rules share: the records, their files and the declared IDs."""
+
+    system: SystemRecords
+    files: dict[str, LoadedFile]
+    declared: frozenset[str]
+    supplied: frozenset[str]
+
+    def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
+        if origin is None:
+            return (self.system.slug, 1, 1)
+        file = self.files.get(origin.file)
+        if file is None:
+            return (origin.file, 1, 1)
+        spot = file.spot((*origin.path, *path))
+        return (origin.file, spot.line, spot.col)
+
+    def key_at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
+        if origin is None or origin.file not in self.files:
+            return self.at(origin, path)
+        spot = self.files[origin.file].spot((*origin.path, *path))
+        return (origin.file, spot.key_line, spot.key_col)
+
+    def in_text(self, origin: Origin | None, path: DataPath, offset: int) -> tuple[str, int, int]:
+        if origin is None or origin.file not in self.files:
+            return self.at(origin, path)
+        line, col = self.files[origin.file].text_position((*origin.path, *path), offset)
+        return (origin.file, line, col)
+
+
+def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
+    """Every top-level declared object with its origin."""
+    for obj in (
+        system.run,
+        *system.records,
+        *system.limitations,
+        *system.supplied,
+        *system.annotations,
+        system.result,
+        system.memory_report,
+    ):
+        if obj is not None:
+            yield obj, system.origin(obj)
+
+
+def rule_duplicate_ids(ctx: Context) -> Iterator[Diagnostic]:
+    first: dict[str, Origin | None] = {}
+    declared: list[RecordBase | Supplied] = [*ctx.system.records, *ctx.system.supplied]
+    for obj in declared:
+        origin = ctx.system.origin(obj)
+        if obj.id in first:
+            where = first[obj.id]
+            earlier = f"{where.file}" if where else "another file"
+            yield error("KB203", f"ID {obj.id} is already declared in {earlier}", *ctx.at(origin, ("id",)))
+        else:
+            first[obj.id] = origin
+
+
+def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
+    for record in ctx.system.records:
+        origin = ctx.system.origin(record)
+        if origin is None:
+            continue
+        expected = _LIST_KIND.get(str(origin.path[0]))
+        actual = kind_of(record.id)
+        if expected and actual and actual is not expected:
+            yield error(
+                "KB208",
+                f"{record.id} names a {actual.value} record but sits in {origin.path[0]!r}",
+                *ctx.at(origin, ("id",)),
+                hint=f"Move it to the list for {actual.value} records, or correct the ID.",
+            )
+
+
+def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
+    parents = {r.id: r.part_of for r in ctx.system.records if r.part_of}
+    for record in ctx.system.records:
+        if not record.part_of:
+            continue
+        where = ctx.at(ctx.system.origin(record), ("part_of",))
+        if record.part_of == record.id:
+            yield error("KB204", f"{record.id} is part of itself", *where)
+        elif record.part_of not in ctx.declared:
+            yield error("KB204", f"{record.id} is part of {record.part_of}, which nobody declares", *where)
+        else:
+            seen = {record.id}
+            current: str | None = record.part_of
+            while current is not None and current not in seen:
+                seen.add(current)
+                current = parents.get(current)
+            if current == record.id:
+                yield error("KB204", f"part_of of {record.id} forms a cycle", *where)
+
+
+def _undeclared(ctx: Context, ref: str) -> bool:
+    return ref not in ctx.declared
+
+
+def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
+    for record in ctx.system.records:
+        origin = ctx.system.origin(record)
+        for a_index, amendment in enumerate(record.amendments):
+            for r_index, ref in enumerate(amendment.affects):
+                if _undeclared(ctx, ref):
+                    yield error(
+                        "KB201",
+                        f"amendment of {record.id} affects {ref}, which nobody declares",
+                        *ctx.at(origin, ("amendments", a_index, "affects", r_index)),
+                    )
+    for annotation in ctx.system.annotations:
+        origin = ctx.system.origin(annotation)
+        if _undeclared(ctx, annotation.target):
+            yield error(
+                "KB201",
+                f"annotation targets {annotation.target}, which nobody declares",
+                *ctx.at(origin, ("target",)),
+                hint="Declare it under 'supplied:' with the member that declares it.",
+            )
+        elif annotation.target not in ctx.supplied:
+            yield error(
+                "KB209",
+                f"annotation targets {annotation.target}, a record declared in this system",
+                *ctx.at(origin, ("target",)),
+                hint="Annotations are for records declared elsewhere; add the fields to the record itself.",
+            )
+    run = ctx.system.run
+    if run and run.reviewed_boundary and _undeclared(ctx, run.reviewed_boundary.source):
+        yield error(
+            "KB201",
+            f"reviewed boundary cites {run.reviewed_boundary.source}, which nobody declares",
+            *ctx.at(ctx.system.origin(run), ("reviewed_boundary", "source")),
+        )
+    for owner, origin in _owners(ctx.system):
+        for path, block in placements_in(owner):
+            for index, ref in enumerate(block.records):
+                if _undeclared(ctx, ref):
+                    yield error(
+                        "KB201",
+                        f"placement names {ref}, which nobody declares",
+                        *ctx.at(origin, (*path, "records", index)),
+                    )
+        for path, quote in quotes_in(owner):
+            if quote.source and _undeclared(ctx, quote.source):
+                yield error(
+                    "KB201",
+                    f"quotation cites source {quote.source}, which nobody declares",
+                    *ctx.at(origin, (*path, "source")),
+                )
+
+
+def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
+    for owner, origin in _owners(ctx.system):
+        for text in prose_texts(owner):
+            yield from _check_text(ctx, origin, text.path, text.text)
+    for relative, content in sorted(ctx.system.prose.items()):
+        display = ctx.system.prose_display.get(relative, relative)
+        for match in ID_IN_TEXT.finditer(content):
+            if resolve_id(match.group(0), ctx.declared) is None:
+                line = content.count("\n", 0, match.start()) + 1
+                col = match.start() - (content.rfind("\n", 0, match.start()) + 1) + 1
+                yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
+
+
+def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
+    for match in ID_IN_TEXT.finditer(text):
+        if resolve_id(match.group(0), ctx.declared) is None:
+            yield error(
+                "KB202",
+                f"{match.group(0)} in prose resolves to no record",
+                *ctx.in_text(origin, path, match.start()),
+                hint="Declare the record, declare it under 'supplied:' if another member owns it, "
+                "or correct the ID.",
+            )
+    for match in ID_RANGE_IN_TEXT.finditer(text):
+        yield warning(
+            "KB205",
+            f"range {match.group(0)} hides the IDs it spans; list each ID",
+            *ctx.in_text(origin, path, match.start()),
+        )
+    for anchor in find_anchors(text):
+        yield from _check_anchor(
+            ctx, anchor.source, anchor.path, anchor.ranges, ctx.in_text(origin, path, anchor.start)
+        )
+
+
+def _source_ids(ctx: Context) -> frozenset[str]:
+    local = {r.id for r in ctx.system.records if kind_of(r.id) is RecordKind.SOURCE}
+    supplied = {s.id for s in ctx.system.supplied if kind_of(s.id) is RecordKind.SOURCE}
+    return frozenset(local | supplied)
+
+
+def _check_anchor(
+    ctx: Context, source: str, path: str, ranges: Any, where: tuple[str, int, int]
+) -> Iterator[Diagnostic]:
+    if source not in _source_ids(ctx) and source not in ctx.system.unvalidated_ids:
+        yield error(
+            "KB401",
+            f"evidence anchor cites {source}, which is not a declared source",
+            *where,
+            hint="Declare the source under 'sources:' (or 'supplied:' if another member declares it).",
+        )
+    reason = unsafe_path_reason(path)
+    if reason:
+        yield error("KB402", f"evidence path {path!r} {reason}", *where)
+    bad = bad_range_reason(tuple(ranges))
+    if bad:
+        yield error("KB403", f"evidence anchor {source} {path}: {bad}", *where)
+
+
+def rule_structured_anchors(ctx: Context) -> Iterator[Diagnostic]:
+    for owner, origin in _owners(ctx.system):
+        for path, anchor in anchors_in(owner):
+            yield from _check_anchor(ctx, anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
+
+
+def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
+    for owner, origin in _owners(ctx.system):
+        for path, quote in quotes_in(owner):
+            if not quote.path:
+                yield error(
+                    "KB404",
+                    "quotation is not attributed to a file path",
+                    *ctx.at(origin, path),
+                    hint="Add 'path:' with the quoted file's relative path.",
+                )
+            else:
+                reason = unsafe_path_reason(quote.path)
+                if reason:
+                    yield error(
+                        "KB402", f"quotation path {quote.path!r} {reason}", *ctx.at(origin, (*path, "path"))
+                    )
+
+
+def rule_includes(ctx: Context) -> Iterator[Diagnostic]:
+    for owner, origin in _owners(ctx.system):
+        for path, block in _includes(owner):
+            if block.include not in ctx.system.prose:
+                yield error(
+                    "KB405",
+                    f"included prose file {block.include!r} is not in records/{ctx.system.slug}/",
+                    *ctx.at(origin, (*path, "include")),
+                )
+
+
+def _includes(obj: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, IncludeBlock]]:
+    from pydantic import BaseModel
+
+    if isinstance(obj, IncludeBlock):
+        yield path, obj
+    elif isinstance(obj, BaseModel):
+        for name in type(obj).model_fields:
+            yield from _includes(getattr(obj, name), (*path, name))
+    elif isinstance(obj, list):
+        for index, item in enumerate(obj):
+            yield from _includes(item, (*path, index))
+
+
+def rule_run(ctx: Context) -> Iterator[Diagnostic]:
+    run = ctx.system.run
+    if run is None and ctx.system.run_declared:
+        return
+    if run is None:
+        first = next(iter(ctx.files.values()), None)
+        yield error(
+            "KB305",
+            f"system {ctx.system.slug!r} declares no run",
+            first.display if first else f"records/{ctx.system.slug}",
+            hint="Add a 'run:' mapping with at least 'system:'.",
+        )
+        return
+    origin = ctx.system.origin(run)
+    if ctx.system.result is not None and run.disposition is not None and run.disposition.value == "complete":
+        for name in (
+            "run_id",
+            "run_date",
+            "target_class",
+            "boundary_kind",
+            "reviewed_boundary",
+            "analysis_cutoff",
+            "evidence_tier",
+        ):
+            if getattr(run, name) is None:
+                yield error(
+                    "KB301",
+                    f"a complete result may not leave {name!r} null",
+                    *ctx.at(origin),
+                    hint="State the value, or change the disposition.",
+                )
+    if run.run_id:
+        match = _RUN_ID.match(run.run_id)
+        if match:
+            if run.run_date and match.group("date") != run.run_date.isoformat():
+                yield error(
+                    "KB302",
+                    f"run ID date {match.group('date')} differs from run_date {run.run_date.isoformat()}",
+                    *ctx.at(origin, ("run_id",)),
+                )
+            if match.group("slug") != ctx.system.slug:
+                yield error(
+                    "KB303",
+                    f"run ID names system {match.group('slug')!r} but the folder is {ctx.system.slug!r}",
+                    *ctx.at(origin, ("run_id",)),
+                )
+
+
+def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
+    for record in ctx.system.records:
+        if not isinstance(record, Route) or record.fields is None:
+            continue
+        origin = ctx.system.origin(record)
+        for name, label in ROUTE_FIELD_LABELS.items():
+            value = getattr(record.fields, name)
+            if value is None or not value.strip():
+                yield error(
+                    "KB304",
+                    f"route {record.id} lacks the labelled field {label!r}",
+                    *ctx.at(origin, ("fields", name) if value is not None else ("fields",)),
+                    hint="Every labelled field is non-empty; write 'inapplicable — reason' or "
+                    "'uninspected — reason' where it does not apply.",
+                )
+
+
+_SECTION_KIND = {
+    "components": RecordKind.COMPONENT,
+    "objects": RecordKind.OBJECT,
+    "routes": RecordKind.ROUTE,
+    "claims": RecordKind.CLAIM,
+    "absences": RecordKind.ABSENCE,
+    "authority_paths": RecordKind.AUTHORITY_PATH,
+}
+
+
+def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
+    for page in (ctx.system.result, ctx.system.memory_report):
+        if page is None:
+            continue
+        origin = ctx.system.origin(page)
+        placed: set[str] = set()
+        for section in SHARED_KIND_TITLES:
+            kind = _SECTION_KIND[section]
+            for path, block in placements_in(getattr(page.shared_records, section)):
+                for index, ref in enumerate(block.records):
+                    where = ctx.at(origin, ("shared_records", section, *path, "records", index))
+                    ref_kind = kind_of(ref)
+                    if ref_kind is not None and ref_kind is not kind and ref in ctx.declared:
+                        yield error(
+                            "KB206",
+                            f"{ref} is not a {kind.value} record but is placed under {section}",
+                            *where,
+                        )
+                    if ref in placed:
+                        yield warning("KB206", f"{ref} is placed twice on this page", *where)
+                    placed.add(ref)
+
+
+RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
+    rule_run,
+    rule_duplicate_ids,
+    rule_kind_matches_list,
+    rule_part_of,
+    rule_structured_references,
+    rule_prose_references,
+    rule_structured_anchors,
+    rule_quotes,
+    rule_includes,
+    rule_route_fields,
+    rule_placements,
+)
+
+
+def run_rules(system: SystemRecords, source: SystemSource) -> list[Diagnostic]:
+    """Run every cross-record rule over one system."""
+    declared = frozenset(
+        {r.id for r in system.records} | {s.id for s in system.supplied} | system.unvalidated_ids
+    )
+    ctx = Context(
+        system=system,
+        files={file.display: file for file in source.files},
+        declared=declared,
+        supplied=frozenset(s.id for s in system.supplied),
+    )
+    found: list[Diagnostic] = []
+    for rule in RULES:
+        found.extend(rule(ctx))
+    return found

@@ -1,0 +1,155 @@
+"""kbgen: check records, scaffold a system, write the schema, build and preview the site."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from rich.console import Console
+
+from . import __version__
+from .check import check_records
+from .diagnostics import Severity
+from .report import as_github, as_json, print_human
+from .schema import SCHEMA_PATH, schema_text
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kbgen", description="Check analysis records and publish them as a MkDocs site."
+    )
+    parser.add_argument("--version", action="version", version=f"kbgen {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="validate records and report every problem")
+    check.add_argument("path", nargs="?", default="records", help="records folder or one system folder")
+    check.add_argument("--format", choices=("human", "json", "github"), default="human")
+    check.add_argument("--strict", action="store_true", help="warnings fail the check too")
+    check.add_argument(
+        "--sources",
+        metavar="DIR",
+        help="also check anchors and quotes against local clones: DIR/<system>/<SRC-ID> (git)",
+    )
+
+    new = commands.add_parser("new", help="scaffold a system folder that checks clean")
+    new.add_argument("slug", help="the system slug: lower-case words joined by '-'")
+    new.add_argument("--name", help="display name (default: the slug)")
+    new.add_argument("--records", default="records", help="records folder (default: records)")
+
+    schema = commands.add_parser("schema", help="write the JSON Schema of record files")
+    schema.add_argument("--output", default=str(SCHEMA_PATH), help=f"default: {SCHEMA_PATH}")
+    schema.add_argument("--check", action="store_true", help="fail if the file differs from the models")
+
+    for name, text in (("build", "validate, then build the site"), ("serve", "preview with live reload")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("--records", default=None, help="records folder (default: from mkdocs.yml)")
+        command.add_argument("--config-file", "-f", default="mkdocs.yml")
+        if name == "build":
+            command.add_argument("--site-dir", default=None, help="output folder (default: site)")
+        else:
+            command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
+    return parser
+
+
+def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
+    path = Path(args.path)
+    if not path.is_dir():
+        err.print(f"kbgen check: {args.path}: no such records folder", highlight=False)
+        return EXIT_USAGE
+    systems = check_records(path)
+    if args.sources:
+        from .gitcheck import check_against_clones
+
+        for system in systems:
+            system.diagnostics = sorted(
+                {*system.diagnostics, *check_against_clones(system, Path(args.sources))},
+                key=lambda d: d.sort_key(),
+            )
+    if not systems:
+        err.print(f"kbgen check: {args.path}: no system folders found", highlight=False)
+        return EXIT_USAGE
+    if args.format == "json":
+        sys.stdout.write(as_json(systems))
+    elif args.format == "github":
+        sys.stdout.write(as_github(systems))
+    else:
+        print_human(systems, out)
+    diagnostics = [d for s in systems for d in s.diagnostics]
+    failing = [d for d in diagnostics if d.severity is Severity.ERROR or args.strict]
+    return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
+    import re
+
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", args.slug):
+        err.print(f"kbgen new: {args.slug!r} is not a slug (lower-case words joined by '-')", highlight=False)
+        return EXIT_USAGE
+    folder = Path(args.records) / args.slug
+    if folder.exists():
+        err.print(f"kbgen new: {folder} already exists; nothing written", highlight=False)
+        return EXIT_USAGE
+    env = Environment(
+        loader=PackageLoader("generator", "templates/scaffold"),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    values = {"slug": args.slug, "name": args.name or args.slug, "today": datetime.date.today().isoformat()}
+    folder.mkdir(parents=True)
+    for name in ("run.yaml", "records.yaml", "result.yaml"):
+        text = env.get_template(f"{name}.j2").render(**values)
+        (folder / name).write_text(text, encoding="utf-8", newline="\n")
+    out.print(
+        f"created {folder}/ (run.yaml, records.yaml, result.yaml); next: kbgen check {folder}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
+    target = Path(args.output)
+    text = schema_text()
+    if args.check:
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        if current != text:
+            err.print(f"kbgen schema: {target} differs from the models; run 'kbgen schema'", highlight=False)
+            return EXIT_ERRORS
+        out.print(f"{target} matches the models", highlight=False)
+        return EXIT_OK
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8", newline="\n")
+    out.print(f"wrote {target}", highlight=False)
+    return EXIT_OK
+
+
+def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .site import build_site, serve_site
+
+    if args.command == "build":
+        return build_site(Path(args.config_file), args.records, args.site_dir, out, err)
+    return serve_site(Path(args.config_file), args.records, args.dev_addr, out, err)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the kbgen console script; returns the exit code."""
+    args = _parser().parse_args(argv)
+    out = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    handlers = {"check": _check, "new": _new, "schema": _schema, "build": _site, "serve": _site}
+    try:
+        return handlers[args.command](args, out, err)
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        err.print(f"kbgen {args.command}: {exc}", highlight=False)
+        return EXIT_ERRORS
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""One diagnostic type for every stage: a rule code, a severity, a location and a hint.
+
+Rules are a closed registry so each code can be documented and named in tests; a
+stage yields diagnostics and never exits, the command decides the exit code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+
+
+RULES: dict[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        Rule("KB001", "yaml-syntax", "The file is not well-formed YAML."),
+        Rule("KB002", "duplicate-key", "A mapping repeats a key."),
+        Rule("KB003", "alias-refused", "YAML anchors, aliases and merge keys are not allowed in records."),
+        Rule("KB004", "unsafe-tag", "Only plain YAML values are allowed: no custom or language tags."),
+        Rule("KB005", "file-too-large", "A record file exceeds the size limit."),
+        Rule("KB006", "not-a-mapping", "A record file must be a single YAML mapping."),
+        Rule("KB007", "unreadable-file", "A record file cannot be read as UTF-8 text."),
+        Rule("KB101", "schema-type", "A value has the wrong type or shape."),
+        Rule("KB102", "missing-field", "A required field is missing."),
+        Rule("KB103", "unknown-key", "A key is not part of the record model."),
+        Rule("KB104", "controlled-value", "A value is not in its controlled vocabulary."),
+        Rule("KB105", "id-grammar", "An ID follows neither the numbered nor the prefixed grammar."),
+        Rule("KB106", "run-id-grammar", "A run ID is not of the form AAS-YYYY-MM-DD-<slug>-NN."),
+        Rule("KB107", "empty-text", "A text field is empty."),
+        Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
+        Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
+        Rule("KB203", "duplicate-id", "Two records of one system share an ID."),
+        Rule("KB204", "part-of-target", "part_of names itself, a missing record or a cycle."),
+        Rule("KB205", "id-range", "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID."),
+        Rule("KB206", "record-placement", "A placement names a record of another kind, or places one twice."),
+        Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
+        Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
+        Rule(
+            "KB209", "annotation-target", "An annotation must target a record declared elsewhere (supplied)."
+        ),
+        Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
+        Rule("KB302", "run-id-date", "The run ID's date differs from the run date."),
+        Rule("KB303", "run-id-slug", "The run ID's system slug differs from the folder name."),
+        Rule(
+            "KB304",
+            "route-fields",
+            "A route with labelled fields lacks one of the seven, or leaves it empty.",
+        ),
+        Rule("KB305", "missing-run", "A system folder declares no run."),
+        Rule("KB401", "anchor-source", "An evidence anchor cites a source the system does not declare."),
+        Rule("KB402", "anchor-path", "An evidence anchor's path is not a safe relative path."),
+        Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane."),
+        Rule("KB404", "quote-path", "A quotation is not attributed to a file path."),
+        Rule("KB405", "include-missing", "A prose include names a Markdown file that is not in the folder."),
+        Rule("KB501", "git-unavailable", "The source clone or its pinned revision is not available."),
+        Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
+        Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),
+        Rule("KB504", "git-quote-missing", "A quotation does not occur in the cited file."),
+        Rule("KB900", "usage", "The command was called wrongly."),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in the records, located at file:line:col (1-based)."""
+
+    code: str
+    severity: Severity
+    message: str
+    file: str
+    line: int = 1
+    col: int = 1
+    hint: str | None = None
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.code]
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.file, self.line, self.col, self.code, self.message)
+
+    def as_text(self) -> str:
+        """The one-line form: ``records/x.yaml:12:3: error KB201 dangling-reference: …``."""
+        head = f"{self.file}:{self.line}:{self.col}: {self.severity} {self.code} {self.rule.name}"
+        return f"{head}: {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "severity": str(self.severity),
+            "code": self.code,
+            "rule": self.rule.name,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def error(
+    code: str, message: str, file: str, line: int = 1, col: int = 1, hint: str | None = None
+) -> Diagnostic:
+    assert code in RULES, code
+    return Diagnostic(code, Severity.ERROR, message, file, line, col, hint)
+
+
+def warning(
+    code: str, message: str, file: str, line: int = 1, col: int = 1, hint: str | None = None
+) -> Diagnostic:
+    assert code in RULES, code
+    return Diagnostic(code, Severity.WARNING, message, file, line, col, hint)

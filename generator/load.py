@@ -1,0 +1,267 @@
+"""Load a records folder: YAML files (with every value's file:line:col) and Markdown prose.
+
+Built on libyaml's C composer for speed. Loading is safe and strict: only plain YAML
+values, no anchors or aliases, no duplicate keys, one document per file, and a size
+limit. Problems become diagnostics; nothing here raises to the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+
+from .diagnostics import Diagnostic, error
+
+try:
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - libyaml missing: slower but equivalent
+    _Loader = yaml.SafeLoader
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+RECORD_SUFFIXES = (".yaml", ".yml")
+PROSE_SUFFIX = ".md"
+
+_PLAIN_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+)
+
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ValueSpot:
+    """Where a value starts, and enough about its style to locate text inside it."""
+
+    line: int  # 1-based
+    col: int  # 1-based
+    style: str | None  # None plain, '|' literal, '>' folded, quote characters
+    key_line: int
+    key_col: int
+
+
+@dataclass
+class LoadedFile:
+    """One record file: its data and where each value came from."""
+
+    display: str  # the path shown in diagnostics
+    data: dict[str, Any]
+    spots: dict[DataPath, ValueSpot]
+    lines: list[str]
+
+    def spot(self, path: DataPath) -> ValueSpot:
+        """The spot of the value at ``path``, or of its nearest located ancestor."""
+        for end in range(len(path), -1, -1):
+            found = self.spots.get(path[:end])
+            if found is not None:
+                return found
+        return ValueSpot(1, 1, None, 1, 1)
+
+    def text_position(self, path: DataPath, offset: int) -> tuple[int, int]:
+        """The line and column of character ``offset`` inside the string at ``path``."""
+        spot = self.spot(path)
+        value = self._value(path)
+        if not isinstance(value, str):
+            return spot.line, spot.col
+        before = value[:offset]
+        if spot.style == "|":
+            row = before.count("\n")
+            line = spot.line + 1 + row
+            raw = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+            indent = len(raw) - len(raw.lstrip(" "))
+            return line, indent + 1 + len(before) - (before.rfind("\n") + 1)
+        if "\n" not in before and spot.style in (None, "'", '"'):
+            shift = 0 if spot.style is None else 1
+            raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
+            # Plain or quoted on one line: exact while the value has not been wrapped.
+            if len(raw) >= spot.col - 1 + shift + offset:
+                return spot.line, spot.col + shift + offset
+        return spot.line, spot.col
+
+    def _value(self, path: DataPath) -> Any:
+        value: Any = self.data
+        for step in path:
+            try:
+                value = value[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
+
+@dataclass
+class SystemSource:
+    """The raw input of one system folder, as loaded."""
+
+    slug: str
+    folder: Path
+    files: list[LoadedFile] = field(default_factory=list)
+    prose: dict[str, tuple[str, str]] = field(default_factory=dict)  # relative path → (display, text)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording spots and refusing unsafe YAML."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        self.spots: dict[DataPath, ValueSpot] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self._seen: set[int] = set()
+        self._constructor = SafeConstructor()
+
+    def build(self, node: yaml.Node, path: DataPath, key_mark: yaml.Mark | None = None) -> Any:
+        mark = node.start_mark
+        key = key_mark or mark
+        self.spots[path] = ValueSpot(
+            mark.line + 1,
+            mark.column + 1,
+            getattr(node, "style", None),
+            key.line + 1,
+            key.column + 1,
+        )
+        if id(node) in self._seen:
+            self._refuse("KB003", "an alias repeats an anchored value; write the value out", mark)
+            return None
+        self._seen.add(id(node))
+        if node.tag not in _PLAIN_TAGS:
+            self._refuse("KB004", f"tag {node.tag!r} is not allowed in records", mark)
+            return None
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+        try:
+            return self._constructor.construct_object(node, deep=True)
+        except (ConstructorError, ValueError) as exc:
+            self._refuse("KB101", f"cannot read this value: {exc}", mark)
+            return None
+
+    def _mapping(self, node: yaml.MappingNode, path: DataPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self._refuse(
+                    "KB003", "merge keys ('<<') are not allowed; write the keys out", key_node.start_mark
+                )
+                continue
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+                self._refuse("KB101", "mapping keys must be plain strings", key_node.start_mark)
+                continue
+            key = str(key_node.value)
+            if key in result:
+                line = key_node.start_mark.line + 1
+                self.diagnostics.append(
+                    error(
+                        "KB002",
+                        f"key {key!r} appears twice in this mapping",
+                        self.display,
+                        line,
+                        key_node.start_mark.column + 1,
+                        hint="YAML keeps only the last value; merge the two entries.",
+                    )
+                )
+                continue
+            result[key] = self.build(value_node, (*path, key), key_node.start_mark)
+        return result
+
+    def _refuse(self, code: str, message: str, mark: yaml.Mark) -> None:
+        self.diagnostics.append(error(code, message, self.display, mark.line + 1, mark.column + 1))
+
+
+def load_record_file(path: Path, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
+    """Load one YAML record file, returning its data with spots, or diagnostics."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, [
+                error(
+                    "KB005",
+                    f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                    display,
+                    hint="Split the records over several files, or move long prose into Markdown files.",
+                )
+            ]
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [error("KB007", f"cannot read file: {exc}", display)]
+    return load_record_text(text, display)
+
+
+def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
+    """Load record YAML from text (the file-independent part of loading)."""
+    try:
+        documents = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "malformed YAML"
+        context = f" ({exc.context})" if exc.context else ""
+        return None, [error("KB001", f"{problem}{context}", display, line, col)]
+    except yaml.YAMLError as exc:
+        return None, [error("KB001", str(exc).splitlines()[0], display)]
+    documents = [doc for doc in documents if doc is not None]
+    if not documents:
+        return LoadedFile(display, {}, {}, text.splitlines()), []
+    if len(documents) > 1:
+        mark = documents[1].start_mark
+        return None, [
+            error("KB006", "a record file holds one YAML document", display, mark.line + 1, mark.column + 1)
+        ]
+    root = documents[0]
+    builder = _Builder(display)
+    data = builder.build(root, ())
+    if builder.diagnostics:
+        return None, builder.diagnostics
+    if not isinstance(data, dict):
+        mark = root.start_mark
+        return None, [
+            error(
+                "KB006",
+                f"a record file must be a mapping of top-level keys, not a {type(data).__name__}",
+                display,
+                mark.line + 1,
+                mark.column + 1,
+            )
+        ]
+    return LoadedFile(display, data, builder.spots, text.splitlines()), []
+
+
+def _display(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def load_system(folder: Path, base: Path | None = None) -> SystemSource:
+    """Load every record file and Markdown prose file of one system folder, sorted by path."""
+    base = base or Path.cwd()
+    source = SystemSource(slug=folder.name, folder=folder)
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        relative = path.relative_to(folder).as_posix()
+        display = _display(path, base)
+        if path.suffix in RECORD_SUFFIXES:
+            loaded, diagnostics = load_record_file(path, display)
+            source.diagnostics.extend(diagnostics)
+            if loaded is not None:
+                source.files.append(loaded)
+        elif path.suffix == PROSE_SUFFIX:
+            try:
+                source.prose[relative] = (display, path.read_bytes().decode("utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
+                source.diagnostics.append(error("KB007", f"cannot read file: {exc}", display))
+    return source
+
+
+def system_folders(records: Path) -> Iterator[Path]:
+    """The system folders under a records folder; a folder holding YAML itself is one system."""
+    if any(p.suffix in RECORD_SUFFIXES for p in records.iterdir() if p.is_file()):
+        yield records
+        return
+    for child in sorted(records.iterdir()):
+        if child.is_dir() and not child.name.startswith((".", "_")):
+            yield child

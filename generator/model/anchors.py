@@ -1,0 +1,117 @@
+"""Evidence anchors: a declared source, a relative path and optional line ranges.
+
+Written as ``SRC-1 packages/agent/src/agent-loop.ts:1593-1639,1700`` in a record's
+``evidence`` list, and found in prose in the same form, where one source may cover
+several paths separated by ``;`` or ``,`` (``SRC-1 a.ts:1-9; b.ts:4``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .ids import ID_PATTERN
+
+_SOURCE = r"(?:SRC-[1-9][0-9]*|[A-Z]{2,5}-SRC-[a-z0-9]+(?:-[a-z0-9]+)*)"
+_RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"
+# A path token has a slash or a file extension, and no spaces.
+_PATH = r"[A-Za-z0-9_.@<>~+-]*(?:/[A-Za-z0-9_.@<>~+-]*)+|[A-Za-z0-9_@<>~+-][A-Za-z0-9_.@<>~+-]*\.[A-Za-z0-9]+"
+_PATH_WITH_RANGES = rf"(?:{_PATH})(?::{_RANGES})?"
+
+ANCHOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?$")
+
+# In prose: a source ID, then one or more path tokens separated by ``;`` or ``,``.
+ANCHOR_IN_TEXT = re.compile(
+    rf"(?P<source>{_SOURCE}),?\s+(?P<paths>{_PATH_WITH_RANGES}(?:\s*[;,]\s*{_PATH_WITH_RANGES})*)"
+)
+_PATH_IN_LIST = re.compile(rf"(?P<path>{_PATH})(?::(?P<ranges>{_RANGES}))?")
+
+
+@dataclass(frozen=True, slots=True)
+class LineRange:
+    """An inclusive line range; a single line has start == end."""
+
+    start: int
+    end: int
+
+    def __str__(self) -> str:
+        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+
+
+def parse_ranges(text: str) -> tuple[LineRange, ...]:
+    """Parse ``1593-1639,1700`` into line ranges (no validation of order)."""
+    ranges = []
+    for part in text.split(","):
+        start, _, end = part.partition("-")
+        ranges.append(LineRange(int(start), int(end or start)))
+    return tuple(ranges)
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorText:
+    """One anchor as parsed from text, with its character span in that text."""
+
+    source: str
+    path: str
+    ranges: tuple[LineRange, ...]
+    start: int
+    end: int
+
+
+def _strip_trailing(path: str) -> str:
+    # A sentence may end right after a path: "… src/lib.rs." or "… lib.rs)".
+    return path.rstrip(".)")
+
+
+def find_anchors(text: str) -> list[AnchorText]:
+    """Find every evidence anchor written in prose, in order of appearance."""
+    found: list[AnchorText] = []
+    for match in ANCHOR_IN_TEXT.finditer(text):
+        source = match.group("source")
+        offset = match.start("paths")
+        for part in _PATH_IN_LIST.finditer(match.group("paths")):
+            path = part.group("path")
+            ranges = part.group("ranges")
+            if ranges is None:
+                path = _strip_trailing(path)
+            if not path or ("/" not in path and "." not in path):
+                continue
+            start = offset + part.start()
+            end = start + len(path) + (len(ranges) + 1 if ranges else 0)
+            found.append(AnchorText(source, path, parse_ranges(ranges) if ranges else (), start, end))
+    return found
+
+
+def parse_anchor(text: str) -> tuple[str, str, tuple[LineRange, ...]] | None:
+    """Parse one structured anchor string; None when it is not of the anchor form."""
+    match = ANCHOR_TEXT.match(text.strip())
+    if not match:
+        return None
+    ranges = match.group("ranges")
+    return match.group("source"), match.group("path"), parse_ranges(ranges) if ranges else ()
+
+
+def unsafe_path_reason(path: str) -> str | None:
+    """Why a cited path is unsafe to turn into a link, or None when it is safe."""
+    if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", path):
+        return "is absolute"
+    if "\\" in path:
+        return "contains a backslash"
+    if any(part == ".." for part in path.split("/")):
+        return "climbs out of the repository with '..'"
+    if "//" in path or any(ord(ch) < 32 for ch in path):
+        return "contains an empty segment or a control character"
+    return None
+
+
+def bad_range_reason(ranges: tuple[LineRange, ...]) -> str | None:
+    """Why a set of line ranges is not sane, or None."""
+    for line_range in ranges:
+        if line_range.start < 1:
+            return f"line range {line_range} starts before line 1"
+        if line_range.end < line_range.start:
+            return f"line range {line_range} ends before it starts"
+    return None
+
+
+SOURCE_ID_PATTERN = ID_PATTERN

@@ -1,0 +1,47 @@
+"""A system's merged, typed record set: every file's records with where each came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .files import Run
+from .prose import MemoryReport, Result
+from .records import Annotation, Limitation, RecordBase, Supplied
+
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value was declared: the file (display path) and its data path in that file."""
+
+    file: str
+    path: DataPath
+
+
+@dataclass
+class SystemRecords:
+    """Everything one system folder declares, validated and merged in file order."""
+
+    slug: str
+    run: Run | None = None
+    records: list[RecordBase] = field(default_factory=list)
+    limitations: list[Limitation] = field(default_factory=list)
+    supplied: list[Supplied] = field(default_factory=list)
+    annotations: list[Annotation] = field(default_factory=list)
+    result: Result | None = None
+    memory_report: MemoryReport | None = None
+    prose: dict[str, str] = field(default_factory=dict)  # included Markdown: relative path → text
+    prose_display: dict[str, str] = field(default_factory=dict)  # relative path → path shown in diagnostics
+    origins: dict[int, Origin] = field(default_factory=dict)  # id(model object) → origin
+    # IDs seen in records that failed validation: still declared, so references to
+    # them do not cascade into dangling-reference errors.
+    unvalidated_ids: set[str] = field(default_factory=set)
+    run_declared: bool = False  # a 'run' key exists, even if it failed validation
+
+    def origin(self, obj: Any) -> Origin | None:
+        return self.origins.get(id(obj))
+
+    def by_kind(self, kind: type[RecordBase]) -> list[RecordBase]:
+        return [record for record in self.records if type(record) is kind]

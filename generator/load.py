@@ -119,7 +119,7 @@ class _Builder:
         self.spots[path] = ValueSpot(
             mark.line + 1,
             mark.column + 1,
-            getattr(node, "style", None),
+            getattr(node, "style", None) or None,  # libyaml reports plain scalars as ''
             key.line + 1,
             key.column + 1,
         )

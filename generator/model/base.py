@@ -76,3 +76,8 @@ class Quote(Strict):
     path: str | None = Field(default=None, description="The quoted file's path (required by rule KB404).")
     source: RecordId | None = Field(default=None, description="The source the file belongs to.")
     lines: list[Annotated[list[int], Field(min_length=1, max_length=2)]] = Field(default_factory=list)
+
+    @property
+    def ranges(self) -> tuple[LineRange, ...]:
+        """The line ranges as typed pairs."""
+        return tuple(LineRange(pair[0], pair[-1]) for pair in self.lines)

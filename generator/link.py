@@ -1,0 +1,187 @@
+"""Link stage: one resolved graph per system — IDs, pages, references, backlinks, evidence URLs.
+
+Every record has one home page (the result when the system has one, else the memory
+report, else the system page); other pages link there. References are collected
+from structured fields and from prose, so each record can list what cites it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .check.resolve import resolve_id
+from .model.anchors import LineRange
+from .model.ids import ID_IN_TEXT, anchor_of, kind_of, sort_key
+from .model.prose import (
+    MEMORY_REPORT_SECTION_TITLES,
+    RESULT_SECTION_TITLES,
+    MemoryReport,
+    Result,
+    Section,
+)
+from .model.records import RecordBase, Source, Supplied
+from .model.system import SystemRecords
+from .model.walk import prose_texts
+
+PAGE_INDEX, PAGE_RESULT, PAGE_MEMORY, PAGE_REVIEW = "index", "result", "memory-report", "review"
+
+
+def slugify(title: str) -> str:
+    """Section anchors: lower-case words joined by '-', like the Markdown toc extension."""
+    out = []
+    for ch in title.lower():
+        out.append(ch if ch.isalnum() else "-")
+    return "-".join(part for part in "".join(out).split("-") if part) or "section"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where something can be linked to: a system page and an anchor on it."""
+
+    slug: str
+    page: str
+    anchor: str
+    title: str
+
+
+@dataclass
+class SystemGraph:
+    """The resolved graph of one system."""
+
+    system: SystemRecords
+    home_page: str
+    records: dict[str, RecordBase] = field(default_factory=dict)
+    supplied: dict[str, Supplied] = field(default_factory=dict)
+    # target ID → places that reference it (records and sections), deduplicated, sorted.
+    referenced_by: dict[str, list[Place]] = field(default_factory=dict)
+    sources: dict[str, Source | Supplied] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.system.slug
+
+    def resolve(self, token: str) -> str | None:
+        """The declared ID a prose token names (longest match), or None."""
+        return resolve_id(token, self._declared)
+
+    def place_of(self, record_id: str) -> Place | None:
+        """Where a record is published; None for supplied records (declared elsewhere)."""
+        if record_id in self.records:
+            record = self.records[record_id]
+            return Place(self.slug, self.home_page, anchor_of(record_id), record.label or record_id)
+        return None
+
+    def evidence_url(self, source_id: str, path: str, line_range: LineRange | None) -> str | None:
+        """The URL of a cited file at the pinned revision, with its line range, if linkable."""
+        source = self.sources.get(source_id)
+        if source is None or source.location is None or not source.revision:
+            return None
+        location = str(source.location).rstrip("/")
+        start = line_range.start if line_range else None
+        end = line_range.end if line_range else None
+        template = getattr(source, "link_template", None)
+        if template:
+            return template.format(
+                location=location, revision=source.revision, path=path, start=start or "", end=end or ""
+            )
+        if location.endswith(".git"):
+            location = location[: -len(".git")]
+        url = f"{location}/blob/{source.revision}/{path}"
+        if line_range is not None:
+            url += f"#L{start}" if start == end else f"#L{start}-L{end}"
+        return url
+
+    def __post_init__(self) -> None:
+        self._declared: set[str] = set()
+
+
+def _home_page(system: SystemRecords) -> str:
+    if system.result is not None:
+        return PAGE_RESULT
+    if system.memory_report is not None:
+        return PAGE_MEMORY
+    return PAGE_INDEX
+
+
+def _section_places(slug: str, page: str, doc: Result | MemoryReport) -> Iterator[tuple[Place, Any]]:
+    titles = RESULT_SECTION_TITLES if isinstance(doc, Result) else MEMORY_REPORT_SECTION_TITLES
+    for key, title in titles.items():
+        value = getattr(doc, key)
+        yield Place(slug, page, slugify(title), title), value
+
+
+def _ids_in(value: Any) -> Iterator[str]:
+    for text in prose_texts(value):
+        for match in ID_IN_TEXT.finditer(text.text):
+            yield match.group(0)
+
+
+def _nested_sections(place: Place, section: Section) -> Iterator[tuple[Place, Any]]:
+    yield place, section.blocks
+    for sub in section.sections:
+        title = sub.title or place.title
+        yield from _nested_sections(Place(place.slug, place.page, slugify(title), title), sub)
+
+
+def link_system(system: SystemRecords) -> SystemGraph:
+    """Build the resolved graph of one checked system."""
+    graph = SystemGraph(system=system, home_page=_home_page(system))
+    for record in system.records:
+        graph.records.setdefault(record.id, record)
+    for supplied in system.supplied:
+        graph.supplied.setdefault(supplied.id, supplied)
+    graph._declared = set(graph.records) | set(graph.supplied)
+    for record_id, record in graph.records.items():
+        if isinstance(record, Source):
+            graph.sources[record_id] = record
+    for supplied_id, supplied in graph.supplied.items():
+        if kind_of(supplied_id) is not None and kind_of(supplied_id).value == "SRC":  # type: ignore[union-attr]
+            graph.sources.setdefault(supplied_id, supplied)
+
+    references: dict[str, dict[tuple[str, str], Place]] = {}
+
+    def add(target: str | None, place: Place) -> None:
+        if target is None or target == place.title:
+            return
+        references.setdefault(target, {})[(place.page, place.anchor)] = place
+
+    for record_id, record in graph.records.items():
+        place = graph.place_of(record_id)
+        assert place is not None
+        place = Place(place.slug, place.page, place.anchor, record_id)
+        targets = {graph.resolve(token) for token in _ids_in(record)}
+        if record.part_of:
+            targets.add(record.part_of)
+        for amendment in record.amendments:
+            targets.update(amendment.affects)
+        for evidence in record.evidence:
+            targets.add(evidence.source)
+        for target in targets:
+            if target != record_id:
+                add(target, place)
+    for limitation in system.limitations:
+        place = Place(system.slug, graph.home_page, slugify("Limitations"), "Limitations")
+        for token in _ids_in(limitation):
+            add(graph.resolve(token), place)
+    for annotation in system.annotations:
+        place = Place(
+            system.slug, graph.home_page, "on-" + anchor_of(annotation.target), f"On {annotation.target}"
+        )
+        add(annotation.target, place)
+        for token in _ids_in(annotation):
+            add(graph.resolve(token), place)
+    for page, doc in ((PAGE_RESULT, system.result), (PAGE_MEMORY, system.memory_report)):
+        if doc is None:
+            continue
+        for place, value in _section_places(system.slug, page, doc):
+            parts = _nested_sections(place, value) if isinstance(value, Section) else [(place, value)]
+            for sub_place, sub_value in parts:
+                for token in _ids_in(sub_value):
+                    add(graph.resolve(token), sub_place)
+    graph.referenced_by = {
+        target: sorted(places.values(), key=lambda p: (p.page, sort_key(p.title), p.anchor))
+        for target, places in sorted(references.items())
+    }
+    return graph

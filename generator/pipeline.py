@@ -1,0 +1,49 @@
+"""The whole pipeline for a records folder: load → check → link → render.
+
+Pure: it reads the records and returns pages and diagnostics; writing is the
+caller's business (the MkDocs plugin adds virtual files, the CLI reports).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .check import CheckedSystem, check_records
+from .diagnostics import Diagnostic, Severity
+from .link import SystemGraph, link_system
+from .render.pages import render_cross_system, render_system, summarize
+
+
+@dataclass
+class PipelineResult:
+    """Pages (path → Markdown) when the records are clean, and every diagnostic."""
+
+    systems: list[CheckedSystem]
+    graphs: list[SystemGraph] = field(default_factory=list)
+    pages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for system in self.systems for d in system.diagnostics]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    def summaries(self) -> list[dict[str, object]]:
+        return [summarize(graph).as_dict() for graph in self.graphs]
+
+
+def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
+    """Check every system; render pages only when no system has errors."""
+    result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [])
+    if result.errors:
+        return result
+    result.graphs = [link_system(system.records) for system in result.systems]
+    pages: dict[str, str] = {}
+    for graph in result.graphs:
+        pages.update(render_system(graph))
+    pages.update(render_cross_system(result.graphs))
+    result.pages = dict(sorted(pages.items()))
+    return result

@@ -1,0 +1,512 @@
+"""Render stage: resolved graphs → Markdown pages (path → text), from Jinja2 templates.
+
+Pages of one system live side by side in ``systems/<slug>/``; cross-system pages sit
+in ``systems/`` and at the top. Output is deterministic: sorted inputs, ``\\n`` line
+endings, no clock time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import yaml
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..link import PAGE_INDEX, PAGE_MEMORY, PAGE_RESULT, PAGE_REVIEW, Place, SystemGraph, slugify
+from ..model.ids import KIND_NAMES, RecordKind, anchor_of, kind_of, sort_key
+from ..model.prose import (
+    MEMORY_REPORT_SECTION_TITLES,
+    RESULT_SECTION_TITLES,
+    ROW_TYPES,
+    SHARED_KIND_TITLES,
+    GenericTable,
+    SharedRecords,
+)
+from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Source
+from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus, GuaranteeStrength
+from ..model.walk import placements_in
+from .text import Linker, Md, code_block, code_span, escape
+
+RESULT_TYPE_DEFAULT = "kb/types/agentic-system-analysis-result.md"
+REVIEW_TYPE = "kb/types/agentic-system-review.md"
+SYSTEM_TYPE = "kb/types/agentic-system.md"
+
+_SECTION_KIND = {
+    "components": RecordKind.COMPONENT,
+    "objects": RecordKind.OBJECT,
+    "routes": RecordKind.ROUTE,
+    "claims": RecordKind.CLAIM,
+    "absences": RecordKind.ABSENCE,
+    "authority_paths": RecordKind.AUTHORITY_PATH,
+}
+
+
+def _finalize(value: Any) -> str:
+    """Everything a template prints is escaped unless it is already-safe Markdown."""
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, StrEnum):
+        return escape(value.value)
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, bool | int | float):
+        return str(value)
+    if value is None:
+        raise ValueError("a template printed None; guard optional values with 'if'")
+    raise TypeError(f"a template printed a {type(value).__name__}; render it explicitly")
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("generator", "templates/pages"),
+        undefined=StrictUndefined,
+        autoescape=True,
+        finalize=_finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(
+        slugify=slugify,
+        anchor_of=anchor_of,
+        code=code_span,
+        code_block=code_block,
+        route_field_labels=ROUTE_FIELD_LABELS,
+        shared_kind_titles=SHARED_KIND_TITLES,
+        indent=lambda text: Md(str(text).replace("\n", "\n    ")),
+        hashes=lambda level: Md("#" * level),
+    )
+    return env
+
+
+_ENV = _environment()
+
+
+def _frontmatter(values: dict[str, Any]) -> Md:
+    clean = {key: value for key, value in values.items() if value is not None}
+    text = yaml.safe_dump(clean, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)
+    return Md(f"---\n{text}---\n")
+
+
+def _tidy(markdown: str) -> str:
+    """Collapse runs of blank lines left by template logic; end with one newline."""
+    lines = markdown.replace("\r\n", "\n").split("\n")
+    out: list[str] = []
+    blank = 0
+    fence: str | None = None
+    for line in lines:
+        stripped = line.strip()
+        if fence is None and stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+        elif fence is not None and stripped == fence:
+            fence = None
+        if fence is None and not stripped:
+            blank += 1
+            if blank > 1:
+                continue
+            out.append("")
+            continue
+        blank = 0
+        out.append(line.rstrip() if fence is None else line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def _vocab_anchor(value: StrEnum) -> str:
+    return slugify(f"{VOCABULARY_TITLES[type(value)]} {value.value}")
+
+
+@dataclass(frozen=True)
+class _Badges:
+    """Status badges: visible text, a class per value, a link to the glossary meaning."""
+
+    glossary: str  # relative path to glossary.md from the page
+
+    def vocab_link(self, value: StrEnum) -> Md:
+        meaning = MEANINGS[type(value)][value.value]
+        return Md(
+            f"[{escape(value.value)}]({self.glossary}#{_vocab_anchor(value)})"
+            f'{{ .kb-badge .kb-badge--{slugify(value.value)} title="{html.escape(meaning, quote=True)}" }}'
+        )
+
+    def status(self, label: str, value: StrEnum | str) -> Md:
+        if isinstance(value, str) and not isinstance(value, StrEnum):
+            value = ConclusionStatus(value)
+        return Md(f'<span class="kb-status-label">{html.escape(label)}</span> {self.vocab_link(value)}')
+
+    def guarantee(self, guarantee: Any) -> Md:
+        scope = (
+            f' <span class="kb-status-label">({html.escape(guarantee.scope)})</span>'
+            if guarantee.scope
+            else ""
+        )
+        return Md(
+            f'<span class="kb-status-label">guarantee</span> {self.vocab_link(guarantee.strength)}{scope}'
+        )
+
+
+def _table_columns(linker: Linker) -> Any:
+    def columns(table: Any) -> dict[str, Any]:
+        if isinstance(table, GenericTable):
+            headers = [escape(c) for c in table.columns]
+            rows = [[linker.cell(cell) for cell in row] for row in table.rows]
+            width = len(headers)
+            rows = [row + [Md("")] * (width - len(row)) for row in rows]
+            return {"headers": headers, "rows": rows}
+        row_type = ROW_TYPES[table.kind]
+        headers = [escape(h) for h in row_type.COLUMNS.values()]
+        rows = []
+        for row in table.rows:
+            cells = []
+            for name in row_type.COLUMNS:
+                value = getattr(row, name)
+                # Provenance tags are not references: keep them literal.
+                cells.append(escape(value) if name in row_type.PROVENANCE_FIELDS else linker.cell(value))
+            rows.append(cells)
+        return {"headers": headers, "rows": rows}
+
+    return columns
+
+
+def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
+    if not graph.system.limitations:
+        return Md("")
+    header = (
+        "| Limitation | Affected records | Inspected boundary | Conclusion prevented | Resolving evidence |\n"
+    )
+    header += "| --- | --- | --- | --- | --- |\n"
+    rows = [
+        "| "
+        + " | ".join(
+            linker.cell(value or "")
+            for value in (
+                lim.title,
+                lim.affected,
+                lim.inspected_boundary,
+                lim.prevents,
+                lim.resolving_evidence,
+            )
+        )
+        + " |"
+        for lim in graph.system.limitations
+    ]
+    return Md(header + "\n".join(rows) + "\n")
+
+
+class _PageContext:
+    """Builds the template context for one page of one system."""
+
+    def __init__(self, graph: SystemGraph, page: str) -> None:
+        self.graph = graph
+        self.page = page
+        self.linker = Linker(graph, page)
+        self.badges = _Badges("../../glossary.md")
+
+    def place_href(self, place: Place) -> Md:
+        return Md(f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}")
+
+    def unplaced(self, doc: Any) -> Any:
+        placed = {ref for _, block in placements_in(doc.shared_records) for ref in block.records}
+
+        def records_for(section_key: str, _kind_section: Any) -> list[RecordBase]:
+            kind = _SECTION_KIND[section_key]
+            return [
+                record
+                for record in self.graph.system.records
+                if kind_of(record.id) is kind and record.id not in placed
+            ]
+
+        return records_for
+
+    def included(self, relative: str) -> str:
+        return self.graph.system.prose[relative]
+
+    def base(self, doc: Any = None) -> dict[str, Any]:
+        context: dict[str, Any] = {
+            "t": self.linker,
+            "graph": self.graph,
+            "place_href": self.place_href,
+            "table_columns": _table_columns(self.linker),
+            "status_badge": self.badges.status,
+            "epistemic_badge": self.badges.vocab_link,
+            "guarantee_badge": self.badges.guarantee,
+            "vocab_link": self.badges.vocab_link,
+            "kind_slug": lambda record: slugify(KIND_NAMES[kind_of(record.id)][0]),  # type: ignore[index]
+            "included": self.included,
+            "unplaced": self.unplaced(doc) if doc is not None else (lambda *_: []),
+            "limitations_table": _limitations_table(self.graph, self.linker),
+        }
+        return context
+
+
+def _run_frontmatter(graph: SystemGraph, type_name: str, extra: dict[str, Any] | None = None) -> Md:
+    run = graph.system.run
+    values: dict[str, Any] = {"type": type_name, "system": run.system if run else graph.slug}
+    if run is not None:
+        values["run-id"] = run.run_id
+        values["disposition"] = run.disposition.value if run.disposition else None
+        values["boundary-kind"] = run.boundary_kind.value if run.boundary_kind else None
+        values["evidence-tier"] = run.evidence_tier.value if run.evidence_tier else None
+        if run.reviewed_boundary:
+            values["source-revision"] = run.reviewed_boundary.revision
+    values.update(extra or {})
+    values["render_macros"] = False
+    return _frontmatter(values)
+
+
+def counts_of(graph: SystemGraph) -> dict[str, int]:
+    """Records per kind (non-zero kinds), plus limitations and supplied records."""
+    counter = Counter(kind_of(record.id) for record in graph.system.records)
+    counts = {KIND_NAMES[kind][1].capitalize(): counter[kind] for kind in RecordKind if counter[kind]}
+    if graph.system.limitations:
+        counts["Limitations"] = len(graph.system.limitations)
+    if graph.system.supplied:
+        counts["Declared elsewhere"] = len(graph.system.supplied)
+    if graph.system.annotations:
+        counts["Annotations"] = len(graph.system.annotations)
+    return counts
+
+
+def artifacts_of(graph: SystemGraph) -> list[dict[str, str]]:
+    artifacts = []
+    if graph.system.result is not None:
+        artifacts.append(
+            {"title": "Result", "href": "result.md", "note": "the full analysis, eleven sections"}
+        )
+        artifacts.append(
+            {"title": "Review", "href": "review.md", "note": "the compact review projected from the result"}
+        )
+    if graph.system.memory_report is not None:
+        artifacts.append(
+            {"title": "Memory report", "href": "memory-report.md", "note": "the memory analysis"}
+        )
+    return artifacts
+
+
+def _diagram(graph: SystemGraph) -> Md | None:
+    routes = [record for record in graph.system.records if isinstance(record, Route)]
+    if not routes:
+        return None
+    lines = ["flowchart LR"]
+    for route in sorted(routes, key=lambda r: sort_key(r.id)):
+        node = _mermaid_id(route.id)
+        lines.append(f'  {node}(["{route.id}"])')
+        targets = sorted(
+            {
+                target
+                for target, places in graph.referenced_by.items()
+                for place in places
+                if place.title == route.id and kind_of(target) in (RecordKind.COMPONENT, RecordKind.OBJECT)
+            },
+            key=sort_key,
+        )
+        for target in targets:
+            lines.append(f'  {node} --> {_mermaid_id(target)}["{target}"]')
+    return Md("```mermaid\n" + "\n".join(lines) + "\n```")
+
+
+def _mermaid_id(record_id: str) -> str:
+    return "n_" + "".join(ch if ch.isalnum() else "_" for ch in record_id)
+
+
+def render_system(graph: SystemGraph) -> dict[str, str]:
+    """All pages of one system: path → Markdown."""
+    pages: dict[str, str] = {}
+    base = f"systems/{graph.slug}"
+    system = graph.system
+    sources = sorted(
+        (r for r in system.records if isinstance(r, Source)),
+        key=lambda r: sort_key(r.id),
+    )
+    if system.result is not None:
+        ctx = _PageContext(graph, PAGE_RESULT)
+        result_md = _render(
+            "result.md.j2",
+            ctx.base(system.result),
+            doc=system.result,
+            section_titles=RESULT_SECTION_TITLES,
+            sources=sources,
+            frontmatter=_run_frontmatter(graph, system.result.type),
+        )
+        pages[f"{base}/result.md"] = result_md
+        review_ctx = _PageContext(graph, PAGE_REVIEW)
+        pages[f"{base}/review.md"] = _render(
+            "review.md.j2",
+            review_ctx.base(system.result),
+            doc=system.result,
+            title=f"{system.run.system if system.run else graph.slug} — review",
+            evidence_basis=_evidence_basis(graph, review_ctx.linker),
+            result_sha256=hashlib.sha256(result_md.encode("utf-8")).hexdigest(),
+            frontmatter=_run_frontmatter(
+                graph,
+                REVIEW_TYPE,
+                {
+                    "projected-from": "result.md",
+                    "result-sha256": hashlib.sha256(result_md.encode("utf-8")).hexdigest(),
+                },
+            ),
+        )
+    if system.memory_report is not None:
+        ctx = _PageContext(graph, PAGE_MEMORY)
+        pages[f"{base}/memory-report.md"] = _render(
+            "memory-report.md.j2",
+            ctx.base(system.memory_report),
+            doc=system.memory_report,
+            section_titles=MEMORY_REPORT_SECTION_TITLES,
+            annotations=system.annotations,
+            frontmatter=_run_frontmatter(graph, system.memory_report.type),
+        )
+    ctx = _PageContext(graph, PAGE_INDEX)
+    run = system.run
+    pages[f"{base}/index.md"] = _render(
+        "system.md.j2",
+        ctx.base(),
+        run=run,
+        artifacts=artifacts_of(graph),
+        counts=counts_of(graph),
+        diagram=_diagram(graph),
+        supplied=sorted(system.supplied, key=lambda s: sort_key(s.id)),
+        revision_link=_revision_link(graph),
+        frontmatter=_run_frontmatter(graph, SYSTEM_TYPE),
+    )
+    return pages
+
+
+def _revision_link(graph: SystemGraph) -> Md:
+    run = graph.system.run
+    if run is None or run.reviewed_boundary is None:
+        return Md("")
+    source = graph.sources.get(run.reviewed_boundary.source)
+    revision = run.reviewed_boundary.revision
+    if source is not None and source.location is not None:
+        location = str(source.location).rstrip("/").removesuffix(".git")
+        return Md(f"[{code_span(revision)}]({location}/tree/{revision})")
+    return code_span(revision)
+
+
+def _evidence_basis(graph: SystemGraph, linker: Linker) -> Md:
+    """One line: tier, source identity, revision and cutoff."""
+    run = graph.system.run
+    parts: list[str] = []
+    if run and run.evidence_tier:
+        parts.append(f"{escape(run.evidence_tier.value)} analysis")
+    if run and run.reviewed_boundary:
+        source = graph.sources.get(run.reviewed_boundary.source)
+        where = linker.ref(run.reviewed_boundary.source)
+        if source is not None and source.location is not None:
+            where = Md(f"{where} ({escape(str(source.location))})")
+        parts.append(f"of {where} at revision {code_span(run.reviewed_boundary.revision)}")
+    if run and run.analysis_cutoff:
+        parts.append(f"analysis cutoff {run.analysis_cutoff.isoformat()}")
+    return Md(", ".join(parts) + "." if parts else "not stated.")
+
+
+def _render(template: str, context: dict[str, Any], **values: Any) -> str:
+    return _tidy(_ENV.get_template(template).render(**context, **values))
+
+
+@dataclass(frozen=True)
+class SystemSummary:
+    """What cross-system pages and the home page need to know of a system."""
+
+    slug: str
+    name: str
+    run_id: str | None
+    disposition: str | None
+    tier: str | None
+    total: int
+    artifacts: list[dict[str, str]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "run_id": self.run_id,
+            "disposition": self.disposition,
+            "tier": self.tier,
+            "total": self.total,
+            "artifacts": self.artifacts,
+            "url": f"systems/{self.slug}/",
+        }
+
+
+def summarize(graph: SystemGraph) -> SystemSummary:
+    run = graph.system.run
+    return SystemSummary(
+        slug=graph.slug,
+        name=run.system if run else graph.slug,
+        run_id=run.run_id if run else None,
+        disposition=run.disposition.value if run and run.disposition else None,
+        tier=run.evidence_tier.value if run and run.evidence_tier else None,
+        total=len(graph.system.records),
+        artifacts=artifacts_of(graph),
+    )
+
+
+def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
+    """The systems index, the status matrix and the glossary."""
+    summaries = [summarize(graph) for graph in graphs]
+    pages = {
+        "systems/index.md": _render(
+            "systems-index.md.j2",
+            {},
+            systems=summaries,
+            frontmatter=_frontmatter({"type": "kb/types/system-index.md", "render_macros": False}),
+        )
+    }
+    statuses = [status.value for status in ConclusionStatus]
+    rows, field_rows = [], []
+    for graph, summary in zip(graphs, summaries, strict=True):
+        totals: Counter[str] = Counter()
+        per_field: dict[str, Counter[str]] = {}
+        for record in graph.system.records:
+            for label, value in record.statuses.items():
+                totals[value.value] += 1
+                per_field.setdefault(label, Counter())[value.value] += 1
+        rows.append({"name": summary.name, "slug": summary.slug, "counts": [totals[s] for s in statuses]})
+        for label in sorted(per_field):
+            field_rows.append(
+                {
+                    "name": summary.name,
+                    "slug": summary.slug,
+                    "field": label,
+                    "counts": [per_field[label][s] for s in statuses],
+                }
+            )
+    pages["systems/status-matrix.md"] = _render(
+        "status-matrix.md.j2",
+        {},
+        statuses=statuses,
+        rows=rows,
+        field_rows=field_rows,
+        frontmatter=_frontmatter({"type": "kb/types/status-matrix.md", "render_macros": False}),
+    )
+    badges = _Badges("")
+    vocabularies = []
+    for vocab, title in VOCABULARY_TITLES.items():
+        entries = [
+            {
+                "value": member.value,
+                "member": member,
+                "anchor": _vocab_anchor(member),
+                "meaning": MEANINGS[vocab][member.value],
+            }
+            for member in vocab
+        ]
+        vocabularies.append({"title": title, "anchor": slugify(title), "entries": entries})
+    pages["glossary.md"] = _render(
+        "glossary.md.j2",
+        {},
+        vocabularies=vocabularies,
+        badge_for=lambda _vocab, entry: Md(
+            f'<span class="kb-badge kb-badge--{slugify(entry["value"])}">{html.escape(entry["value"])}</span>'
+        ),
+        frontmatter=_frontmatter({"type": "kb/types/glossary.md", "render_macros": False}),
+    )
+    _ = badges, GuaranteeStrength, SharedRecords
+    return pages

@@ -103,9 +103,7 @@ class Linker:
             return Md(f'[{escape(record_id)}]({href}){{ .kb-elsewhere title="declared elsewhere" }}')
         return Md(f"[{escape(record_id)}]({href})")
 
-    def evidence(
-        self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool = True
-    ) -> Md:
+    def evidence(self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool = True) -> Md:
         """An evidence anchor: the path links to its first range, each range to itself."""
         first = self.graph.evidence_url(source, path, ranges[0] if ranges else None)
         parts: list[str] = [self.ref(source) + " "] if with_source else []

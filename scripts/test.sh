@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install everything the tests need on a fresh machine, then run lint, types and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+# Browser tests drive Debian's Chromium through Playwright (no browser download).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+
+ruff check generator tests
+ruff format --check generator tests
+mypy generator
+python3 -m pytest "$@"

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -46,7 +47,7 @@ def _records_folder(config_file: Path, records: str | None) -> Path:
 
     config = load_config(str(config_file))
     plugin = config.plugins.get("kb-records")
-    configured = plugin.config.records_dir if plugin is not None else "records"  # type: ignore[attr-defined]
+    configured = getattr(getattr(plugin, "config", None), "records_dir", "records")
     path = Path(configured)
     return path if path.is_absolute() else (config_file.resolve().parent / path)
 
@@ -147,7 +148,7 @@ def serve_site(
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    options = {"dev_addr": dev_addr} if dev_addr else {}
+    options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
     try:
         serve(config_file=str(config_file), livereload=True, **options)
     except (Abort, ConfigurationError) as exc:

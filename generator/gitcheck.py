@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import CheckedSystem
-from .check.rules import Context, _owners
+from .check.rules import Context, _owners, build_context
 from .diagnostics import Diagnostic, error, warning
 from .model.anchors import LineRange, find_anchors, unsafe_path_reason
 from .model.base import Quote
@@ -153,15 +153,7 @@ def _pinned_sources(system: CheckedSystem) -> list[_Pinned]:
 
 
 def _context(system: CheckedSystem) -> Context:
-    records = system.records
-    return Context(
-        system=records,
-        files={file.display: file for file in system.source.files},
-        declared=frozenset(
-            {r.id for r in records.records} | {s.id for s in records.supplied} | records.unvalidated_ids
-        ),
-        supplied=frozenset(s.id for s in records.supplied),
-    )
+    return build_context(system.records, system.source)
 
 
 def _open_repo(path: Path) -> git.Repo | None:

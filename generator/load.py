@@ -30,6 +30,8 @@ _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
 )
 
+_STR_TAG = "tag:yaml.org,2002:str"
+
 DataPath = tuple[str | int, ...]
 
 
@@ -134,6 +136,8 @@ class _Builder:
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+        if node.tag == _STR_TAG:
+            return node.value  # the common case, without the constructor's bookkeeping
         try:
             return self._constructor.construct_object(node, deep=True)
         except (ConstructorError, ValueError) as exc:

@@ -16,10 +16,10 @@ from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
 from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, RecordKind, kind_of
-from ..model.prose import SHARED_KIND_TITLES, IncludeBlock
+from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
-from ..model.walk import anchors_in, placements_in, prose_texts, quotes_in
+from ..model.walk import Contents, collect, placements_in
 from .resolve import resolve_id
 
 _LIST_KIND = {
@@ -42,6 +42,8 @@ class Context:
     files: dict[str, LoadedFile]
     declared: frozenset[str]
     supplied: frozenset[str]
+    sources: frozenset[str]
+    owners: list[tuple[Any, Origin | None, Contents]]
 
     def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
         if origin is None:
@@ -67,6 +69,11 @@ class Context:
 
 def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
     """Every top-level declared object with its origin."""
+    for obj in _declared_objects(system):
+        yield obj, system.origin(obj)
+
+
+def _declared_objects(system: SystemRecords) -> Iterator[Any]:
     for obj in (
         system.run,
         *system.records,
@@ -77,7 +84,7 @@ def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
         system.memory_report,
     ):
         if obj is not None:
-            yield obj, system.origin(obj)
+            yield obj
 
 
 def rule_duplicate_ids(ctx: Context) -> Iterator[Diagnostic]:
@@ -167,8 +174,8 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
             f"reviewed boundary cites {run.reviewed_boundary.source}, which nobody declares",
             *ctx.at(ctx.system.origin(run), ("reviewed_boundary", "source")),
         )
-    for owner, origin in _owners(ctx.system):
-        for path, block in placements_in(owner):
+    for _, origin, contents in ctx.owners:
+        for path, block in contents.placements:
             for index, ref in enumerate(block.records):
                 if _undeclared(ctx, ref):
                     yield error(
@@ -176,7 +183,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
                         f"placement names {ref}, which nobody declares",
                         *ctx.at(origin, (*path, "records", index)),
                     )
-        for path, quote in quotes_in(owner):
+        for path, quote in contents.quotes:
             if quote.source and _undeclared(ctx, quote.source):
                 yield error(
                     "KB201",
@@ -186,8 +193,8 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
-    for owner, origin in _owners(ctx.system):
-        for text in prose_texts(owner):
+    for _, origin, contents in ctx.owners:
+        for text in contents.texts:
             yield from _check_text(ctx, origin, text.path, text.text)
     for relative, content in sorted(ctx.system.prose.items()):
         display = ctx.system.prose_display.get(relative, relative)
@@ -208,28 +215,30 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
                 hint="Declare the record, declare it under 'supplied:' if another member owns it, "
                 "or correct the ID.",
             )
-    for match in ID_RANGE_IN_TEXT.finditer(text):
+    # Cheap guards first: most texts hold no dash range and no anchor.
+    ranges = ID_RANGE_IN_TEXT.finditer(text) if "–" in text or "—" in text else ()
+    for match in ranges:
         yield warning(
             "KB205",
             f"range {match.group(0)} hides the IDs it spans; list each ID",
             *ctx.in_text(origin, path, match.start()),
         )
-    for anchor in find_anchors(text):
+    for anchor in find_anchors(text) if "SRC-" in text else ():
         yield from _check_anchor(
             ctx, anchor.source, anchor.path, anchor.ranges, ctx.in_text(origin, path, anchor.start)
         )
 
 
-def _source_ids(ctx: Context) -> frozenset[str]:
-    local = {r.id for r in ctx.system.records if kind_of(r.id) is RecordKind.SOURCE}
-    supplied = {s.id for s in ctx.system.supplied if kind_of(s.id) is RecordKind.SOURCE}
-    return frozenset(local | supplied)
+def _source_ids(system: SystemRecords) -> frozenset[str]:
+    local = {r.id for r in system.records if kind_of(r.id) is RecordKind.SOURCE}
+    supplied = {s.id for s in system.supplied if kind_of(s.id) is RecordKind.SOURCE}
+    return frozenset(local | supplied | system.unvalidated_ids)
 
 
 def _check_anchor(
     ctx: Context, source: str, path: str, ranges: Any, where: tuple[str, int, int]
 ) -> Iterator[Diagnostic]:
-    if source not in _source_ids(ctx) and source not in ctx.system.unvalidated_ids:
+    if source not in ctx.sources:
         yield error(
             "KB401",
             f"evidence anchor cites {source}, which is not a declared source",
@@ -245,14 +254,14 @@ def _check_anchor(
 
 
 def rule_structured_anchors(ctx: Context) -> Iterator[Diagnostic]:
-    for owner, origin in _owners(ctx.system):
-        for path, anchor in anchors_in(owner):
+    for _, origin, contents in ctx.owners:
+        for path, anchor in contents.anchors:
             yield from _check_anchor(ctx, anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
 
 
 def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
-    for owner, origin in _owners(ctx.system):
-        for path, quote in quotes_in(owner):
+    for _, origin, contents in ctx.owners:
+        for path, quote in contents.quotes:
             if not quote.path:
                 yield error(
                     "KB404",
@@ -269,27 +278,14 @@ def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def rule_includes(ctx: Context) -> Iterator[Diagnostic]:
-    for owner, origin in _owners(ctx.system):
-        for path, block in _includes(owner):
+    for _, origin, contents in ctx.owners:
+        for path, block in contents.includes:
             if block.include not in ctx.system.prose:
                 yield error(
                     "KB405",
                     f"included prose file {block.include!r} is not in records/{ctx.system.slug}/",
                     *ctx.at(origin, (*path, "include")),
                 )
-
-
-def _includes(obj: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, IncludeBlock]]:
-    from pydantic import BaseModel
-
-    if isinstance(obj, IncludeBlock):
-        yield path, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from _includes(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list):
-        for index, item in enumerate(obj):
-            yield from _includes(item, (*path, index))
 
 
 def rule_run(ctx: Context) -> Iterator[Diagnostic]:
@@ -405,17 +401,23 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
 )
 
 
-def run_rules(system: SystemRecords, source: SystemSource) -> list[Diagnostic]:
-    """Run every cross-record rule over one system."""
-    declared = frozenset(
-        {r.id for r in system.records} | {s.id for s in system.supplied} | system.unvalidated_ids
-    )
-    ctx = Context(
+def build_context(system: SystemRecords, source: SystemSource) -> Context:
+    """The shared view the rules (and the git check) work from, computed once."""
+    return Context(
         system=system,
         files={file.display: file for file in source.files},
-        declared=declared,
+        declared=frozenset(
+            {r.id for r in system.records} | {s.id for s in system.supplied} | system.unvalidated_ids
+        ),
         supplied=frozenset(s.id for s in system.supplied),
+        sources=_source_ids(system),
+        owners=[(owner, origin, collect(owner)) for owner, origin in _owners(system)],
     )
+
+
+def run_rules(system: SystemRecords, source: SystemSource) -> list[Diagnostic]:
+    """Run every cross-record rule over one system."""
+    ctx = build_context(system, source)
     found: list[Diagnostic] = []
     for rule in RULES:
         found.extend(rule(ctx))

@@ -91,6 +91,9 @@ def parse_anchor(text: str) -> tuple[str, str, tuple[LineRange, ...]] | None:
     return match.group("source"), match.group("path"), parse_ranges(ranges) if ranges else ()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def unsafe_path_reason(path: str) -> str | None:
     """Why a cited path is unsafe to turn into a link, or None when it is safe."""
     if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", path):
@@ -99,7 +102,7 @@ def unsafe_path_reason(path: str) -> str | None:
         return "contains a backslash"
     if any(part == ".." for part in path.split("/")):
         return "climbs out of the repository with '..'"
-    if "//" in path or any(ord(ch) < 32 for ch in path):
+    if "//" in path or _CONTROL.search(path):
         return "contains an empty segment or a control character"
     return None
 

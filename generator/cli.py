@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
 from pathlib import Path
 
@@ -99,6 +100,8 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
+    # Values land in YAML: JSON strings are valid YAML double-quoted scalars.
+    env.filters["yaml_str"] = lambda value: json.dumps(str(value), ensure_ascii=False)
     values = {"slug": args.slug, "name": args.name or args.slug, "today": datetime.date.today().isoformat()}
     folder.mkdir(parents=True)
     for name in ("run.yaml", "records.yaml", "result.yaml"):

@@ -71,18 +71,27 @@ class LoadedFile:
             return spot.line, spot.col
         before = value[:offset]
         if spot.style == "|":
+            # Literal block: content lines follow the indicator line, all indented by the
+            # block's indentation (that of its first non-empty line).
+            indent = self._block_indent(spot.line)
             row = before.count("\n")
-            line = spot.line + 1 + row
-            raw = self.lines[line - 1] if line - 1 < len(self.lines) else ""
-            indent = len(raw) - len(raw.lstrip(" "))
-            return line, indent + 1 + len(before) - (before.rfind("\n") + 1)
-        if "\n" not in before and spot.style in (None, "'", '"'):
-            shift = 0 if spot.style is None else 1
-            raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
-            # Plain or quoted on one line: exact while the value has not been wrapped.
-            if len(raw) >= spot.col - 1 + shift + offset:
-                return spot.line, spot.col + shift + offset
-        return spot.line, spot.col
+            return spot.line + 1 + row, indent + 1 + len(before) - (before.rfind("\n") + 1)
+        if "\n" in before:
+            return spot.line, spot.col
+        raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
+        if spot.style is None:
+            # Plain scalar on one line: characters map one to one while it is unwrapped.
+            if len(raw) >= spot.col - 1 + offset:
+                return spot.line, spot.col + offset
+            return spot.line, spot.col
+        column = _quoted_column(raw, spot.col, spot.style, offset)
+        return (spot.line, column) if column is not None else (spot.line, spot.col)
+
+    def _block_indent(self, indicator_line: int) -> int:
+        for raw in self.lines[indicator_line:]:
+            if raw.strip():
+                return len(raw) - len(raw.lstrip(" "))
+        return 0
 
     def _value(self, path: DataPath) -> Any:
         value: Any = self.data
@@ -92,6 +101,28 @@ class LoadedFile:
             except (KeyError, IndexError, TypeError):
                 return None
         return value
+
+
+def _quoted_column(raw: str, col: int, quote: str, offset: int) -> int | None:
+    """Map a decoded offset inside a quoted scalar back to its source column (1-based).
+
+    ``''`` in single quotes and backslash escapes in double quotes take more source
+    characters than the one character they stand for.
+    """
+    index = col  # col is 1-based and points at the opening quote: index is the first char
+    decoded = 0
+    while decoded < offset:
+        if index >= len(raw):
+            return None
+        if quote == "'" and raw.startswith("''", index):
+            index += 2
+        elif quote == '"' and raw[index] == "\\":
+            code = raw[index + 1 : index + 2]
+            index += {"x": 4, "u": 6, "U": 10}.get(code, 2)
+        else:
+            index += 1
+        decoded += 1
+    return index + 1
 
 
 @dataclass
@@ -216,6 +247,10 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
             error("KB006", "a record file holds one YAML document", display, mark.line + 1, mark.column + 1)
         ]
     root = documents[0]
+    if "*" in text and "&" in text:
+        aliases = _alias_uses(text, display)
+        if aliases:
+            return None, aliases
     builder = _Builder(display)
     data = builder.build(root, ())
     if builder.diagnostics:
@@ -232,6 +267,24 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
             )
         ]
     return LoadedFile(display, data, builder.spots, text.splitlines()), []
+
+
+def _alias_uses(text: str, display: str) -> list[Diagnostic]:
+    """Locate each alias where it is used (the composed tree only knows the anchor)."""
+    found: list[Diagnostic] = []
+    previous: yaml.Event | None = None
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            merge = isinstance(previous, yaml.ScalarEvent) and previous.value == "<<" and not previous.style
+            mark = previous.start_mark if merge and previous is not None else event.start_mark
+            message = (
+                "merge keys ('<<') are not allowed; write the keys out"
+                if merge
+                else f"alias *{event.anchor} repeats an anchored value; write the value out"
+            )
+            found.append(error("KB003", message, display, mark.line + 1, mark.column + 1))
+        previous = event
+    return found
 
 
 def _display(path: Path, base: Path) -> str:

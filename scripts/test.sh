@@ -14,7 +14,7 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-ruff check generator tests
-ruff format --check generator tests
+ruff check generator tests benchmarks
+ruff format --check generator tests benchmarks
 mypy generator
 python3 -m pytest "$@"

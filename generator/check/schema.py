@@ -150,6 +150,8 @@ def validate_system(source: SystemSource) -> tuple[SystemRecords, list[Diagnosti
     system.prose_display = {relative: display for relative, (display, _) in source.prose.items()}
     diagnostics: list[Diagnostic] = []
     singles: dict[str, str] = {}
+    # A file that failed to load may hold the run: don't also claim there is none.
+    system.run_declared = any(d.severity.value == "error" for d in source.diagnostics)
     for file in source.files:
         for key, value in file.data.items():
             if key not in RecordFile.model_fields:

@@ -19,7 +19,19 @@ DataPath = tuple[str | int, ...]
 
 # Fields that hold identifiers, paths or type names rather than prose.
 _NOT_PROSE = frozenset(
-    {"id", "path", "source", "location", "link_template", "revision", "type", "include", "target", "part_of"}
+    {
+        "id",
+        "path",
+        "source",
+        "location",
+        "link_template",
+        "revision",
+        "type",
+        "include",
+        "target",
+        "part_of",
+        "affects",
+    }
 )
 
 

@@ -282,7 +282,8 @@ def _alias_uses(text: str, display: str) -> list[Diagnostic]:
                 if merge
                 else f"alias *{event.anchor} repeats an anchored value; write the value out"
             )
-            found.append(error("KB003", message, display, mark.line + 1, mark.column + 1))
+            line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            found.append(error("KB003", message, display, line, col))
         previous = event
     return found
 

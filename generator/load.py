@@ -131,6 +131,7 @@ class SystemSource:
 
     slug: str
     folder: Path
+    display: str = ""  # the folder as diagnostics show it
     files: list[LoadedFile] = field(default_factory=list)
     prose: dict[str, tuple[str, str]] = field(default_factory=dict)  # relative path → (display, text)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -298,7 +299,7 @@ def _display(path: Path, base: Path) -> str:
 def load_system(folder: Path, base: Path | None = None) -> SystemSource:
     """Load every record file and Markdown prose file of one system folder, sorted by path."""
     base = base or Path.cwd()
-    source = SystemSource(slug=folder.name, folder=folder)
+    source = SystemSource(slug=folder.name, folder=folder, display=_display(folder, base) + "/")
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         relative = path.relative_to(folder).as_posix()
         display = _display(path, base)

@@ -197,10 +197,10 @@ def test_github_format_warnings_and_hints(kbgen, monkeypatch: pytest.MonkeyPatch
         r"^::(error|warning) file=records/demo/[a-z]+\.yaml,line=\d+,col=\d+,title=KB\d{3} [a-z-]+::\S.*$"
     )
     assert lines and all(pattern.match(line) for line in lines), lines
-    assert lines[1].startswith(
-        "::error file=records/demo/records.yaml,line=11,col=13,title=KB401 anchor-source::"
+    assert lines[0].startswith(
+        "::error file=records/demo/records.yaml,line=11,col=7,title=KB401 anchor-source::"
     )
-    assert lines[1].endswith(
+    assert lines[0].endswith(
         "(hint: Declare the source under 'sources:' (or 'supplied:' if another member declares it).)"
     )
 

@@ -15,7 +15,7 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, RecordKind, kind_of
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, RecordKind, kind_of
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
@@ -44,6 +44,7 @@ class Context:
     supplied: frozenset[str]
     sources: frozenset[str]
     owners: list[tuple[Any, Origin | None, Contents]]
+    folder: str  # the system folder as diagnostics show paths
 
     def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
         if origin is None:
@@ -110,9 +111,9 @@ def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
         if expected and actual and actual is not expected:
             yield error(
                 "KB208",
-                f"{record.id} names a {actual.value} record but sits in {origin.path[0]!r}",
+                f"{record.id} names a {KIND_NAMES[actual][0]} but sits in {origin.path[0]!r}",
                 *ctx.at(origin, ("id",)),
-                hint=f"Move it to the list for {actual.value} records, or correct the ID.",
+                hint=f"Move it to the list of {KIND_NAMES[actual][1]}, or correct the ID.",
             )
 
 
@@ -206,7 +207,13 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
+    # Cheap guards first: most texts hold no dash range and no anchor.
+    anchors = find_anchors(text) if "SRC-" in text else []
+    # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
+    anchor_sources = {anchor.source_start for anchor in anchors}
     for match in ID_IN_TEXT.finditer(text):
+        if match.start() in anchor_sources:
+            continue
         if resolve_id(match.group(0), ctx.declared) is None:
             yield error(
                 "KB202",
@@ -215,7 +222,6 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
                 hint="Declare the record, declare it under 'supplied:' if another member owns it, "
                 "or correct the ID.",
             )
-    # Cheap guards first: most texts hold no dash range and no anchor.
     ranges = ID_RANGE_IN_TEXT.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
         yield warning(
@@ -223,10 +229,13 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
             f"range {match.group(0)} hides the IDs it spans; list each ID",
             *ctx.in_text(origin, path, match.start()),
         )
-    for anchor in find_anchors(text) if "SRC-" in text else ():
-        yield from _check_anchor(
-            ctx, anchor.source, anchor.path, anchor.ranges, ctx.in_text(origin, path, anchor.start)
+    for anchor in anchors:
+        where = (
+            ctx.in_text(origin, path, anchor.source_start)
+            if anchor.source not in ctx.sources
+            else ctx.in_text(origin, path, anchor.start)
         )
+        yield from _check_anchor(ctx, anchor.source, anchor.path, anchor.ranges, where)
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:
@@ -283,7 +292,7 @@ def rule_includes(ctx: Context) -> Iterator[Diagnostic]:
             if block.include not in ctx.system.prose:
                 yield error(
                     "KB405",
-                    f"included prose file {block.include!r} is not in records/{ctx.system.slug}/",
+                    f"included prose file {block.include!r} is not in the system folder {ctx.folder}",
                     *ctx.at(origin, (*path, "include")),
                 )
 
@@ -297,7 +306,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
         yield error(
             "KB305",
             f"system {ctx.system.slug!r} declares no run",
-            first.display if first else f"records/{ctx.system.slug}",
+            first.display if first else ctx.folder,
             hint="Add a 'run:' mapping with at least 'system:'.",
         )
         return
@@ -378,7 +387,7 @@ def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
                     if ref_kind is not None and ref_kind is not kind and ref in ctx.declared:
                         yield error(
                             "KB206",
-                            f"{ref} is not a {kind.value} record but is placed under {section}",
+                            f"{ref} is not a {KIND_NAMES[kind][0]} but is placed under {section}",
                             *where,
                         )
                     if ref in placed:
@@ -412,6 +421,7 @@ def build_context(system: SystemRecords, source: SystemSource) -> Context:
         supplied=frozenset(s.id for s in system.supplied),
         sources=_source_ids(system),
         owners=[(owner, origin, collect(owner)) for owner, origin in _owners(system)],
+        folder=source.display,
     )
 
 

@@ -47,6 +47,7 @@ SINGLE_MODELS: dict[str, type[BaseModel]] = {"run": Run, "result": Result, "memo
 _ADAPTERS = {key: TypeAdapter(model) for key, model in {**LIST_MODELS, **SINGLE_MODELS}.items()}
 
 _CONTROLLED = {"enum", "literal_error"}
+_TYPE_WORDS = {int: "an integer", float: "a number", bool: "a boolean"}
 
 
 def _data_path(data: Any, loc: tuple[str | int, ...]) -> DataPath:
@@ -120,7 +121,7 @@ def _diagnostic(file: LoadedFile, base: DataPath, data: Any, err: Any) -> Diagno
         return error(
             "KB101",
             f"expected text but YAML read {err.get('input')!r} "
-            f"as a {type(err.get('input')).__name__} at {where}",
+            f"as {_TYPE_WORDS.get(type(err.get('input')), 'a value')} at {where}",
             file.display,
             spot.line,
             spot.col,

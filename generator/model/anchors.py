@@ -56,6 +56,7 @@ class AnchorText:
     ranges: tuple[LineRange, ...]
     start: int
     end: int
+    source_start: int  # where the citing source ID is written (shared by its paths)
 
 
 def _strip_trailing(path: str) -> str:
@@ -78,7 +79,11 @@ def find_anchors(text: str) -> list[AnchorText]:
                 continue
             start = offset + part.start()
             end = start + len(path) + (len(ranges) + 1 if ranges else 0)
-            found.append(AnchorText(source, path, parse_ranges(ranges) if ranges else (), start, end))
+            found.append(
+                AnchorText(
+                    source, path, parse_ranges(ranges) if ranges else (), start, end, match.start("source")
+                )
+            )
     return found
 
 

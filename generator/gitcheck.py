@@ -46,14 +46,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import CheckedSystem
-from .check.rules import Context, _owners, build_context
+from .check.rules import Context, build_context
 from .diagnostics import Diagnostic, error, warning
 from .model.anchors import LineRange, find_anchors, unsafe_path_reason
 from .model.base import Quote
 from .model.ids import RecordKind, kind_of
 from .model.records import Source
 from .model.system import Origin
-from .model.walk import DataPath, anchors_in, prose_texts, quotes_in
+from .model.walk import DataPath
 
 _NO_GIT: str | None = None
 try:
@@ -245,15 +245,15 @@ class _Checker:
 
     def citations(self) -> Iterator[Diagnostic]:
         ctx = self.ctx
-        for owner, origin in _owners(ctx.system):
-            for path, anchor in anchors_in(owner):
+        for _, origin, contents in ctx.owners:
+            for path, anchor in contents.anchors:
                 yield from self._anchor(anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
-            for text in prose_texts(owner):
+            for text in contents.texts:
                 for found in find_anchors(text.text):
                     yield from self._anchor(
                         found.source, found.path, found.ranges, ctx.in_text(origin, text.path, found.start)
                     )
-            for path, quote in quotes_in(owner):
+            for path, quote in contents.quotes:
                 yield from self._quote(quote, origin, path)
         for relative, content in sorted(ctx.system.prose.items()):
             display = ctx.system.prose_display.get(relative, relative)

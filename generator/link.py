@@ -23,7 +23,7 @@ from .model.prose import (
 )
 from .model.records import RecordBase, Source, Supplied
 from .model.system import SystemRecords
-from .model.walk import prose_texts
+from .model.walk import collect
 
 PAGE_INDEX, PAGE_RESULT, PAGE_MEMORY, PAGE_REVIEW = "index", "result", "memory-report", "review"
 
@@ -113,7 +113,7 @@ def _section_places(slug: str, page: str, doc: Result | MemoryReport) -> Iterato
 
 
 def _ids_in(value: Any) -> Iterator[str]:
-    for text in prose_texts(value):
+    for text in collect(value).texts:
         for match in ID_IN_TEXT.finditer(text.text):
             yield match.group(0)
 

@@ -12,6 +12,8 @@ import logging
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +30,32 @@ EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 class _ConsoleHandler(logging.Handler):
     """Sends MkDocs log records to the console, warnings and errors highlighted."""
 
-    def __init__(self, console: Console) -> None:
-        # MkDocs and its plugins are chatty at INFO; show what needs attention.
-        super().__init__(logging.WARNING)
+    def __init__(self, console: Console, level: int) -> None:
+        super().__init__(level)
         self.console = console
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # The macros plugin reports its configuration at INFO on every build.
+        return not (record.name.startswith("mkdocs.plugins.macros") and record.levelno < logging.WARNING)
 
     def emit(self, record: logging.LogRecord) -> None:
         style = {logging.WARNING: "yellow", logging.ERROR: "red"}.get(record.levelno, "dim")
         self.console.print(
             f"{record.levelname:<8} {self.format(record)}", style=style, highlight=False, soft_wrap=True
         )
+
+
+@contextmanager
+def _mkdocs_log(console: Console, level: int) -> Iterator[None]:
+    """Route MkDocs logging to the console for the duration of a build or preview."""
+    handler = _ConsoleHandler(console, level)
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 def _records_folder(config_file: Path, records: str | None) -> Path:
@@ -111,19 +129,15 @@ def build_site(
     retired = target.parent / f".{target.name}.previous"
     for leftover in (staging, retired):
         shutil.rmtree(leftover, ignore_errors=True)
-    handler = _ConsoleHandler(err)
-    logger = logging.getLogger("mkdocs")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    # MkDocs and its plugins are chatty at INFO; a build shows what needs attention.
     try:
-        config = load_config(str(config_file), site_dir=str(staging), strict=True)
-        build(config)
+        with _mkdocs_log(err, logging.WARNING):
+            config = load_config(str(config_file), site_dir=str(staging), strict=True)
+            build(config)
     except (Abort, ConfigurationError, PluginError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         err.print(f"kbgen build: {exc}; the previous site is unchanged", style="red", highlight=False)
         return EXIT_ERRORS
-    finally:
-        logger.removeHandler(handler)
     if target.exists():
         target.rename(retired)
     staging.rename(target)
@@ -144,16 +158,12 @@ def serve_site(
         return EXIT_USAGE
     if not _precheck(folder, err):
         return EXIT_ERRORS
-    handler = _ConsoleHandler(err)
-    logger = logging.getLogger("mkdocs")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
     options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
+    # A preview shows INFO too: the address it serves on and each rebuild.
     try:
-        serve(config_file=str(config_file), livereload=True, **options)
+        with _mkdocs_log(err, logging.INFO):
+            serve(config_file=str(config_file), livereload=True, **options)
     except (Abort, ConfigurationError) as exc:
         err.print(f"kbgen serve: {exc}", style="red", highlight=False)
         return EXIT_ERRORS
-    finally:
-        logger.removeHandler(handler)
     return EXIT_OK

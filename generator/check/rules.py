@@ -15,22 +15,13 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, RecordKind, kind_of
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
-from ..model.walk import Contents, collect, placements_in
+from ..model.walk import Contents, collect
 from .resolve import resolve_id
 
-_LIST_KIND = {
-    "sources": RecordKind.SOURCE,
-    "components": RecordKind.COMPONENT,
-    "objects": RecordKind.OBJECT,
-    "routes": RecordKind.ROUTE,
-    "claims": RecordKind.CLAIM,
-    "absences": RecordKind.ABSENCE,
-    "authority_paths": RecordKind.AUTHORITY_PATH,
-}
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
 
@@ -106,7 +97,7 @@ def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(record)
         if origin is None:
             continue
-        expected = _LIST_KIND.get(str(origin.path[0]))
+        expected = LIST_KINDS.get(str(origin.path[0]))
         actual = kind_of(record.id)
         if expected and actual and actual is not expected:
             yield error(
@@ -362,16 +353,6 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
                 )
 
 
-_SECTION_KIND = {
-    "components": RecordKind.COMPONENT,
-    "objects": RecordKind.OBJECT,
-    "routes": RecordKind.ROUTE,
-    "claims": RecordKind.CLAIM,
-    "absences": RecordKind.ABSENCE,
-    "authority_paths": RecordKind.AUTHORITY_PATH,
-}
-
-
 def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
     for page in (ctx.system.result, ctx.system.memory_report):
         if page is None:
@@ -379,8 +360,8 @@ def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(page)
         placed: set[str] = set()
         for section in SHARED_KIND_TITLES:
-            kind = _SECTION_KIND[section]
-            for path, block in placements_in(getattr(page.shared_records, section)):
+            kind = LIST_KINDS[section]
+            for path, block in collect(getattr(page.shared_records, section)).placements:
                 for index, ref in enumerate(block.records):
                     where = ctx.at(origin, ("shared_records", section, *path, "records", index))
                     ref_kind = kind_of(ref)

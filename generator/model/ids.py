@@ -32,6 +32,17 @@ KIND_NAMES: dict[RecordKind, tuple[str, str]] = {
     RecordKind.AUTHORITY_PATH: ("behavioral-authority path", "behavioral-authority paths"),
 }
 
+# The top-level list (and 'Shared records' subsection) each kind is declared in.
+LIST_KINDS: dict[str, RecordKind] = {
+    "sources": RecordKind.SOURCE,
+    "components": RecordKind.COMPONENT,
+    "objects": RecordKind.OBJECT,
+    "routes": RecordKind.ROUTE,
+    "claims": RecordKind.CLAIM,
+    "absences": RecordKind.ABSENCE,
+    "authority_paths": RecordKind.AUTHORITY_PATH,
+}
+
 _KINDS = "|".join(kind.value for kind in RecordKind)
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _PREFIX = r"[A-Z]{2,5}"

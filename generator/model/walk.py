@@ -6,7 +6,6 @@ answer to "which strings are prose", so it is decided once, here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,72 +40,6 @@ class ProseText:
 
     path: DataPath
     text: str
-
-
-def prose_texts(obj: Any, path: DataPath = ()) -> Iterator[ProseText]:
-    """Yield every prose string inside ``obj`` (a model, list or dict), in document order."""
-    if isinstance(obj, (Anchor, Quote, RecordsBlock)):
-        return
-    if isinstance(obj, Paragraph):
-        # A paragraph may be written as a bare string: the data path then ends at the block.
-        yield ProseText(path, obj.p)
-        return
-    if isinstance(obj, BaseModel):
-        skip = obj.PROVENANCE_FIELDS if isinstance(obj, TypedRow) else frozenset()
-        for name in type(obj).model_fields:
-            if name in _NOT_PROSE or name in skip:
-                continue
-            value = getattr(obj, name)
-            if isinstance(value, str):
-                yield ProseText((*path, name), value)
-            else:
-                yield from prose_texts(value, (*path, name))
-    elif isinstance(obj, list):
-        for index, item in enumerate(obj):
-            if isinstance(item, str):
-                yield ProseText((*path, index), item)
-            else:
-                yield from prose_texts(item, (*path, index))
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            if isinstance(value, BaseModel | list):
-                yield from prose_texts(value, (*path, key))
-
-
-def anchors_in(obj: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Anchor]]:
-    """Yield every structured anchor inside ``obj`` with its data path."""
-    if isinstance(obj, Anchor):
-        yield path, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from anchors_in(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list):
-        for index, item in enumerate(obj):
-            yield from anchors_in(item, (*path, index))
-
-
-def quotes_in(obj: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Quote]]:
-    """Yield every quotation inside ``obj`` with its data path."""
-    if isinstance(obj, Quote):
-        yield path, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from quotes_in(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list):
-        for index, item in enumerate(obj):
-            yield from quotes_in(item, (*path, index))
-
-
-def placements_in(obj: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, RecordsBlock]]:
-    """Yield every record placement block inside ``obj`` with its data path."""
-    if isinstance(obj, RecordsBlock):
-        yield path, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from placements_in(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list):
-        for index, item in enumerate(obj):
-            yield from placements_in(item, (*path, index))
 
 
 @dataclass

@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..link import PAGE_INDEX, PAGE_MEMORY, PAGE_RESULT, PAGE_REVIEW, Place, SystemGraph, slugify
-from ..model.ids import KIND_NAMES, RecordKind, anchor_of, kind_of, sort_key
+from ..model.ids import KIND_NAMES, LIST_KINDS, RecordKind, anchor_of, kind_of, sort_key
 from ..model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -30,21 +30,12 @@ from ..model.prose import (
 )
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Source
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus, GuaranteeStrength
-from ..model.walk import placements_in
+from ..model.walk import collect
 from .text import Linker, Md, code_block, code_span, escape
 
 RESULT_TYPE_DEFAULT = "kb/types/agentic-system-analysis-result.md"
 REVIEW_TYPE = "kb/types/agentic-system-review.md"
 SYSTEM_TYPE = "kb/types/agentic-system.md"
-
-_SECTION_KIND = {
-    "components": RecordKind.COMPONENT,
-    "objects": RecordKind.OBJECT,
-    "routes": RecordKind.ROUTE,
-    "claims": RecordKind.CLAIM,
-    "absences": RecordKind.ABSENCE,
-    "authority_paths": RecordKind.AUTHORITY_PATH,
-}
 
 
 def _finalize(value: Any) -> str:
@@ -211,10 +202,10 @@ class _PageContext:
         return Md(f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}")
 
     def unplaced(self, doc: Any) -> Any:
-        placed = {ref for _, block in placements_in(doc.shared_records) for ref in block.records}
+        placed = {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
 
         def records_for(section_key: str, _kind_section: Any) -> list[RecordBase]:
-            kind = _SECTION_KIND[section_key]
+            kind = LIST_KINDS[section_key]
             return [
                 record
                 for record in self.graph.system.records

@@ -383,18 +383,19 @@ def _revision_link(graph: SystemGraph) -> Md:
 def _evidence_basis(graph: SystemGraph, linker: Linker) -> Md:
     """One line: tier, source identity, revision and cutoff."""
     run = graph.system.run
-    parts: list[str] = []
-    if run and run.evidence_tier:
-        parts.append(f"{escape(run.evidence_tier.value)} analysis")
-    if run and run.reviewed_boundary:
+    if run is None:
+        return Md("not stated.")
+    tier = f"{escape(run.evidence_tier.value)} analysis" if run.evidence_tier else "Analysis"
+    line = tier
+    if run.reviewed_boundary:
         source = graph.sources.get(run.reviewed_boundary.source)
         where = linker.ref(run.reviewed_boundary.source)
         if source is not None and source.location is not None:
             where = Md(f"{where} ({escape(str(source.location))})")
-        parts.append(f"of {where} at revision {code_span(run.reviewed_boundary.revision)}")
-    if run and run.analysis_cutoff:
-        parts.append(f"analysis cutoff {run.analysis_cutoff.isoformat()}")
-    return Md(", ".join(parts) + "." if parts else "not stated.")
+        line += f" of {where} at revision {code_span(run.reviewed_boundary.revision)}"
+    if run.analysis_cutoff:
+        line += f", analysis cutoff {run.analysis_cutoff.isoformat()}"
+    return Md(line + ".")
 
 
 def _render(template: str, context: dict[str, Any], **values: Any) -> str:

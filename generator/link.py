@@ -62,6 +62,11 @@ class SystemGraph:
     def slug(self) -> str:
         return self.system.slug
 
+    @property
+    def annotation_page(self) -> str:
+        """Annotations belong to the memory report; without one, to the system page."""
+        return PAGE_MEMORY if self.system.memory_report is not None else PAGE_INDEX
+
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names (longest match), or None."""
         return resolve_id(token, self._declared)
@@ -83,6 +88,8 @@ class SystemGraph:
         end = line_range.end if line_range else None
         template = getattr(source, "link_template", None)
         if template:
+            if line_range is None:
+                template = template.split("#", 1)[0]  # no range: no line fragment
             return template.format(
                 location=location, revision=source.revision, path=path, start=start or "", end=end or ""
             )
@@ -167,7 +174,10 @@ def link_system(system: SystemRecords) -> SystemGraph:
             add(graph.resolve(token), place)
     for annotation in system.annotations:
         place = Place(
-            system.slug, graph.home_page, "on-" + anchor_of(annotation.target), f"On {annotation.target}"
+            system.slug,
+            graph.annotation_page,
+            "on-" + anchor_of(annotation.target),
+            f"On {annotation.target}",
         )
         add(annotation.target, place)
         for token in _ids_in(annotation):

@@ -7,6 +7,7 @@ errors abort the build with the checker's diagnostics; no page is half-rendered.
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 from pathlib import Path
@@ -41,7 +42,8 @@ def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
         pages: list[Any] = [f"systems/{summary['slug']}/index.md"]
         for artifact in summary["artifacts"]:
             pages.append({artifact["title"]: f"systems/{summary['slug']}/{artifact['href']}"})
-        entries.append({summary["name"]: pages})
+        # The theme prints nav titles unescaped: a system name is data, so escape it.
+        entries.append({html.escape(str(summary["name"])): pages})
     entries.append({"Status matrix": "systems/status-matrix.md"})
     return entries
 

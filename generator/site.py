@@ -136,7 +136,12 @@ def build_site(
             build(config)
     except (Abort, ConfigurationError, PluginError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
-        err.print(f"kbgen build: {exc}; the previous site is unchanged", style="red", highlight=False)
+        err.print(
+            f"kbgen build: {exc}; the previous site is unchanged",
+            style="red",
+            highlight=False,
+            soft_wrap=True,
+        )
         return EXIT_ERRORS
     if target.exists():
         target.rename(retired)

@@ -19,7 +19,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--update-goldens",
         action="store_true",
         default=False,
-        help="rewrite tests/fixtures/check/*/expected.txt from the current output (review the diff!)",
+        help="rewrite tests/fixtures/check/*/expected.txt and tests/goldens/render/** "
+        "from the current output (review the diff!)",
     )
 
 

@@ -28,11 +28,17 @@ from ..model.prose import (
     GenericTable,
     SharedRecords,
 )
-from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Source
+from ..model.records import ROUTE_FIELD_LABELS, Absence, Claim, RecordBase, Route, Source
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus, GuaranteeStrength
 from ..model.walk import collect
 from .text import Linker, Md, code_block, code_span, escape
 
+PAGE_TITLES = {
+    PAGE_INDEX: "system page",
+    PAGE_RESULT: "result",
+    PAGE_MEMORY: "memory report",
+    PAGE_REVIEW: "review",
+}
 RESULT_TYPE_DEFAULT = "kb/types/agentic-system-analysis-result.md"
 REVIEW_TYPE = "kb/types/agentic-system-review.md"
 SYSTEM_TYPE = "kb/types/agentic-system.md"
@@ -198,6 +204,12 @@ class _PageContext:
         self.linker = Linker(graph, page)
         self.badges = _Badges("../../glossary.md")
 
+    def place_label(self, place: Place) -> str:
+        """A backlink's text: the record ID, or the section title and, elsewhere, its page."""
+        if place.title in self.graph.records or place.page == self.page:
+            return place.title
+        return f"{place.title} ({PAGE_TITLES[place.page]})"
+
     def place_href(self, place: Place) -> Md:
         return Md(f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}")
 
@@ -205,12 +217,19 @@ class _PageContext:
         placed = {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
 
         def records_for(section_key: str, _kind_section: Any) -> list[RecordBase]:
+            # Records nobody placed are published on their home page only, in ID order
+            # (so the page does not depend on how the records are split into files).
+            if self.page != self.graph.home_page:
+                return []
             kind = LIST_KINDS[section_key]
-            return [
-                record
-                for record in self.graph.system.records
-                if kind_of(record.id) is kind and record.id not in placed
-            ]
+            return sorted(
+                (
+                    record
+                    for record in self.graph.system.records
+                    if kind_of(record.id) is kind and record.id not in placed
+                ),
+                key=lambda record: sort_key(record.id),
+            )
 
         return records_for
 
@@ -222,6 +241,12 @@ class _PageContext:
             "t": self.linker,
             "graph": self.graph,
             "place_href": self.place_href,
+            "place_label": self.place_label,
+            "kind_count": lambda key: sum(
+                1 for record in self.graph.system.records if kind_of(record.id) is LIST_KINDS[key]
+            ),
+            "page_title": lambda page: PAGE_TITLES[page],
+            "home_href": lambda anchor: Md(f"{self.graph.home_page}.md#{anchor}"),
             "table_columns": _table_columns(self.linker),
             "status_badge": self.badges.status,
             "epistemic_badge": self.badges.vocab_link,
@@ -248,6 +273,11 @@ def _run_frontmatter(graph: SystemGraph, type_name: str, extra: dict[str, Any] |
     values.update(extra or {})
     values["render_macros"] = False
     return _frontmatter(values)
+
+
+def _title(text: str) -> str:
+    """A page title for the frontmatter: the theme prints it into <title> and the nav unescaped."""
+    return html.escape(text, quote=False)
 
 
 def counts_of(graph: SystemGraph) -> dict[str, int]:
@@ -322,7 +352,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
             doc=system.result,
             section_titles=RESULT_SECTION_TITLES,
             sources=sources,
-            frontmatter=_run_frontmatter(graph, system.result.type),
+            frontmatter=_run_frontmatter(graph, system.result.type, {"title": _title(system.result.title)}),
         )
         pages[f"{base}/result.md"] = result_md
         review_ctx = _PageContext(graph, PAGE_REVIEW)
@@ -337,6 +367,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
                 graph,
                 REVIEW_TYPE,
                 {
+                    "title": _title(f"{system.run.system if system.run else graph.slug} — review"),
                     "projected-from": "result.md",
                     "result-sha256": hashlib.sha256(result_md.encode("utf-8")).hexdigest(),
                 },
@@ -350,7 +381,9 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
             doc=system.memory_report,
             section_titles=MEMORY_REPORT_SECTION_TITLES,
             annotations=system.annotations,
-            frontmatter=_run_frontmatter(graph, system.memory_report.type),
+            frontmatter=_run_frontmatter(
+                graph, system.memory_report.type, {"title": _title(system.memory_report.title)}
+            ),
         )
     ctx = _PageContext(graph, PAGE_INDEX)
     run = system.run
@@ -362,10 +395,26 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         counts=counts_of(graph),
         diagram=_diagram(graph),
         supplied=sorted(system.supplied, key=lambda s: sort_key(s.id)),
+        records_by_kind=_records_by_kind(graph) if graph.home_page == PAGE_INDEX else [],
+        annotations=system.annotations if graph.annotation_page == PAGE_INDEX else [],
         revision_link=_revision_link(graph),
-        frontmatter=_run_frontmatter(graph, SYSTEM_TYPE),
+        frontmatter=_run_frontmatter(
+            graph, SYSTEM_TYPE, {"title": _title(run.system if run else graph.slug)}
+        ),
     )
     return pages
+
+
+def _records_by_kind(graph: SystemGraph) -> list[tuple[str, list[RecordBase]]]:
+    """All records, grouped by kind in ID order, for a system with no result or report."""
+    groups = []
+    for kind in LIST_KINDS.values():
+        records = sorted(
+            (r for r in graph.system.records if kind_of(r.id) is kind), key=lambda r: sort_key(r.id)
+        )
+        if records:
+            groups.append((KIND_NAMES[kind][1].capitalize(), records))
+    return groups
 
 
 def _revision_link(graph: SystemGraph) -> Md:
@@ -424,6 +473,7 @@ class SystemSummary:
             "total": self.total,
             "artifacts": self.artifacts,
             "url": f"systems/{self.slug}/",
+            "name_md": str(escape(self.name)),
         }
 
 
@@ -438,6 +488,16 @@ def summarize(graph: SystemGraph) -> SystemSummary:
         total=len(graph.system.records),
         artifacts=artifacts_of(graph),
     )
+
+
+def _status_fields(record: RecordBase) -> list[tuple[str, str]]:
+    """Every labelled conclusion status of a record, including a claim's and an absence's."""
+    fields = [(label, value.value) for label, value in record.statuses.items()]
+    if isinstance(record, Claim):
+        fields.append(("claim conclusion status", record.conclusion_status.value))
+    if isinstance(record, Absence):
+        fields.append(("absence status", record.status))
+    return fields
 
 
 def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
@@ -457,9 +517,9 @@ def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
         totals: Counter[str] = Counter()
         per_field: dict[str, Counter[str]] = {}
         for record in graph.system.records:
-            for label, value in record.statuses.items():
-                totals[value.value] += 1
-                per_field.setdefault(label, Counter())[value.value] += 1
+            for label, value in _status_fields(record):
+                totals[value] += 1
+                per_field.setdefault(label, Counter())[value] += 1
         rows.append({"name": summary.name, "slug": summary.slug, "counts": [totals[s] for s in statuses]})
         for label in sorted(per_field):
             field_rows.append(

@@ -38,12 +38,14 @@ _ESCAPE = {
     "_": "\\_",
     "[": "\\[",
     "]": "\\]",
-    "{": "\\{",
-    "}": "\\}",
+    "{": "&#123;",
+    "}": "&#125;",
     "|": "\\|",
 }
 _ESCAPE_TABLE = str.maketrans(_ESCAPE)
-_LINE_START = re.compile(r"^(\s*)(#|[-+*=]\s|[0-9]+[.)](?:\s|$))", re.MULTILINE)
+# Block syntax that only acts at the start of a line: headings, list markers, setext
+# underlines and rules, admonitions, fences.
+_LINE_START = re.compile(r"^(\s*)(#|[-+*=]\s|[-=]+\s*$|[0-9]+[.)](?:\s|$)|!!!|~~~)", re.MULTILINE)
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
 
@@ -54,10 +56,14 @@ def escape(text: str) -> Md:
     return Md(escaped)
 
 
+# Python-Markdown backslash-escapes only some characters; the others take an entity.
+_MARKER_ENTITY = {"=": "&#61;", "~": "&#126;"}
+
+
 def _escape_marker(marker: str) -> str:
-    if marker.startswith("#"):
-        return "\\#"
-    if marker[0] in "-+*=":
+    if marker[0] in _MARKER_ENTITY:
+        return _MARKER_ENTITY[marker[0]] + marker[1:]
+    if marker[0] in "#!-+*":
         return "\\" + marker
     digits = marker.rstrip(" \t.)\n")
     return digits + "\\" + marker[len(digits) :]
@@ -120,7 +126,7 @@ class Linker:
         """Record prose → Markdown paragraphs (blank lines separate them)."""
         if not text:
             return Md("")
-        return Md("\n\n".join(self.inline(part) for part in re.split(r"\n\s*\n", text.strip())))
+        return Md("\n\n".join(self.inline(_dedent(part)) for part in re.split(r"\n\s*\n", text.strip())))
 
     def cell(self, text: str | None) -> Md:
         """Record text for a table cell: one line, paragraphs separated by line breaks."""
@@ -153,6 +159,11 @@ class Linker:
             position = end
         out.append(escape(text[position:]))
         return Md("".join(out))
+
+
+def _dedent(paragraph: str) -> str:
+    """Leading spaces would make an indented code block; prose has no use for them."""
+    return "\n".join(line.lstrip() for line in paragraph.split("\n"))
 
 
 def _overlaps(spans: list[tuple[int, int, Md]], start: int, end: int) -> bool:

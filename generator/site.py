@@ -110,6 +110,14 @@ def _prepare(config_file: Path, records: str | None, err: Console) -> Path | Non
     return folder
 
 
+def _refusal(config_file: Path, records: str | None, err: Console) -> int | None:
+    """The exit code when the site must not be built or served (bad setup, record errors)."""
+    folder = _prepare(config_file, records, err)
+    if folder is None:
+        return EXIT_USAGE
+    return None if _precheck(folder, err) else EXIT_ERRORS
+
+
 def build_site(
     config_file: Path, records: str | None, site_dir: str | None, out: Console, err: Console
 ) -> int:
@@ -118,11 +126,9 @@ def build_site(
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
-    folder = _prepare(config_file, records, err)
-    if folder is None:
-        return EXIT_USAGE
-    if not _precheck(folder, err):
-        return EXIT_ERRORS
+    refusal = _refusal(config_file, records, err)
+    if refusal is not None:
+        return refusal
     config = load_config(str(config_file))
     target = Path(site_dir).resolve() if site_dir else Path(config.site_dir).resolve()
     staging = target.parent / f".{target.name}.building"
@@ -158,11 +164,9 @@ def serve_site(
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import Abort, ConfigurationError
 
-    folder = _prepare(config_file, records, err)
-    if folder is None:
-        return EXIT_USAGE
-    if not _precheck(folder, err):
-        return EXIT_ERRORS
+    refusal = _refusal(config_file, records, err)
+    if refusal is not None:
+        return refusal
     options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
     # A preview shows INFO too: the address it serves on and each rebuild.
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import Discriminator, Field, StringConstraints, Tag, model_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
 
 from .base import RecordId, Strict, Text
 
@@ -144,51 +144,28 @@ class _TableBase(Strict):
     caption: Text | None = None
 
 
-class CoverageTable(_TableBase):
-    kind: Literal["coverage-inventory"]
-    rows: list[CoverageRow] = Field(min_length=1)
+def _typed_table(kind: str, row: type[TypedRow], doc: str | None = None) -> type[_TableBase]:
+    """A table model whose rows are typed: ``{kind: <kind>, caption?, rows: [...]}``."""
+    model = create_model(
+        row.__name__.removesuffix("Row") + "Table",
+        __base__=_TableBase,
+        __doc__=doc or f"A table of kind '{kind}' with typed rows.",
+        kind=(Literal[kind], ...),  # type: ignore[valid-type]
+        rows=(list[row], Field(min_length=1)),
+    )
+    return model
 
 
-class RouteCompletionTable(_TableBase):
-    kind: Literal["route-completion"]
-    rows: list[RouteCompletionRow] = Field(min_length=1)
-
-
-class TraceLearningTable(_TableBase):
-    kind: Literal["trace-learning"]
-    rows: list[TraceLearningRow] = Field(min_length=1)
-
-
-class ObjectOverlayTable(_TableBase):
-    kind: Literal["object-overlay"]
-    rows: list[ObjectOverlayRow] = Field(min_length=1)
-
-
-class AuthorityLedgerTable(_TableBase):
-    kind: Literal["authority-ledger"]
-    rows: list[AuthorityLedgerRow] = Field(min_length=1)
-
-
-class MemoryLedgerTable(_TableBase):
-    kind: Literal["memory-authority-ledger"]
-    rows: list[MemoryLedgerRow] = Field(min_length=1)
-
-
-class LifecycleTable(_TableBase):
-    """Lifecycle dispositions; rendered as paragraphs 'objects: disposition'."""
-
-    kind: Literal["lifecycle"]
-    rows: list[LifecycleRow] = Field(min_length=1)
-
-
-class ClaimComparisonTable(_TableBase):
-    kind: Literal["claim-comparison"]
-    rows: list[ClaimComparisonRow] = Field(min_length=1)
-
-
-class ProposalMappingTable(_TableBase):
-    kind: Literal["proposal-mapping"]
-    rows: list[ProposalMappingRow] = Field(min_length=1)
+TYPED_TABLES: tuple[type[_TableBase], ...] = tuple(
+    _typed_table(
+        kind,
+        row,
+        "Lifecycle dispositions; rendered as paragraphs 'objects: disposition'."
+        if kind == "lifecycle"
+        else None,
+    )
+    for kind, row in ROW_TYPES.items()
+)
 
 
 class GenericTable(_TableBase):
@@ -200,18 +177,7 @@ class GenericTable(_TableBase):
 
 
 Table = Annotated[
-    Union[
-        CoverageTable,
-        RouteCompletionTable,
-        TraceLearningTable,
-        ObjectOverlayTable,
-        AuthorityLedgerTable,
-        MemoryLedgerTable,
-        LifecycleTable,
-        ClaimComparisonTable,
-        ProposalMappingTable,
-        GenericTable,
-    ],
+    Union[(*TYPED_TABLES, GenericTable)],  # type: ignore[valid-type]
     Field(discriminator="kind"),
 ]
 

@@ -150,8 +150,8 @@ def _typed_table(kind: str, row: type[TypedRow], doc: str | None = None) -> type
         row.__name__.removesuffix("Row") + "Table",
         __base__=_TableBase,
         __doc__=doc or f"A table of kind '{kind}' with typed rows.",
-        kind=(Literal[kind], ...),  # type: ignore[valid-type]
-        rows=(list[row], Field(min_length=1)),
+        kind=(Literal[kind], ...),
+        rows=(list[row], Field(min_length=1)),  # type: ignore[valid-type]
     )
     return model
 

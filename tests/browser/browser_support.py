@@ -52,7 +52,7 @@ def in_repo_root() -> Iterator[None]:
         os.environ.update(env)
 
 
-def kbgen(*argv: str) -> int:
+def run_kbgen(*argv: str) -> int:
     """``generator.cli.main`` in-process, from the repository root."""
     with in_repo_root():
         return main(list(argv))
@@ -62,7 +62,7 @@ def build_site(site_dir: Path, records: Path | None = None) -> Path:
     argv = ["build", "--site-dir", str(site_dir)]
     if records is not None:
         argv += ["--records", str(records)]
-    code = kbgen(*argv)
+    code = run_kbgen(*argv)
     assert code == 0, f"kbgen {' '.join(argv)} exited {code}"
     assert (site_dir / "index.html").is_file()
     return site_dir

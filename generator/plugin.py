@@ -116,4 +116,31 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None:
             server.watch(str(self.records))
+        _keep_last_good_site(server)
         return server
+
+
+def _keep_last_good_site(server: Any) -> None:
+    """After a failed rebuild, serve the last good site instead of stalling requests.
+
+    MkDocs' live-reload server holds every page request until the newest requested
+    build succeeds ("the server will appear stuck"). While records have errors that
+    never happens, so a failed build marks the last good build as the wanted one.
+    The epoch attributes are MkDocs internals; without them this degrades to MkDocs'
+    own behaviour.
+    """
+    if getattr(server, "_kb_guarded", False) or not hasattr(server, "_wanted_epoch"):
+        return
+    build = server.builder
+
+    def guarded_builder(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return build(*args, **kwargs)
+        except BaseException:
+            with server._epoch_cond:
+                server._wanted_epoch = server._visible_epoch
+                server._epoch_cond.notify_all()
+            raise
+
+    server.builder = guarded_builder
+    server._kb_guarded = True

@@ -12,7 +12,9 @@ from pathlib import Path
 from .check import CheckedSystem, check_records
 from .diagnostics import Diagnostic, Severity
 from .link import SystemGraph, link_system
-from .render.pages import render_cross_system, render_system, summarize
+from .render.cross import render_cross_system
+from .render.pages import render_system
+from .render.summary import summarize
 
 
 @dataclass

@@ -9,29 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections import Counter
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-import yaml
-from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
-
 from ..link import PAGE_INDEX, PAGE_MEMORY, PAGE_RESULT, PAGE_REVIEW, Place, SystemGraph, slugify
-from ..model.ids import KIND_NAMES, LIST_KINDS, RecordKind, anchor_of, kind_of, sort_key
+from ..model.ids import KIND_NAMES, LIST_KINDS, RecordKind, kind_of, sort_key
 from ..model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
     ROW_TYPES,
-    SHARED_KIND_TITLES,
     GenericTable,
-    SharedRecords,
 )
-from ..model.records import ROUTE_FIELD_LABELS, Absence, Claim, RecordBase, Route, Source
-from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus, GuaranteeStrength
+from ..model.records import RecordBase, Route, Source
 from ..model.walk import collect
-from .text import Linker, Md, code_block, code_span, escape
+from .badges import Badges
+from .environment import frontmatter, render
+from .summary import artifacts_of, counts_of
+from .text import Linker, Md, code_span, escape
 
 PAGE_TITLES = {
     PAGE_INDEX: "system page",
@@ -42,109 +35,6 @@ PAGE_TITLES = {
 RESULT_TYPE_DEFAULT = "kb/types/agentic-system-analysis-result.md"
 REVIEW_TYPE = "kb/types/agentic-system-review.md"
 SYSTEM_TYPE = "kb/types/agentic-system.md"
-
-
-def _finalize(value: Any) -> str:
-    """Everything a template prints is escaped unless it is already-safe Markdown."""
-    if isinstance(value, Markup):
-        return value
-    if isinstance(value, StrEnum):
-        return escape(value.value)
-    if isinstance(value, str):
-        return escape(value)
-    if isinstance(value, bool | int | float):
-        return str(value)
-    if value is None:
-        raise ValueError("a template printed None; guard optional values with 'if'")
-    raise TypeError(f"a template printed a {type(value).__name__}; render it explicitly")
-
-
-def _environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("generator", "templates/pages"),
-        undefined=StrictUndefined,
-        autoescape=True,
-        finalize=_finalize,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.globals.update(
-        slugify=slugify,
-        anchor_of=anchor_of,
-        code=code_span,
-        code_block=code_block,
-        route_field_labels=ROUTE_FIELD_LABELS,
-        shared_kind_titles=SHARED_KIND_TITLES,
-        indent=lambda text: Md(str(text).replace("\n", "\n    ")),
-        hashes=lambda level: Md("#" * level),
-    )
-    return env
-
-
-_ENV = _environment()
-
-
-def _frontmatter(values: dict[str, Any]) -> Md:
-    clean = {key: value for key, value in values.items() if value is not None}
-    text = yaml.safe_dump(clean, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)
-    return Md(f"---\n{text}---\n")
-
-
-def _tidy(markdown: str) -> str:
-    """Collapse runs of blank lines left by template logic; end with one newline."""
-    lines = markdown.replace("\r\n", "\n").split("\n")
-    out: list[str] = []
-    blank = 0
-    fence: str | None = None
-    for line in lines:
-        stripped = line.strip()
-        if fence is None and stripped.startswith("```"):
-            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
-        elif fence is not None and stripped == fence:
-            fence = None
-        if fence is None and not stripped:
-            blank += 1
-            if blank > 1:
-                continue
-            out.append("")
-            continue
-        blank = 0
-        out.append(line.rstrip() if fence is None else line)
-    return "\n".join(out).strip("\n") + "\n"
-
-
-def _vocab_anchor(value: StrEnum) -> str:
-    return slugify(f"{VOCABULARY_TITLES[type(value)]} {value.value}")
-
-
-@dataclass(frozen=True)
-class _Badges:
-    """Status badges: visible text, a class per value, a link to the glossary meaning."""
-
-    glossary: str  # relative path to glossary.md from the page
-
-    def vocab_link(self, value: StrEnum) -> Md:
-        meaning = MEANINGS[type(value)][value.value]
-        return Md(
-            f"[{escape(value.value)}]({self.glossary}#{_vocab_anchor(value)})"
-            f'{{ .kb-badge .kb-badge--{slugify(value.value)} title="{html.escape(meaning, quote=True)}" }}'
-        )
-
-    def status(self, label: str, value: StrEnum | str) -> Md:
-        if isinstance(value, str) and not isinstance(value, StrEnum):
-            value = ConclusionStatus(value)
-        return Md(f'<span class="kb-status-label">{html.escape(label)}</span> {self.vocab_link(value)}')
-
-    def guarantee(self, guarantee: Any) -> Md:
-        scope = (
-            f' <span class="kb-status-label">({html.escape(guarantee.scope)})</span>'
-            if guarantee.scope
-            else ""
-        )
-        return Md(
-            f'<span class="kb-status-label">guarantee</span> {self.vocab_link(guarantee.strength)}{scope}'
-        )
 
 
 def _table_columns(linker: Linker) -> Any:
@@ -202,7 +92,7 @@ class _PageContext:
         self.graph = graph
         self.page = page
         self.linker = Linker(graph, page)
-        self.badges = _Badges("../../glossary.md")
+        self.badges = Badges("../../glossary.md")
 
     def place_label(self, place: Place) -> str:
         """A backlink's text: the record ID, or the section title and, elsewhere, its page."""
@@ -272,41 +162,12 @@ def _run_frontmatter(graph: SystemGraph, type_name: str, extra: dict[str, Any] |
             values["source-revision"] = run.reviewed_boundary.revision
     values.update(extra or {})
     values["render_macros"] = False
-    return _frontmatter(values)
+    return frontmatter(values)
 
 
 def _title(text: str) -> str:
     """A page title for the frontmatter: the theme prints it into <title> and the nav unescaped."""
     return html.escape(text, quote=False)
-
-
-def counts_of(graph: SystemGraph) -> dict[str, int]:
-    """Records per kind (non-zero kinds), plus limitations and supplied records."""
-    counter = Counter(kind_of(record.id) for record in graph.system.records)
-    counts = {KIND_NAMES[kind][1].capitalize(): counter[kind] for kind in RecordKind if counter[kind]}
-    if graph.system.limitations:
-        counts["Limitations"] = len(graph.system.limitations)
-    if graph.system.supplied:
-        counts["Declared elsewhere"] = len(graph.system.supplied)
-    if graph.system.annotations:
-        counts["Annotations"] = len(graph.system.annotations)
-    return counts
-
-
-def artifacts_of(graph: SystemGraph) -> list[dict[str, str]]:
-    artifacts = []
-    if graph.system.result is not None:
-        artifacts.append(
-            {"title": "Result", "href": "result.md", "note": "the full analysis, eleven sections"}
-        )
-        artifacts.append(
-            {"title": "Review", "href": "review.md", "note": "the compact review projected from the result"}
-        )
-    if graph.system.memory_report is not None:
-        artifacts.append(
-            {"title": "Memory report", "href": "memory-report.md", "note": "the memory analysis"}
-        )
-    return artifacts
 
 
 def _diagram(graph: SystemGraph) -> Md | None:
@@ -346,7 +207,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
     )
     if system.result is not None:
         ctx = _PageContext(graph, PAGE_RESULT)
-        result_md = _render(
+        result_md = render(
             "result.md.j2",
             ctx.base(system.result),
             doc=system.result,
@@ -356,7 +217,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         )
         pages[f"{base}/result.md"] = result_md
         review_ctx = _PageContext(graph, PAGE_REVIEW)
-        pages[f"{base}/review.md"] = _render(
+        pages[f"{base}/review.md"] = render(
             "review.md.j2",
             review_ctx.base(system.result),
             doc=system.result,
@@ -375,7 +236,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         )
     if system.memory_report is not None:
         ctx = _PageContext(graph, PAGE_MEMORY)
-        pages[f"{base}/memory-report.md"] = _render(
+        pages[f"{base}/memory-report.md"] = render(
             "memory-report.md.j2",
             ctx.base(system.memory_report),
             doc=system.memory_report,
@@ -387,7 +248,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         )
     ctx = _PageContext(graph, PAGE_INDEX)
     run = system.run
-    pages[f"{base}/index.md"] = _render(
+    pages[f"{base}/index.md"] = render(
         "system.md.j2",
         ctx.base(),
         run=run,
@@ -445,120 +306,3 @@ def _evidence_basis(graph: SystemGraph, linker: Linker) -> Md:
     if run.analysis_cutoff:
         line += f", analysis cutoff {run.analysis_cutoff.isoformat()}"
     return Md(line + ".")
-
-
-def _render(template: str, context: dict[str, Any], **values: Any) -> str:
-    return _tidy(_ENV.get_template(template).render(**context, **values))
-
-
-@dataclass(frozen=True)
-class SystemSummary:
-    """What cross-system pages and the home page need to know of a system."""
-
-    slug: str
-    name: str
-    run_id: str | None
-    disposition: str | None
-    tier: str | None
-    total: int
-    artifacts: list[dict[str, str]]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "slug": self.slug,
-            "name": self.name,
-            "run_id": self.run_id,
-            "disposition": self.disposition,
-            "tier": self.tier,
-            "total": self.total,
-            "artifacts": self.artifacts,
-            "url": f"systems/{self.slug}/",
-            "name_md": str(escape(self.name)),
-        }
-
-
-def summarize(graph: SystemGraph) -> SystemSummary:
-    run = graph.system.run
-    return SystemSummary(
-        slug=graph.slug,
-        name=run.system if run else graph.slug,
-        run_id=run.run_id if run else None,
-        disposition=run.disposition.value if run and run.disposition else None,
-        tier=run.evidence_tier.value if run and run.evidence_tier else None,
-        total=len(graph.system.records),
-        artifacts=artifacts_of(graph),
-    )
-
-
-def _status_fields(record: RecordBase) -> list[tuple[str, str]]:
-    """Every labelled conclusion status of a record, including a claim's and an absence's."""
-    fields = [(label, value.value) for label, value in record.statuses.items()]
-    if isinstance(record, Claim):
-        fields.append(("claim conclusion status", record.conclusion_status.value))
-    if isinstance(record, Absence):
-        fields.append(("absence status", record.status))
-    return fields
-
-
-def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
-    """The systems index, the status matrix and the glossary."""
-    summaries = [summarize(graph) for graph in graphs]
-    pages = {
-        "systems/index.md": _render(
-            "systems-index.md.j2",
-            {},
-            systems=summaries,
-            frontmatter=_frontmatter({"type": "kb/types/system-index.md", "render_macros": False}),
-        )
-    }
-    statuses = [status.value for status in ConclusionStatus]
-    rows, field_rows = [], []
-    for graph, summary in zip(graphs, summaries, strict=True):
-        totals: Counter[str] = Counter()
-        per_field: dict[str, Counter[str]] = {}
-        for record in graph.system.records:
-            for label, value in _status_fields(record):
-                totals[value] += 1
-                per_field.setdefault(label, Counter())[value] += 1
-        rows.append({"name": summary.name, "slug": summary.slug, "counts": [totals[s] for s in statuses]})
-        for label in sorted(per_field):
-            field_rows.append(
-                {
-                    "name": summary.name,
-                    "slug": summary.slug,
-                    "field": label,
-                    "counts": [per_field[label][s] for s in statuses],
-                }
-            )
-    pages["systems/status-matrix.md"] = _render(
-        "status-matrix.md.j2",
-        {},
-        statuses=statuses,
-        rows=rows,
-        field_rows=field_rows,
-        frontmatter=_frontmatter({"type": "kb/types/status-matrix.md", "render_macros": False}),
-    )
-    badges = _Badges("")
-    vocabularies = []
-    for vocab, title in VOCABULARY_TITLES.items():
-        entries = [
-            {
-                "value": member.value,
-                "member": member,
-                "anchor": _vocab_anchor(member),
-                "meaning": MEANINGS[vocab][member.value],
-            }
-            for member in vocab
-        ]
-        vocabularies.append({"title": title, "anchor": slugify(title), "entries": entries})
-    pages["glossary.md"] = _render(
-        "glossary.md.j2",
-        {},
-        vocabularies=vocabularies,
-        badge_for=lambda _vocab, entry: Md(
-            f'<span class="kb-badge kb-badge--{slugify(entry["value"])}">{html.escape(entry["value"])}</span>'
-        ),
-        frontmatter=_frontmatter({"type": "kb/types/glossary.md", "render_macros": False}),
-    )
-    _ = badges, GuaranteeStrength, SharedRecords
-    return pages

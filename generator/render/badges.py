@@ -1,0 +1,45 @@
+"""Status badges: visible text, a class per value, a link to the value's glossary entry."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..link import slugify
+from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
+from .text import Md, escape
+
+
+def vocab_anchor(value: StrEnum) -> str:
+    return slugify(f"{VOCABULARY_TITLES[type(value)]} {value.value}")
+
+
+@dataclass(frozen=True)
+class Badges:
+    """Status badges: visible text, a class per value, a link to the glossary meaning."""
+
+    glossary: str  # relative path to glossary.md from the page
+
+    def vocab_link(self, value: StrEnum) -> Md:
+        meaning = MEANINGS[type(value)][value.value]
+        return Md(
+            f"[{escape(value.value)}]({self.glossary}#{vocab_anchor(value)})"
+            f'{{ .kb-badge .kb-badge--{slugify(value.value)} title="{html.escape(meaning, quote=True)}" }}'
+        )
+
+    def status(self, label: str, value: StrEnum | str) -> Md:
+        if isinstance(value, str) and not isinstance(value, StrEnum):
+            value = ConclusionStatus(value)
+        return Md(f'<span class="kb-status-label">{html.escape(label)}</span> {self.vocab_link(value)}')
+
+    def guarantee(self, guarantee: Any) -> Md:
+        scope = (
+            f' <span class="kb-status-label">({html.escape(guarantee.scope)})</span>'
+            if guarantee.scope
+            else ""
+        )
+        return Md(
+            f'<span class="kb-status-label">guarantee</span> {self.vocab_link(guarantee.strength)}{scope}'
+        )

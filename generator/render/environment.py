@@ -1,0 +1,94 @@
+"""The Jinja2 environment of the page templates.
+
+Strict about undefined names and autoescaping: every plain string a template prints
+is escaped as Markdown, only already-safe Markdown (``Md``) passes through.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+import yaml
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..link import slugify
+from ..model.ids import anchor_of
+from ..model.prose import SHARED_KIND_TITLES
+from ..model.records import ROUTE_FIELD_LABELS
+from .text import Md, code_block, code_span, escape
+
+
+def _finalize(value: Any) -> str:
+    """Everything a template prints is escaped unless it is already-safe Markdown."""
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, StrEnum):
+        return escape(value.value)
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, bool | int | float):
+        return str(value)
+    if value is None:
+        raise ValueError("a template printed None; guard optional values with 'if'")
+    raise TypeError(f"a template printed a {type(value).__name__}; render it explicitly")
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("generator", "templates/pages"),
+        undefined=StrictUndefined,
+        autoescape=True,
+        finalize=_finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(
+        slugify=slugify,
+        anchor_of=anchor_of,
+        code=code_span,
+        code_block=code_block,
+        route_field_labels=ROUTE_FIELD_LABELS,
+        shared_kind_titles=SHARED_KIND_TITLES,
+        indent=lambda text: Md(str(text).replace("\n", "\n    ")),
+        hashes=lambda level: Md("#" * level),
+    )
+    return env
+
+
+_ENV = _environment()
+
+
+def frontmatter(values: dict[str, Any]) -> Md:
+    clean = {key: value for key, value in values.items() if value is not None}
+    text = yaml.safe_dump(clean, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)
+    return Md(f"---\n{text}---\n")
+
+
+def _tidy(markdown: str) -> str:
+    """Collapse runs of blank lines left by template logic; end with one newline."""
+    lines = markdown.replace("\r\n", "\n").split("\n")
+    out: list[str] = []
+    blank = 0
+    fence: str | None = None
+    for line in lines:
+        stripped = line.strip()
+        if fence is None and stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+        elif fence is not None and stripped == fence:
+            fence = None
+        if fence is None and not stripped:
+            blank += 1
+            if blank > 1:
+                continue
+            out.append("")
+            continue
+        blank = 0
+        out.append(line.rstrip() if fence is None else line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def render(template: str, context: dict[str, Any], **values: Any) -> str:
+    return _tidy(_ENV.get_template(template).render(**context, **values))

@@ -1,0 +1,79 @@
+"""What the system page, the cross-system pages and the home page need to know of a system."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..link import SystemGraph
+from ..model.ids import KIND_NAMES, RecordKind, kind_of
+from .text import escape
+
+
+def counts_of(graph: SystemGraph) -> dict[str, int]:
+    """Records per kind (non-zero kinds), plus limitations and supplied records."""
+    counter = Counter(kind_of(record.id) for record in graph.system.records)
+    counts = {KIND_NAMES[kind][1].capitalize(): counter[kind] for kind in RecordKind if counter[kind]}
+    if graph.system.limitations:
+        counts["Limitations"] = len(graph.system.limitations)
+    if graph.system.supplied:
+        counts["Declared elsewhere"] = len(graph.system.supplied)
+    if graph.system.annotations:
+        counts["Annotations"] = len(graph.system.annotations)
+    return counts
+
+
+def artifacts_of(graph: SystemGraph) -> list[dict[str, str]]:
+    artifacts = []
+    if graph.system.result is not None:
+        artifacts.append(
+            {"title": "Result", "href": "result.md", "note": "the full analysis, eleven sections"}
+        )
+        artifacts.append(
+            {"title": "Review", "href": "review.md", "note": "the compact review projected from the result"}
+        )
+    if graph.system.memory_report is not None:
+        artifacts.append(
+            {"title": "Memory report", "href": "memory-report.md", "note": "the memory analysis"}
+        )
+    return artifacts
+
+
+@dataclass(frozen=True)
+class SystemSummary:
+    """What cross-system pages and the home page need to know of a system."""
+
+    slug: str
+    name: str
+    run_id: str | None
+    disposition: str | None
+    tier: str | None
+    total: int
+    artifacts: list[dict[str, str]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "run_id": self.run_id,
+            "disposition": self.disposition,
+            "tier": self.tier,
+            "total": self.total,
+            "artifacts": self.artifacts,
+            "url": f"systems/{self.slug}/",
+            "name_md": str(escape(self.name)),
+        }
+
+
+def summarize(graph: SystemGraph) -> SystemSummary:
+    run = graph.system.run
+    return SystemSummary(
+        slug=graph.slug,
+        name=run.system if run else graph.slug,
+        run_id=run.run_id if run else None,
+        disposition=run.disposition.value if run and run.disposition else None,
+        tier=run.evidence_tier.value if run and run.evidence_tier else None,
+        total=len(graph.system.records),
+        artifacts=artifacts_of(graph),
+    )

@@ -146,14 +146,18 @@ class _TableBase(Strict):
 
 def _typed_table(kind: str, row: type[TypedRow], doc: str | None = None) -> type[_TableBase]:
     """A table model whose rows are typed: ``{kind: <kind>, caption?, rows: [...]}``."""
-    model = create_model(
+    # Built at run time, so the field types are plain values here (Any), not annotations.
+    literal: Any = Literal
+    fields: dict[str, Any] = {
+        "kind": (literal[kind], ...),
+        "rows": (list.__class_getitem__(row), Field(min_length=1)),
+    }
+    return create_model(
         row.__name__.removesuffix("Row") + "Table",
         __base__=_TableBase,
         __doc__=doc or f"A table of kind '{kind}' with typed rows.",
-        kind=(Literal[kind], ...),
-        rows=(list[row], Field(min_length=1)),  # type: ignore[valid-type]
+        **fields,
     )
-    return model
 
 
 TYPED_TABLES: tuple[type[_TableBase], ...] = tuple(

@@ -57,6 +57,8 @@ class SystemGraph:
     # target ID → places that reference it (records and sections), deduplicated, sorted.
     referenced_by: dict[str, list[Place]] = field(default_factory=dict)
     sources: dict[str, Source | Supplied] = field(default_factory=dict)
+    # record ID → the IDs its fields and prose cite (the forward direction of referenced_by).
+    cites: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
@@ -165,9 +167,11 @@ def link_system(system: SystemRecords) -> SystemGraph:
             targets.update(amendment.affects)
         for evidence in record.evidence:
             targets.add(evidence.source)
+        targets.discard(None)
+        targets.discard(record_id)
+        graph.cites[record_id] = sorted((t for t in targets if t is not None), key=sort_key)
         for target in targets:
-            if target != record_id:
-                add(target, place)
+            add(target, place)
     for limitation in system.limitations:
         place = Place(system.slug, graph.home_page, slugify("Limitations"), "Limitations")
         for token in _ids_in(limitation):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import CheckedSystem, check_records
+from .check import CheckedSystem, check_records, collector_paused
 from .diagnostics import Diagnostic, Severity
 from .link import SystemGraph, link_system
 from .render.cross import render_cross_system
@@ -42,10 +42,11 @@ def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
     result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [])
     if result.errors:
         return result
-    result.graphs = [link_system(system.records) for system in result.systems]
-    pages: dict[str, str] = {}
-    for graph in result.graphs:
-        pages.update(render_system(graph))
-    pages.update(render_cross_system(result.graphs))
+    with collector_paused():
+        result.graphs = [link_system(system.records) for system in result.systems]
+        pages: dict[str, str] = {}
+        for graph in result.graphs:
+            pages.update(render_system(graph))
+        pages.update(render_cross_system(result.graphs))
     result.pages = dict(sorted(pages.items()))
     return result

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +36,24 @@ def check_source(source: SystemSource) -> CheckedSystem:
     return CheckedSystem(source, records, unique)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building large acyclic trees.
+
+    Loading creates many small objects and no reference cycles; the collector's
+    repeated full scans made check time grow faster than the records (measured by
+    benchmarks/bench.py). Reference counting still frees everything.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem]:
     """Load and check every system under a records folder (or one system folder)."""
-    return [check_source(load_system(folder, base)) for folder in system_folders(records)]
+    with collector_paused():
+        return [check_source(load_system(folder, base)) for folder in system_folders(records)]

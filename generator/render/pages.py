@@ -178,15 +178,11 @@ def _diagram(graph: SystemGraph) -> Md | None:
     for route in sorted(routes, key=lambda r: sort_key(r.id)):
         node = _mermaid_id(route.id)
         lines.append(f'  {node}(["{route.id}"])')
-        targets = sorted(
-            {
-                target
-                for target, places in graph.referenced_by.items()
-                for place in places
-                if place.title == route.id and kind_of(target) in (RecordKind.COMPONENT, RecordKind.OBJECT)
-            },
-            key=sort_key,
-        )
+        targets = [
+            target
+            for target in graph.cites.get(route.id, [])
+            if kind_of(target) in (RecordKind.COMPONENT, RecordKind.OBJECT)
+        ]
         for target in targets:
             lines.append(f'  {node} --> {_mermaid_id(target)}["{target}"]')
     return Md("```mermaid\n" + "\n".join(lines) + "\n```")

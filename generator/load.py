@@ -110,6 +110,9 @@ def _quoted_column(raw: str, col: int, quote: str, offset: int) -> int | None:
     characters than the one character they stand for.
     """
     index = col  # col is 1-based and points at the opening quote: index is the first char
+    escape_mark = "''" if quote == "'" else "\\"
+    if escape_mark not in raw[index : index + 2 * offset + 2]:
+        return index + offset + 1  # no escapes before the offset: one character each
     decoded = 0
     while decoded < offset:
         if index >= len(raw):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..diagnostics import Diagnostic, error, warning
@@ -221,12 +222,14 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
             *ctx.in_text(origin, path, match.start()),
         )
     for anchor in anchors:
-        where = (
-            ctx.in_text(origin, path, anchor.source_start)
-            if anchor.source not in ctx.sources
-            else ctx.in_text(origin, path, anchor.start)
+        offset = anchor.source_start if anchor.source not in ctx.sources else anchor.start
+        yield from _check_anchor(
+            ctx,
+            anchor.source,
+            anchor.path,
+            anchor.ranges,
+            partial(ctx.in_text, origin, path, offset),
         )
-        yield from _check_anchor(ctx, anchor.source, anchor.path, anchor.ranges, where)
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:
@@ -236,27 +239,30 @@ def _source_ids(system: SystemRecords) -> frozenset[str]:
 
 
 def _check_anchor(
-    ctx: Context, source: str, path: str, ranges: Any, where: tuple[str, int, int]
+    ctx: Context, source: str, path: str, ranges: Any, where: Callable[[], tuple[str, int, int]]
 ) -> Iterator[Diagnostic]:
+    """Check one anchor; ``where`` locates it, computed only when there is a problem."""
     if source not in ctx.sources:
         yield error(
             "KB401",
             f"evidence anchor cites {source}, which is not a declared source",
-            *where,
+            *where(),
             hint="Declare the source under 'sources:' (or 'supplied:' if another member declares it).",
         )
     reason = unsafe_path_reason(path)
     if reason:
-        yield error("KB402", f"evidence path {path!r} {reason}", *where)
+        yield error("KB402", f"evidence path {path!r} {reason}", *where())
     bad = bad_range_reason(tuple(ranges))
     if bad:
-        yield error("KB403", f"evidence anchor {source} {path}: {bad}", *where)
+        yield error("KB403", f"evidence anchor {source} {path}: {bad}", *where())
 
 
 def rule_structured_anchors(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, anchor in contents.anchors:
-            yield from _check_anchor(ctx, anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
+            yield from _check_anchor(
+                ctx, anchor.source, anchor.path, anchor.ranges, partial(ctx.at, origin, path)
+            )
 
 
 def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:

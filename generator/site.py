@@ -36,7 +36,9 @@ class _ConsoleHandler(logging.Handler):
 
     def filter(self, record: logging.LogRecord) -> bool:
         # The macros plugin reports its configuration at INFO on every build.
-        return not (record.name.startswith("mkdocs.plugins.macros") and record.levelno < logging.WARNING)
+        return not (
+            record.name.startswith("mkdocs.plugins.mkdocs_macros") and record.levelno < logging.WARNING
+        )
 
     def emit(self, record: logging.LogRecord) -> None:
         style = {logging.WARNING: "yellow", logging.ERROR: "red"}.get(record.levelno, "dim")
@@ -92,8 +94,9 @@ def _precheck(records: Path, out: Console) -> bool:
         return False
     systems = check_records(records)
     errors = [d for s in systems for d in s.diagnostics if d.severity is Severity.ERROR]
+    # Warnings are shown too (they never stop a build); errors stop it before MkDocs runs.
+    print_human(systems, out)
     if errors:
-        print_human(systems, out)
         out.print("kbgen: the records have errors; nothing was built", style="red", highlight=False)
         return False
     return True

@@ -13,7 +13,7 @@ from typing import Any
 
 from .check.resolve import resolve_id
 from .model.anchors import LineRange
-from .model.ids import ID_IN_TEXT, anchor_of, kind_of, sort_key
+from .model.ids import ID_IN_TEXT, RecordKind, anchor_of, kind_of, sort_key
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -59,6 +59,7 @@ class SystemGraph:
     sources: dict[str, Source | Supplied] = field(default_factory=dict)
     # record ID → the IDs its fields and prose cite (the forward direction of referenced_by).
     cites: dict[str, list[str]] = field(default_factory=dict)
+    declared: set[str] = field(default_factory=set)  # record and supplied IDs
 
     @property
     def slug(self) -> str:
@@ -71,7 +72,7 @@ class SystemGraph:
 
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names (longest match), or None."""
-        return resolve_id(token, self._declared)
+        return resolve_id(token, self.declared)
 
     def place_of(self, record_id: str) -> Place | None:
         """Where a record is published; None for supplied records (declared elsewhere)."""
@@ -101,9 +102,6 @@ class SystemGraph:
         if line_range is not None:
             url += f"#L{start}" if start == end else f"#L{start}-L{end}"
         return url
-
-    def __post_init__(self) -> None:
-        self._declared: set[str] = set()
 
 
 def _home_page(system: SystemRecords) -> str:
@@ -141,12 +139,12 @@ def link_system(system: SystemRecords) -> SystemGraph:
         graph.records.setdefault(record.id, record)
     for supplied in system.supplied:
         graph.supplied.setdefault(supplied.id, supplied)
-    graph._declared = set(graph.records) | set(graph.supplied)
+    graph.declared = set(graph.records) | set(graph.supplied)
     for record_id, record in graph.records.items():
         if isinstance(record, Source):
             graph.sources[record_id] = record
     for supplied_id, supplied in graph.supplied.items():
-        if kind_of(supplied_id) is not None and kind_of(supplied_id).value == "SRC":  # type: ignore[union-attr]
+        if kind_of(supplied_id) is RecordKind.SOURCE:
             graph.sources.setdefault(supplied_id, supplied)
 
     references: dict[str, dict[tuple[str, str], Place]] = {}

@@ -132,19 +132,22 @@ def build_site(
     refusal = _refusal(config_file, records, err)
     if refusal is not None:
         return refusal
-    config = load_config(str(config_file))
-    target = Path(site_dir).resolve() if site_dir else Path(config.site_dir).resolve()
-    staging = target.parent / f".{target.name}.building"
-    retired = target.parent / f".{target.name}.previous"
-    for leftover in (staging, retired):
-        shutil.rmtree(leftover, ignore_errors=True)
+    staging: Path | None = None
     # MkDocs and its plugins are chatty at INFO; a build shows what needs attention.
     try:
         with _mkdocs_log(err, logging.WARNING):
-            config = load_config(str(config_file), site_dir=str(staging), strict=True)
+            config = load_config(str(config_file), strict=True)
+            target = Path(site_dir).resolve() if site_dir else Path(config.site_dir).resolve()
+            staging = target.parent / f".{target.name}.building"
+            retired = target.parent / f".{target.name}.previous"
+            for leftover in (staging, retired):
+                shutil.rmtree(leftover, ignore_errors=True)
+            # Build beside the target; it replaces the old site only once it succeeded.
+            config.site_dir = str(staging)
             build(config)
     except (Abort, ConfigurationError, PluginError) as exc:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
         err.print(
             f"kbgen build: {exc}; the previous site is unchanged",
             style="red",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from .check.resolve import resolve_id
 from .model.anchors import LineRange
@@ -23,6 +24,7 @@ from .model.prose import (
 )
 from .model.records import RecordBase, Source, Supplied
 from .model.system import SystemRecords
+from .model.urls import PATH_SAFE, LinkTemplate, TemplateError, parse_link_template, repository_base
 from .model.walk import collect
 
 PAGE_INDEX, PAGE_RESULT, PAGE_MEMORY, PAGE_REVIEW = "index", "result", "memory-report", "review"
@@ -86,22 +88,50 @@ class SystemGraph:
         source = self.sources.get(source_id)
         if source is None or source.location is None or not source.revision:
             return None
-        location = str(source.location).rstrip("/")
-        start = line_range.start if line_range else None
-        end = line_range.end if line_range else None
-        template = getattr(source, "link_template", None)
-        if template:
-            if line_range is None:
-                template = template.split("#", 1)[0]  # no range: no line fragment
-            return template.format(
-                location=location, revision=source.revision, path=path, start=start or "", end=end or ""
-            )
-        if location.endswith(".git"):
-            location = location[: -len(".git")]
-        url = f"{location}/blob/{source.revision}/{path}"
+        template = _template_of(source)
+        if template is not None:
+            url = template.expand(_template_values(source, source.revision, path, line_range))
+            # No range: no line fragment.
+            return url if line_range is not None else url.split("#", 1)[0]
+        base = repository_base(str(source.location))
+        url = f"{base}/blob/{quote(source.revision, safe='')}/{quote(path, safe=PATH_SAFE)}"
         if line_range is not None:
+            start, end = line_range.start, line_range.end
             url += f"#L{start}" if start == end else f"#L{start}-L{end}"
         return url
+
+    def revision_url(self, source_id: str, revision: str) -> str | None:
+        """The URL of a source's tree at a revision, if the source is linkable."""
+        source = self.sources.get(source_id)
+        if source is None or source.location is None:
+            return None
+        template = _template_of(source)
+        if template is not None:
+            return template.expand(_template_values(source, revision, "", None)).split("#", 1)[0]
+        return f"{repository_base(str(source.location))}/tree/{quote(revision, safe='')}"
+
+
+def _template_of(source: Source | Supplied) -> LinkTemplate | None:
+    """The parsed link template of a source; a malformed one was refused by check (KB407)."""
+    text = getattr(source, "link_template", None)
+    if not text:
+        return None
+    try:
+        return parse_link_template(text)
+    except TemplateError:
+        return None
+
+
+def _template_values(
+    source: Source | Supplied, revision: str, path: str, line_range: LineRange | None
+) -> dict[str, str]:
+    return {
+        "location": str(source.location).rstrip("/"),
+        "revision": revision,
+        "path": path,
+        "start": str(line_range.start) if line_range else "",
+        "end": str(line_range.end) if line_range else "",
+    }
 
 
 def _home_page(system: SystemRecords) -> str:

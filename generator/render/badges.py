@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from ..link import slugify
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
-from .text import Md, escape
+from .links import link
+from .markdown import Md, escape
+
+
+def _one_line(text: str) -> Md:
+    """Record text inside an inline HTML span: escaped as Markdown, on one line."""
+    return escape(" ".join(text.split()))
 
 
 def vocab_anchor(value: StrEnum) -> str:
@@ -24,21 +29,17 @@ class Badges:
 
     def vocab_link(self, value: StrEnum) -> Md:
         meaning = MEANINGS[type(value)][value.value]
-        return Md(
-            f"[{escape(value.value)}]({self.glossary}#{vocab_anchor(value)})"
-            f'{{ .kb-badge .kb-badge--{slugify(value.value)} title="{html.escape(meaning, quote=True)}" }}'
-        )
+        href = f"{self.glossary}#{vocab_anchor(value)}"
+        return link(value.value, href, ("kb-badge", f"kb-badge--{slugify(value.value)}"), meaning)
 
     def status(self, label: str, value: StrEnum | str) -> Md:
         if isinstance(value, str) and not isinstance(value, StrEnum):
             value = ConclusionStatus(value)
-        return Md(f'<span class="kb-status-label">{html.escape(label)}</span> {self.vocab_link(value)}')
+        return Md(f'<span class="kb-status-label">{_one_line(label)}</span> {self.vocab_link(value)}')
 
     def guarantee(self, guarantee: Any) -> Md:
         scope = (
-            f' <span class="kb-status-label">({html.escape(guarantee.scope)})</span>'
-            if guarantee.scope
-            else ""
+            f' <span class="kb-status-label">({_one_line(guarantee.scope)})</span>' if guarantee.scope else ""
         )
         return Md(
             f'<span class="kb-status-label">guarantee</span> {self.vocab_link(guarantee.strength)}{scope}'

@@ -17,7 +17,8 @@ from ..link import slugify
 from ..model.ids import anchor_of
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS
-from .text import Md, code_block, code_span, escape
+from .links import link
+from .markdown import Md, code_block, code_span, escape
 
 
 def _finalize(value: Any) -> str:
@@ -49,6 +50,7 @@ def _environment() -> Environment:
         slugify=slugify,
         anchor_of=anchor_of,
         code=code_span,
+        link=link,
         code_block=code_block,
         route_field_labels=ROUTE_FIELD_LABELS,
         shared_kind_titles=SHARED_KIND_TITLES,

@@ -23,6 +23,7 @@ from ..model.records import RecordBase, Route, Source
 from ..model.walk import collect
 from .badges import Badges
 from .environment import frontmatter, render
+from .links import link
 from .summary import artifacts_of, counts_of
 from .text import Linker, Md, code_span, escape
 
@@ -100,8 +101,10 @@ class _PageContext:
             return place.title
         return f"{place.title} ({PAGE_TITLES[place.page]})"
 
-    def place_href(self, place: Place) -> Md:
-        return Md(f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}")
+    def place_link(self, place: Place) -> Md:
+        """A backlink: the place's label linking to its anchor."""
+        href = f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}"
+        return link(self.place_label(place), href)
 
     def unplaced(self, doc: Any) -> Any:
         placed = {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
@@ -130,13 +133,12 @@ class _PageContext:
         context: dict[str, Any] = {
             "t": self.linker,
             "graph": self.graph,
-            "place_href": self.place_href,
-            "place_label": self.place_label,
+            "place_link": self.place_link,
             "kind_count": lambda key: sum(
                 1 for record in self.graph.system.records if kind_of(record.id) is LIST_KINDS[key]
             ),
             "page_title": lambda page: PAGE_TITLES[page],
-            "home_href": lambda anchor: Md(f"{self.graph.home_page}.md#{anchor}"),
+            "home_link": lambda text, anchor: link(text, f"{self.graph.home_page}.md#{anchor}"),
             "table_columns": _table_columns(self.linker),
             "status_badge": self.badges.status,
             "epistemic_badge": self.badges.vocab_link,
@@ -278,12 +280,8 @@ def _revision_link(graph: SystemGraph) -> Md:
     run = graph.system.run
     if run is None or run.reviewed_boundary is None:
         return Md("")
-    source = graph.sources.get(run.reviewed_boundary.source)
-    revision = run.reviewed_boundary.revision
-    if source is not None and source.location is not None:
-        location = str(source.location).rstrip("/").removesuffix(".git")
-        return Md(f"[{code_span(revision)}]({location}/tree/{revision})")
-    return code_span(revision)
+    boundary = run.reviewed_boundary
+    return link(code_span(boundary.revision), graph.revision_url(boundary.source, boundary.revision))
 
 
 def _evidence_basis(graph: SystemGraph, linker: Linker) -> Md:

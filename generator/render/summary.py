@@ -8,7 +8,8 @@ from typing import Any
 
 from ..link import SystemGraph
 from ..model.ids import KIND_NAMES, RecordKind, kind_of
-from .text import escape
+from .links import link
+from .markdown import escape
 
 
 def counts_of(graph: SystemGraph) -> dict[str, int]:
@@ -63,6 +64,10 @@ class SystemSummary:
             "artifacts": self.artifacts,
             "url": f"systems/{self.slug}/",
             "name_md": str(escape(self.name)),
+            "link_md": str(link(self.name, f"systems/{self.slug}/index.md")),
+            "artifact_links_md": [
+                str(link(a["title"].lower(), f"systems/{self.slug}/{a['href']}")) for a in self.artifacts
+            ],
         }
 
 

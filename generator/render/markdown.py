@@ -1,0 +1,81 @@
+"""Safe Markdown: the ``Md`` type and the one escaping path for record text.
+
+Record text is data: every character that Markdown, HTML, attribute lists or macros
+would act on is escaped, so what the analyst wrote is what the reader sees. Every
+function here is linear in its input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup
+
+
+class Md(Markup):
+    """Markdown that is already safe to emit; plain ``str`` gets escaped on output.
+
+    A ``Markup`` subclass, so Jinja's autoescaping passes it (and macro output) through.
+    """
+
+    __slots__ = ()
+
+
+_ESCAPE = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "\\": "\\\\",
+    "`": "\\`",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+    "{": "&#123;",
+    "}": "&#125;",
+    "|": "\\|",
+}
+_ESCAPE_TABLE = str.maketrans(_ESCAPE)
+# Block syntax that only acts at the start of a line: headings, list markers, setext
+# underlines and rules, admonitions, fences. Matched on one line at a time: a pattern
+# whose leading whitespace could run across newlines made escaping quadratic.
+_LINE_START = re.compile(r"([^\S\n]*)(#|[-+*=](?:\s|$)|[-=]+[^\S\n]*$|[0-9]+[.)](?:\s|$)|!!!|~~~)")
+# Python-Markdown backslash-escapes only some characters; the others take an entity.
+_MARKER_ENTITY = {"=": "&#61;", "~": "&#126;"}
+
+
+def escape(text: str) -> Md:
+    """Escape text so Markdown renders it literally (no links, HTML, emphasis or lists)."""
+    lines = text.translate(_ESCAPE_TABLE).split("\n")
+    return Md("\n".join(_escape_line_start(line) for line in lines))
+
+
+def _escape_line_start(line: str) -> str:
+    match = _LINE_START.match(line)
+    if match is None:
+        return line
+    return match.group(1) + _escape_marker(match.group(2)) + line[match.end() :]
+
+
+def _escape_marker(marker: str) -> str:
+    if marker[0] in _MARKER_ENTITY:
+        return _MARKER_ENTITY[marker[0]] + marker[1:]
+    if marker[0] in "#!-+*":
+        return "\\" + marker
+    digits = marker.rstrip(" \t.)\n")
+    return digits + "\\" + marker[len(digits) :]
+
+
+def code_span(text: str) -> Md:
+    """A literal code span, with a fence longer than any backtick run inside."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return Md(f"{fence}{pad}{text}{pad}{fence}")
+
+
+def code_block(text: str, language: str = "text") -> Md:
+    """A fenced code block that no content can close early."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    return Md(f"{fence}{language}\n{text.rstrip()}\n{fence}")

@@ -39,6 +39,8 @@ RULES: dict[str, Rule] = {
         Rule("KB105", "id-grammar", "An ID follows neither the numbered nor the prefixed grammar."),
         Rule("KB106", "run-id-grammar", "A run ID is not of the form AAS-YYYY-MM-DD-<slug>-NN."),
         Rule("KB107", "empty-text", "A text field is empty."),
+        Rule("KB108", "table-row-width", "A generic table row has more or fewer cells than columns."),
+        Rule("KB109", "label-line", "A label spans more than one line; it must fit its heading."),
         Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
         Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
         Rule("KB203", "duplicate-id", "Two records of one system share an ID."),
@@ -64,6 +66,13 @@ RULES: dict[str, Rule] = {
         Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane."),
         Rule("KB404", "quote-path", "A quotation is not attributed to a file path."),
         Rule("KB405", "include-missing", "A prose include names a Markdown file that is not in the folder."),
+        Rule("KB406", "unsafe-url", "A location is not an http or https URL."),
+        Rule(
+            "KB407",
+            "link-template",
+            "A link template uses other than {location} {revision} {path} {start} {end}, "
+            "or does not yield an http or https URL.",
+        ),
         Rule("KB501", "git-unavailable", "The source clone or its pinned revision is not available."),
         Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),

@@ -21,6 +21,7 @@ from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
 from ..model.walk import Contents, collect
+from .links import LINK_RULES
 from .resolve import resolve_id
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
@@ -394,6 +395,7 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_includes,
     rule_route_fields,
     rule_placements,
+    *LINK_RULES,
 )
 
 

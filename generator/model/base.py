@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
 
 from .anchors import LineRange, parse_anchor
 from .ids import ID_PATTERN
@@ -22,13 +23,26 @@ RecordId = Annotated[
     Field(description="A record ID: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store)."),
 ]
 
+
+def _not_blank(text: str) -> str:
+    """Whitespace-only text is empty text (rule KB107), like the empty string."""
+    if text.strip() == "":
+        raise PydanticCustomError("string_too_short", "text is empty", {"min_length": 1})
+    return text
+
+
 Text = Annotated[
     str,
     StringConstraints(min_length=1),
+    AfterValidator(_not_blank),
     Field(description="Markdown prose. Record IDs and evidence anchors written in it are linked."),
 ]
 
-Label = Annotated[str, StringConstraints(min_length=1), Field(description="A short label.")]
+# Surrounding whitespace (a folded scalar's trailing newline) is dropped; an inner line
+# break is refused by rule KB109, since a label becomes part of a heading.
+Label = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1), Field(description="A short label.")
+]
 
 
 class Anchor(Strict):

@@ -111,10 +111,14 @@ def parse_link_template(template: str) -> LinkTemplate:
         name = match.group(1)
         if name is None or name not in TEMPLATE_FIELDS:
             fields = ", ".join("{" + f + "}" for f in TEMPLATE_FIELDS)
-            what = f"unknown field {token}" if name else f"unmatched {token!r}"
-            raise TemplateError(
-                f"{what}; the fields are {fields} and '{{{{'/'}}}}' write braces", match.start()
-            )
+            if name:
+                what = f"unknown field {token}"
+            elif token == "}":
+                what = "unmatched '}'"
+            else:
+                what = "'{' opens no plain field (no format specs, conversions, indexing or attributes)"
+            message = f"{what}; the fields are {fields}, and '{{{{'/'}}}}' write braces"
+            raise TemplateError(message, match.start())
         parts.append(("".join(literal), name))
         literal = []
     literal.append(template[position:])

@@ -1,0 +1,109 @@
+"""Cross-record rules about what the site will link and show: URLs, link templates,
+table shapes and heading labels.
+
+A check that passes means the strict build meets no refused URL, no malformed
+template, no cut table row and no heading broken across lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from ..diagnostics import Diagnostic, error
+from ..load import DataPath
+from ..model.prose import GenericTable
+from ..model.records import RecordBase, Source, Supplied
+from ..model.urls import TemplateError, parse_link_template, web_url_problem
+
+if TYPE_CHECKING:
+    from .rules import Context
+
+# Sample values a link template is expanded with to see that it yields a web URL.
+_SAMPLE = {"revision": "0123abc", "path": "dir/file.txt", "start": "1", "end": "2"}
+
+
+def rule_urls(ctx: Context) -> Iterator[Diagnostic]:
+    """KB406: a source's or supplied record's location must be an http/https URL."""
+    for owner, origin, _ in ctx.owners:
+        if isinstance(owner, Source | Supplied) and owner.location is not None:
+            problem = web_url_problem(str(owner.location))
+            if problem:
+                yield error(
+                    "KB406",
+                    f"location {str(owner.location)!r} {problem}",
+                    *ctx.at(origin, ("location",)),
+                    hint="Write the repository's http or https URL.",
+                )
+
+
+def rule_link_templates(ctx: Context) -> Iterator[Diagnostic]:
+    """KB407: a link template uses only the named fields and yields an http/https URL."""
+    for owner, origin, _ in ctx.owners:
+        template = owner.link_template if isinstance(owner, Source) else None
+        if not template:
+            continue
+        try:
+            parsed = parse_link_template(template)
+        except TemplateError as exc:
+            where = ctx.in_text(origin, ("link_template",), exc.offset)
+            yield error("KB407", f"link template: {exc}", *where)
+            continue
+        location = str(owner.location).rstrip("/") if owner.location else "https://example.org/repo"
+        problem = web_url_problem(parsed.expand({"location": location, **_SAMPLE}))
+        if problem:
+            yield error(
+                "KB407",
+                f"link template expands to a URL that {problem}",
+                *ctx.at(origin, ("link_template",)),
+                hint="Start the template with {location} or an https:// URL.",
+            )
+
+
+def rule_table_rows(ctx: Context) -> Iterator[Diagnostic]:
+    """KB108: every row of a generic table has exactly one cell per column."""
+    for owner, origin, _ in ctx.owners:
+        for path, table in _models_of(owner, GenericTable, ()):
+            width = len(table.columns)
+            for index, row in enumerate(table.rows):
+                if len(row) != width:
+                    yield error(
+                        "KB108",
+                        f"table row has {len(row)} cells for {width} columns",
+                        *ctx.at(origin, (*path, "rows", index)),
+                        hint="Give every row one cell per column; write '' for an empty cell.",
+                    )
+
+
+def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
+    """KB109: a label is one line: it becomes a heading, and a line break would end it."""
+    for owner, origin, _ in ctx.owners:
+        labelled: list[tuple[DataPath, Any]] = [((), owner)]
+        if isinstance(owner, RecordBase):
+            labelled += [(("amendments", i), a) for i, a in enumerate(owner.amendments)]
+        for path, item in labelled:
+            label = getattr(item, "label", None)
+            if isinstance(label, str) and len(label.splitlines()) > 1:
+                yield error(
+                    "KB109",
+                    "label spans more than one line",
+                    *ctx.at(origin, (*path, "label")),
+                    hint="Write the label on one line; put longer text in 'body'.",
+                )
+
+
+def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tuple[DataPath, Any]]:
+    """Every model of one type inside a value, with its data path."""
+    if isinstance(value, kind):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _models_of(getattr(value, name), kind, (*path, name))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _models_of(item, kind, (*path, index))
+
+
+LINK_RULES = (rule_urls, rule_link_templates, rule_table_rows, rule_labels)

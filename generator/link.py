@@ -72,6 +72,13 @@ class SystemGraph:
         """Annotations belong to the memory report; without one, to the system page."""
         return PAGE_MEMORY if self.system.memory_report is not None else PAGE_INDEX
 
+    @property
+    def limitations_anchor(self) -> str:
+        """The anchor of the section that lists the limitations on the home page."""
+        if self.home_page == PAGE_MEMORY:
+            return slugify(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
+        return slugify("Limitations")
+
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names (longest match), or None."""
         return resolve_id(token, self.declared)
@@ -201,7 +208,7 @@ def link_system(system: SystemRecords) -> SystemGraph:
         for target in targets:
             add(target, place)
     for limitation in system.limitations:
-        place = Place(system.slug, graph.home_page, slugify("Limitations"), "Limitations")
+        place = Place(system.slug, graph.home_page, graph.limitations_anchor, "Limitations")
         for token in _ids_in(limitation):
             add(graph.resolve(token), place)
     for annotation in system.annotations:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from ..diagnostics import Diagnostic, error
 from ..load import DataPath
 from ..model.prose import GenericTable
-from ..model.records import RecordBase, Source, Supplied
+from ..model.records import Limitation, Source, Supplied
 from ..model.urls import TemplateError, parse_link_template, web_url_problem
 
 if TYPE_CHECKING:
@@ -78,20 +78,30 @@ def rule_table_rows(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
-    """KB109: a label is one line: it becomes a heading, and a line break would end it."""
+    """KB109: a label or section title is one line: a line break would end its heading."""
     for owner, origin, _ in ctx.owners:
-        labelled: list[tuple[DataPath, Any]] = [((), owner)]
-        if isinstance(owner, RecordBase):
-            labelled += [(("amendments", i), a) for i, a in enumerate(owner.amendments)]
-        for path, item in labelled:
-            label = getattr(item, "label", None)
-            if isinstance(label, str) and len(label.splitlines()) > 1:
+        for path, text in _heading_texts(owner, ()):
+            if len(text.strip().splitlines()) > 1:
                 yield error(
                     "KB109",
-                    "label spans more than one line",
-                    *ctx.at(origin, (*path, "label")),
-                    hint="Write the label on one line; put longer text in 'body'.",
+                    f"{path[-1]} spans more than one line",
+                    *ctx.at(origin, path),
+                    hint="Write it on one line; put longer text in 'body' or a paragraph.",
                 )
+
+
+def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
+    """Every label and title that becomes part of a heading, with its data path."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _heading_texts(item, (*path, index))
+    elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
+        for name in type(value).model_fields:
+            item = getattr(value, name)
+            if name in ("label", "title") and isinstance(item, str):
+                yield (*path, name), item
+            else:
+                yield from _heading_texts(item, (*path, name))
 
 
 def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tuple[DataPath, Any]]:

@@ -239,6 +239,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
             ctx.base(system.memory_report),
             doc=system.memory_report,
             section_titles=MEMORY_REPORT_SECTION_TITLES,
+            sources=sources if graph.home_page == PAGE_MEMORY else [],
             annotations=system.annotations,
             frontmatter=_run_frontmatter(
                 graph, system.memory_report.type, {"title": _title(system.memory_report.title)}
@@ -255,6 +256,7 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         diagram=_diagram(graph),
         supplied=sorted(system.supplied, key=lambda s: sort_key(s.id)),
         records_by_kind=_records_by_kind(graph) if graph.home_page == PAGE_INDEX else [],
+        limitations=graph.home_page == PAGE_INDEX and bool(system.limitations),
         annotations=system.annotations if graph.annotation_page == PAGE_INDEX else [],
         revision_link=_revision_link(graph),
         frontmatter=_run_frontmatter(

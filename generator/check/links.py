@@ -90,6 +90,10 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
                 )
 
 
+# Fields shown in a heading, a badge or an inline code span.
+_ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind"})
+
+
 def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
     """Every label and title that becomes part of a heading, with its data path."""
     if isinstance(value, list):
@@ -98,7 +102,7 @@ def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
         for name in type(value).model_fields:
             item = getattr(value, name)
-            if name in ("label", "title") and isinstance(item, str):
+            if name in _ONE_LINE_FIELDS and isinstance(item, str):
                 yield (*path, name), item
             else:
                 yield from _heading_texts(item, (*path, name))

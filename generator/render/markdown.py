@@ -67,7 +67,12 @@ def _escape_marker(marker: str) -> str:
 
 
 def code_span(text: str) -> Md:
-    """A literal code span, with a fence longer than any backtick run inside."""
+    """A literal code span, with a fence longer than any backtick run inside.
+
+    On one line: Markdown shows a line break in a code span as a space anyway, and a
+    blank line would end the paragraph (or table row) in the middle of the span.
+    """
+    text = text.replace("\r", " ").replace("\n", " ")
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

@@ -61,7 +61,7 @@ class SystemGraph:
     sources: dict[str, Source | Supplied] = field(default_factory=dict)
     # record ID → the IDs its fields and prose cite (the forward direction of referenced_by).
     cites: dict[str, list[str]] = field(default_factory=dict)
-    declared: set[str] = field(default_factory=set)  # record and supplied IDs
+    declared: frozenset[str] = frozenset()  # record and supplied IDs
 
     @property
     def slug(self) -> str:
@@ -176,7 +176,7 @@ def link_system(system: SystemRecords) -> SystemGraph:
         graph.records.setdefault(record.id, record)
     for supplied in system.supplied:
         graph.supplied.setdefault(supplied.id, supplied)
-    graph.declared = set(graph.records) | set(graph.supplied)
+    graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
     for record_id, record in graph.records.items():
         if isinstance(record, Source):
             graph.sources[record_id] = record

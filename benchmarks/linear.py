@@ -1,0 +1,83 @@
+"""Worst-case inputs for the text path: time at 10 KB and at 1 MB, and their ratio.
+
+    python3 benchmarks/linear.py
+
+A linear step shows a ratio near 100 (the input grows 100-fold); a quadratic one shows
+about 10,000. Timings are the best of a few runs (the machine is shared and noisy); the
+ratios are what to compare between revisions. Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from generator.check.resolve import resolve_id
+from generator.link import link_system
+from generator.model.anchors import find_anchors
+from generator.model.ids import ID_IN_TEXT
+from generator.pipeline import run_pipeline
+from generator.render.markdown import escape
+from generator.render.text import Linker, find_code_spans
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL, LARGE = 10_000, 1_000_000
+
+
+def _fill(unit: str, size: int) -> str:
+    """``unit`` repeated to ``size`` characters; a unit ending in '...' grows its last part instead."""
+    if unit.endswith("..."):
+        head, tail = unit[:-3].split("|")
+        return head + (tail * size)[: size - len(head)]
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _ids(text: str) -> None:
+    declared = frozenset({"RTE-1", "MEM-RTE-a"})
+    for match in ID_IN_TEXT.finditer(text):
+        resolve_id(match.group(0), declared)
+
+
+def _linker() -> Linker:
+    records = ROOT / "tests" / "fixtures" / "render" / "records"
+    result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
+    return Linker(link_system(result.systems[0].records), "result")
+
+
+def cases() -> list[tuple[str, Callable[[str], object], str]]:
+    linker = _linker()
+    return [
+        ("escape: blank lines of spaces", escape, "x\n \n \n"),
+        ("escape: setext underline run", escape, "=" * 50 + "x\n"),
+        ("code spans: `a", find_code_spans, "`a"),
+        ("code spans: ``", find_code_spans, "``"),
+        ("code spans: growing unclosed runs", find_code_spans, "".join("`" * k + "a" for k in range(1, 200))),
+        ("anchors in text: many paths", find_anchors, "SRC-1 a/b.ts:1-2; "),
+        ("anchors in text: one long path", find_anchors, "SRC-1 |a...."),
+        ("IDs in text: many IDs", _ids, "RTE-1 MEM-RTE-a "),
+        ("IDs in text: one long slug", _ids, "MEM-RTE-|a-..."),
+        ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
+        ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
+    ]
+
+
+def best_of(func: Callable[[str], object], text: str, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        func(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    print(f"{'input':40} {'10 KB':>10} {'1 MB':>10} {'ratio':>8}")
+    for name, func, unit in cases():
+        small = best_of(func, _fill(unit, SMALL))
+        large = best_of(func, _fill(unit, LARGE), runs=1)
+        print(f"{name:40} {small * 1000:9.2f}ms {large * 1000:9.1f}ms {large / max(small, 1e-9):8.0f}")
+
+
+if __name__ == "__main__":
+    main()

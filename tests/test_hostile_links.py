@@ -247,7 +247,8 @@ def test_reviewed_revision_that_closes_its_link(tmp_path, payload):
     run = CLEAN_RUN.replace('    revision: "0123456789abcdef"\n', f"    revision: {_yaml(payload)}\n")
     pages = _pages_html(tmp_path, {"run.yaml": run})
     _assert_inert(pages)
-    assert "<code>" + html.escape(payload, quote=False) + "</code>" in pages["systems/demo/index.md"]
+    shown = html.unescape(re.sub(r"<[^>]+>", "", pages["systems/demo/index.md"]))
+    assert payload in shown
 
 
 @pytest.mark.parametrize("payload", [p for p in PAYLOADS if len(p.splitlines()) > 1])

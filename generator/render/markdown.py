@@ -67,12 +67,17 @@ def _escape_marker(marker: str) -> str:
 
 
 def code_span(text: str) -> Md:
-    """A literal code span, with a fence longer than any backtick run inside.
+    """A literal code span, on one line, with a fence longer than any backtick run inside.
 
-    On one line: Markdown shows a line break in a code span as a space anyway, and a
-    blank line would end the paragraph (or table row) in the middle of the span.
+    Text holding ``<`` becomes inline HTML whose text is escaped like any record text:
+    raw ``<`` in a backtick span survives until the HTML-block parser of ``md_in_html``
+    sees it, so ``</div>`` there would close a ``markdown`` div and let the rest of the
+    line through as raw HTML. On one line, because a blank line would end the paragraph
+    (or table row) in the middle of the span.
     """
     text = text.replace("\r", " ").replace("\n", " ")
+    if "<" in text:
+        return Md(f"<code>{escape(text)}</code>")
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

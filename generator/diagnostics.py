@@ -40,7 +40,11 @@ RULES: dict[str, Rule] = {
         Rule("KB106", "run-id-grammar", "A run ID is not of the form AAS-YYYY-MM-DD-<slug>-NN."),
         Rule("KB107", "empty-text", "A text field is empty."),
         Rule("KB108", "table-row-width", "A generic table row has more or fewer cells than columns."),
-        Rule("KB109", "label-line", "A label spans more than one line; it must fit its heading."),
+        Rule(
+            "KB109",
+            "label-line",
+            "A label, title, name or revision spans more than one line; it must fit its heading.",
+        ),
         Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
         Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
         Rule("KB203", "duplicate-id", "Two records of one system share an ID."),

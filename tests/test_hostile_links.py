@@ -203,6 +203,12 @@ def test_section_title_that_breaks_its_heading(tmp_path, monkeypatch, kbgen):
     assert found == {("KB109", RESULT, 5, 12)}
 
 
+def test_system_name_that_breaks_its_heading(tmp_path, monkeypatch, kbgen):
+    run = CLEAN_RUN.replace("  system: Demo\n", '  system: "Demo\\n# injected { onclick=alert(1) }"\n')
+    found = _check(tmp_path, monkeypatch, kbgen, {"run.yaml": run})
+    assert found == {("KB109", "records/demo/run.yaml", 2, 11)}
+
+
 def test_whitespace_only_quote(tmp_path, monkeypatch, kbgen):
     records = CLEAN_RECORDS.replace(
         "    evidence:\n      - SRC-1 src/agent.py:1-40\n",

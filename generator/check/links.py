@@ -91,7 +91,7 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
 
 
 # Fields shown in a heading, a badge or an inline code span.
-_ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind"})
+_ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
 
 
 def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:

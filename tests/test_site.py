@@ -198,7 +198,7 @@ def _broken_docs_config(tmp_path: Path) -> Path:
     replacements = {
         "docs_dir: kb": f"docs_dir: {docs}",
         "custom_dir: overrides": f"custom_dir: {REPO_ROOT / 'overrides'}",
-        "records_dir: records": f"records_dir: {REPO_ROOT / 'records'}",
+        "records_dir: !ENV [KBGEN_RECORDS, records]": f"records_dir: {REPO_ROOT / 'records'}",
     }
     for old, new in replacements.items():
         assert old in text, f"mkdocs.yml no longer has {old!r}"

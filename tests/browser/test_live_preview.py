@@ -213,3 +213,23 @@ def test_a_fresh_request_gets_the_last_good_page_while_records_have_errors(live)
         recovered = len(live.output())
         live.wait_for_output("Reloading browsers", after=recovered)
         assert _get(url, timeout=CHANGE_TIMEOUT)[0] == 200
+
+
+def test_records_renamed_away_and_back_are_still_watched(live):
+    """``mv records records.bak && mv records.bak records`` once left edits unseen for good."""
+    url = f"{live.url}/{MEMORY_REPORT}"
+    assert _get(url, timeout=CHANGE_TIMEOUT)[0] == 200
+    away = live.records.with_name("records.bak")
+    live.records.rename(away)
+    time.sleep(1.5)  # every watcher polls (0.5 s) while the folder is gone
+    away.rename(live.records)
+    time.sleep(1.5)  # … and again once it is back
+    marker = f"RENAMED-{uuid.uuid4().hex[:10]}"
+    live.edit(PROSE, f"progression: '{marker} CLI add or RPC knowledge upsert")
+    try:
+        assert _poll(lambda: marker in _get(url, timeout=CHANGE_TIMEOUT)[1], CHANGE_TIMEOUT), (
+            f"the edit after the rename was never rebuilt:\n{live.output()}"
+        )
+    finally:
+        live.edit(f"progression: '{marker} CLI add", "progression: 'CLI add")
+    assert "Traceback" not in live.output(), live.output()

@@ -250,6 +250,20 @@ def build_site(
         return _build_into(config, plugin, target, out, err)
 
 
+def _records_option_ignored(config_file: Path, folder: Path) -> str | None:
+    """Why ``--records`` would not reach the plugin: serve reloads the file on every rebuild,
+    so the folder travels through ``records_dir: !ENV [KBGEN_RECORDS, records]``."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(config_file))
+    plugin = _records_plugin(config)
+    if plugin is None:
+        return f"{config_file} does not enable the {PLUGIN} plugin"
+    if plugin.records_folder(config).resolve() != folder:
+        return f"--records needs 'records_dir: !ENV [{RECORDS_ENV}, records]' under {PLUGIN} in {config_file}"
+    return None
+
+
 def serve_site(
     config_file: Path, records: str | None, dev_addr: str | None, out: Console, err: Console
 ) -> int:
@@ -265,6 +279,10 @@ def serve_site(
     # A preview shows INFO too: the address it serves on, each rebuild, the records' errors.
     with _environment(config_file, folder), _mkdocs_log(err, logging.INFO):
         try:
+            ignored = folder is not None and _records_option_ignored(config_file, folder)
+            if ignored:
+                say(err, f"kbgen serve: {ignored}")
+                return EXIT_USAGE
             serve(config_file=str(config_file), livereload=True, **options)
         except (Abort, ConfigurationError) as exc:
             say(err, f"kbgen serve: {exc}", "red")

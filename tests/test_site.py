@@ -1,6 +1,6 @@
 """Site builds with MkDocs: reproducible, strict-clean, atomic on failure, record text stays data.
 
-Every build runs in a subprocess (``kbgen build`` exports its records folder through the
+Every build runs in a subprocess (MkDocs reads its build date from the process
 environment, which must not leak into other tests). The shipped site is built once per
 module and reused.
 """
@@ -307,3 +307,12 @@ def test_generated_pages_link_to_their_record_file_for_editing(tmp_path: Path) -
     for page in ("glossary", "systems", "systems/status-matrix"):
         assert _edit_links(site / page / "index.html") == [], page
     assert _edit_links(site / "authoring" / "index.html") == [f"{EDIT}kb/authoring.md"]
+
+
+def test_serve_refuses_records_option_it_cannot_pass_on(tmp_path: Path) -> None:
+    """serve reloads mkdocs.yml on every rebuild: --records travels through !ENV only."""
+    project = make_project(tmp_path, {"!ENV [KBGEN_RECORDS, records]": "records"}, git=False)
+    shutil.copytree(project / "records", tmp_path / "elsewhere")
+    proc = _run([*KBGEN, "serve", "--records", str(tmp_path / "elsewhere")], cwd=project)
+    assert proc.returncode == 2, _output(proc)
+    assert "--records needs 'records_dir: !ENV [KBGEN_RECORDS, records]'" in _output(proc)

@@ -218,13 +218,13 @@ def test_build_prints_record_text_that_looks_like_markup(project: Path, kbgen) -
     assert not (project / "site").exists()
 
 
-def test_serve_log_prints_record_text_that_looks_like_markup(project: Path) -> None:
-    """In serve the plugin logs record errors and republishes the last good pages; the log
-    handler prints their text exactly (a '[/oops]' once crashed it and hid the errors)."""
+def _serve_twice(project: Path, between: Callable[[], None]) -> tuple[bytes, bytes, str]:
+    """Two serve-mode builds with ``between`` done in between: both results and the log."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     site = project.parent / "serve-site"
+    page = site / "systems" / "demo" / "result" / "index.html"
 
     def rebuild() -> None:
         config = load_config("mkdocs.yml", site_dir=str(site))
@@ -232,19 +232,32 @@ def test_serve_log_prints_record_text_that_looks_like_markup(project: Path) -> N
 
     startup = load_config("mkdocs.yml", site_dir=str(site))
     startup.plugins.on_startup(command="serve", dirty=False)
+    console = Console(file=io.StringIO(), width=300, color_system=None)
     try:
         rebuild()
-        good = (site / "systems" / "demo" / "result" / "index.html").read_bytes()
-        _planted_error(project)
-        console = Console(file=io.StringIO(), width=300, color_system=None)
+        good = page.read_bytes()
+        between()
         with generator.site._mkdocs_log(console, logging.INFO):
             rebuild()  # does not raise: the last good pages are published again
     finally:
         startup.plugins.on_shutdown()
-    printed = console.file.getvalue()
+    return good, page.read_bytes(), console.file.getvalue()
+
+
+def test_serve_log_prints_record_text_that_looks_like_markup(project: Path) -> None:
+    """In serve the plugin logs record errors and republishes the last good pages; the log
+    handler prints their text exactly (a '[/oops]' once crashed it and hid the errors)."""
+    good, served, printed = _serve_twice(project, lambda: _planted_error(project))
     assert f"records/demo/run.yaml:5:16: error KB104 controlled-value: '{MARKUP}'" in printed
     assert "kb-records: showing the last good pages" in printed
-    assert (site / "systems" / "demo" / "result" / "index.html").read_bytes() == good
+    assert served == good
+
+
+def test_serve_after_the_records_folder_vanished(project: Path) -> None:
+    good, served, printed = _serve_twice(project, lambda: (project / "records").rename(project / "gone"))
+    assert f"kb-records: records folder {project / 'records'} does not exist" in printed
+    assert "kb-records: showing the last good pages" in printed
+    assert served == good
 
 
 @pytest.mark.parametrize("command", ["check", "build", "serve"])

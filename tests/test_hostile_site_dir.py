@@ -181,7 +181,9 @@ def _counting(calls: list[str], name: str, function: Callable[..., Any]) -> Call
     return counted
 
 
-def test_build_checks_the_records_twice(project: Path, kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_build_checks_once_and_loads_the_config_once(
+    project: Path, kbgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One kbgen build: one check of the records, one load of mkdocs.yml."""
     import mkdocs.config
 

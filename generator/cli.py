@@ -13,6 +13,7 @@ from rich.console import Console
 
 from . import __version__
 from .check import check_records
+from .console import say
 from .diagnostics import Severity
 from .report import as_github, as_json, print_human
 from .schema import SCHEMA_PATH, schema_text
@@ -60,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
     path = Path(args.path)
     if not path.is_dir():
-        err.print(f"kbgen check: {args.path}: no such records folder", highlight=False)
+        say(err, f"kbgen check: {args.path}: no such records folder")
         return EXIT_USAGE
     systems = check_records(path)
     if args.sources:
@@ -72,7 +73,7 @@ def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
                 key=lambda d: d.sort_key(),
             )
     if not systems:
-        err.print(f"kbgen check: {args.path}: no system folders found", highlight=False)
+        say(err, f"kbgen check: {args.path}: no system folders found")
         return EXIT_USAGE
     if args.format == "json":
         sys.stdout.write(as_json(systems))
@@ -89,11 +90,11 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
     import re
 
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", args.slug):
-        err.print(f"kbgen new: {args.slug!r} is not a slug (lower-case words joined by '-')", highlight=False)
+        say(err, f"kbgen new: {args.slug!r} is not a slug (lower-case words joined by '-')")
         return EXIT_USAGE
     folder = Path(args.records) / args.slug
     if folder.exists():
-        err.print(f"kbgen new: {folder} already exists; nothing written", highlight=False)
+        say(err, f"kbgen new: {folder} already exists; nothing written")
         return EXIT_USAGE
     env = Environment(
         loader=PackageLoader("generator", "templates/scaffold"),
@@ -107,11 +108,7 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
     for name in ("run.yaml", "records.yaml", "result.yaml"):
         text = env.get_template(f"{name}.j2").render(**values)
         (folder / name).write_text(text, encoding="utf-8", newline="\n")
-    out.print(
-        f"created {folder}/ (run.yaml, records.yaml, result.yaml); next: kbgen check {folder}",
-        highlight=False,
-        soft_wrap=True,
-    )
+    say(out, f"created {folder}/ (run.yaml, records.yaml, result.yaml); next: kbgen check {folder}")
     return EXIT_OK
 
 
@@ -121,13 +118,13 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.check:
         current = target.read_text(encoding="utf-8") if target.exists() else None
         if current != text:
-            err.print(f"kbgen schema: {target} differs from the models; run 'kbgen schema'", highlight=False)
+            say(err, f"kbgen schema: {target} differs from the models; run 'kbgen schema'")
             return EXIT_ERRORS
-        out.print(f"{target} matches the models", highlight=False)
+        say(out, f"{target} matches the models")
         return EXIT_OK
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8", newline="\n")
-    out.print(f"wrote {target}", highlight=False)
+    say(out, f"wrote {target}")
     return EXIT_OK
 
 
@@ -150,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
-        err.print(f"kbgen {args.command}: {exc}", highlight=False)
+        say(err, f"kbgen {args.command}: {exc}")
         return EXIT_ERRORS
 
 

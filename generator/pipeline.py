@@ -24,6 +24,7 @@ class PipelineResult:
     systems: list[CheckedSystem]
     graphs: list[SystemGraph] = field(default_factory=list)
     pages: dict[str, str] = field(default_factory=dict)
+    base: Path = field(default_factory=Path.cwd)  # what the diagnostics' file paths are relative to
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -36,10 +37,29 @@ class PipelineResult:
     def summaries(self) -> list[dict[str, object]]:
         return [summarize(graph).as_dict() for graph in self.graphs]
 
+    def edit_paths(self) -> dict[str, Path]:
+        """Generated page → the record file it is rendered from (cross-system pages have none)."""
+        found: dict[str, Path] = {}
+        for system in self.systems:
+            records = system.records
+            main = {
+                "result": records.result,
+                "review": records.result,  # projected from the result
+                "memory-report": records.memory_report,
+                "index": records.run or records.result or records.memory_report,
+            }
+            for page, model in main.items():
+                origin = records.origin(model) if model is not None else None
+                path = f"systems/{records.slug}/{page}.md"
+                if origin is not None and path in self.pages:
+                    found[path] = self.base / origin.file  # an absolute display path stays absolute
+        return found
+
 
 def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
     """Check every system; render pages only when no system has errors."""
-    result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [])
+    base = (base or Path.cwd()).resolve()
+    result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [], base=base)
     if result.errors:
         return result
     with collector_paused():

@@ -1,8 +1,9 @@
 """The MkDocs plugin: a thin wrapper that adds the rendered record pages as virtual files.
 
 Nothing is written into ``docs_dir``: pages are ``File.generated`` objects, so
-``mkdocs serve`` never sees its own output change (no reload loops). Records with
-errors abort the build with the checker's diagnostics; no page is half-rendered.
+``mkdocs serve`` never sees its own output change (no reload loops). The plugin owns
+the check: records with errors fail ``build``; in ``serve`` their errors are printed
+and the last good pages are published again, so the preview never stalls.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import html
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -20,11 +21,20 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
+from .diagnostics import Diagnostic
 from .pipeline import PipelineResult, run_pipeline
+from .site_guard import mark_site, protected_paths, site_dir_refusal
+from .watch import RecordsWatch
 
 log = logging.getLogger("mkdocs.plugins.kb-records")
 
-RECORDS_ENV = "KBGEN_RECORDS"
+# The start of the message a build fails with when the records have errors; kbgen
+# prints its own report of them instead.
+RECORD_ERRORS = "kb-records: the records have errors"
+
+# Markdown extensions the generated pages are written for (badges use attr_list and
+# md_in_html; route diagrams the mermaid fence of superfences).
+REQUIRED_EXTENSIONS = ("attr_list", "md_in_html", "toc", "tables", "admonition", "pymdownx.superfences")
 
 
 class RecordsConfig(Config):
@@ -70,77 +80,137 @@ def expand_nav(nav: list[Any], summaries: list[dict[str, Any]]) -> list[Any]:
     return expanded
 
 
+def _extension_name(name: str) -> str:
+    return name.removeprefix("markdown.extensions.")
+
+
+def missing_extension(config: MkDocsConfig) -> str | None:
+    """The first Markdown extension (or the mermaid fence) the generated pages need but lack."""
+    enabled = {_extension_name(name) for name in config.markdown_extensions}
+    for name in REQUIRED_EXTENSIONS:
+        if name not in enabled:
+            return name
+    options = {_extension_name(k): v for k, v in config.mdx_configs.items()}
+    fences = (options.get("pymdownx.superfences") or {}).get("custom_fences") or []
+    if not any(isinstance(fence, dict) and fence.get("name") == "mermaid" for fence in fences):
+        return "pymdownx.superfences (custom fence 'mermaid')"
+    return None
+
+
+def located_lines(diagnostics: list[Diagnostic], cap: int) -> list[str]:
+    """Each diagnostic's one-line form, at most ``cap`` of them and a count of the rest."""
+    shown = [d.as_text() for d in diagnostics[:cap]]
+    more = len(diagnostics) - len(shown)
+    return shown + ([f"… and {more} more"] if more > 0 else [])
+
+
 class RecordsPlugin(BasePlugin[RecordsConfig]):
     """Turns records/<system>/ into result, memory-report, review and system pages."""
 
     def __init__(self) -> None:
-        self.result: PipelineResult | None = None
+        self.command: str = "build"
+        self.result: PipelineResult | None = None  # the latest check, errors or not
+        self.published: PipelineResult | None = None  # the pages of this build
+        self.last_good: PipelineResult | None = None  # serve: the last clean result
         self.records: Path | None = None
+        self._watch: RecordsWatch | None = None
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # Defining on_startup keeps this instance across the rebuilds of one serve.
+        self.command = command
+        self.result = self.published = self.last_good = None
+
+    def on_shutdown(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+            self._watch = None
+
+    def records_folder(self, config: MkDocsConfig) -> Path:
+        """The records folder: ``records_dir`` relative to the configuration file's folder."""
+        base = Path(config.config_file_path or ".").resolve().parent
+        records = Path(self.config.records_dir)
+        return records if records.is_absolute() else base / records
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        # kbgen build/serve --records passes its folder through the environment, because
-        # mkdocs serve reloads the configuration from mkdocs.yml on every rebuild.
-        configured = os.environ.get(RECORDS_ENV) or self.config.records_dir
+        missing = missing_extension(config)
+        if missing is not None:
+            raise PluginError(
+                f"kb-records: the generated pages need the Markdown extension {missing}; "
+                "enable it under markdown_extensions in the MkDocs configuration"
+            )
+        self.records = self.records_folder(config)
+        if self.command != "serve":
+            self._guard_site_dir(config, self.records)
+        self.published = self._publishable(self._check(config, self.records))
+        config.extra["kb_systems"] = self.published.summaries()
+        if config.nav is not None:
+            config.nav = expand_nav(config.nav, self.published.summaries())
+        return config
+
+    def _guard_site_dir(self, config: MkDocsConfig, records: Path) -> None:
         base = Path(config.config_file_path or ".").resolve().parent
-        records = Path(configured)
-        self.records = records if records.is_absolute() else base / records
-        if not self.records.is_dir():
-            raise PluginError(f"kb-records: records folder {self.records} does not exist")
-        self.result = run_pipeline(self.records, base)
+        custom_dir = config.theme.custom_dir
+        protected = protected_paths(
+            base, records, Path(config.docs_dir), Path(custom_dir) if custom_dir else None
+        )
+        refusal = site_dir_refusal(Path(config.site_dir), protected)
+        if refusal is not None:
+            raise PluginError(f"kb-records: {refusal}")
+
+    def _check(self, config: MkDocsConfig, records: Path) -> PipelineResult | str:
+        """The pipeline's result, or why there is none (a missing records folder)."""
+        if not records.is_dir():
+            return f"kb-records: records folder {records} does not exist"
+        # Diagnostics name files relative to the working folder, as kbgen check does.
+        self.result = run_pipeline(records)
         for diagnostic in self.result.diagnostics:
             if diagnostic.severity.value == "warning":
                 log.info(diagnostic.as_text())
-        if self.result.errors:
-            shown = self.result.errors[: self.config.max_diagnostics]
-            more = len(self.result.errors) - len(shown)
-            lines = [d.as_text() for d in shown] + ([f"… and {more} more"] if more > 0 else [])
-            raise PluginError(
-                f"kb-records: {len(self.result.errors)} error(s) in the records; nothing was built.\n"
-                + "\n".join(lines)
-                + "\nRun 'kbgen check' for hints."
-            )
-        config.extra["kb_systems"] = self.result.summaries()
-        if config.nav is not None:
-            config.nav = expand_nav(config.nav, self.result.summaries())
-        return config
+        return self.result
+
+    def _publishable(self, outcome: PipelineResult | str) -> PipelineResult:
+        """The result to publish: this one when clean; in serve, else the last good one."""
+        if isinstance(outcome, PipelineResult) and not outcome.errors:
+            if self.command == "serve":
+                self.last_good = outcome
+            return outcome
+        if isinstance(outcome, str):
+            lines = [outcome]
+        else:
+            lines = [
+                f"{RECORD_ERRORS}: {len(outcome.errors)} error(s)",
+                *located_lines(outcome.errors, self.config.max_diagnostics),
+            ]
+        if self.command == "serve" and self.last_good is not None:
+            # Logged at INFO: a warning would fail the strict rebuild and stall the preview.
+            log.info("\n".join([*lines, "kb-records: showing the last good pages"]), extra={"kb_error": True})
+            return self.last_good
+        raise PluginError("\n".join([*lines, "nothing was built; run 'kbgen check' for hints"]))
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        assert self.result is not None
-        for path, markdown in self.result.pages.items():
+        assert self.published is not None
+        edits = self.published.edit_paths()
+        docs = Path(config.docs_dir)
+        for path, markdown in self.published.pages.items():
             existing = files.get_file_from_path(path)
             if existing is not None:
                 raise PluginError(f"kb-records: {path} is generated from records; remove it from docs_dir")
-            files.append(File.generated(config, path, content=markdown))
+            file = File.generated(config, path, content=markdown)
+            # The edit link opens the record file the page is rendered from (none for
+            # cross-system pages), relative to docs_dir as edit_uri expects.
+            source = edits.get(path)
+            file.edit_uri = _relative_posix(source, docs) if source is not None else None
+            files.append(file)
         return files
 
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        mark_site(Path(config.site_dir))
+
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        if self.records is not None:
-            server.watch(str(self.records))
-        _keep_last_good_site(server)
+        if self.records is not None and self._watch is None:
+            self._watch = RecordsWatch(server, self.records)
         return server
 
 
-def _keep_last_good_site(server: Any) -> None:
-    """After a failed rebuild, serve the last good site instead of stalling requests.
-
-    MkDocs' live-reload server holds every page request until the newest requested
-    build succeeds ("the server will appear stuck"). While records have errors that
-    never happens, so a failed build marks the last good build as the wanted one.
-    The epoch attributes are MkDocs internals; without them this degrades to MkDocs'
-    own behaviour.
-    """
-    if getattr(server, "_kb_guarded", False) or not hasattr(server, "_wanted_epoch"):
-        return
-    build = server.builder
-
-    def guarded_builder(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return build(*args, **kwargs)
-        except BaseException:
-            with server._epoch_cond:
-                server._wanted_epoch = server._visible_epoch
-                server._epoch_cond.notify_all()
-            raise
-
-    server.builder = guarded_builder
-    server._kb_guarded = True
+def _relative_posix(path: Path, start: Path) -> str:
+    return Path(os.path.relpath(path.resolve(), start.resolve())).as_posix()

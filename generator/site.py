@@ -1,75 +1,82 @@
-"""kbgen build and kbgen serve: MkDocs with the records plugin, checked first.
+"""kbgen build and kbgen serve: MkDocs with the records plugin, which owns the check.
 
-``build`` refuses to start over records with errors, builds strictly into a
-temporary folder beside the target and swaps it in only when the build succeeded,
-so a failed build leaves the last good site intact. ``serve`` previews with live
-reload; MkDocs keeps serving the last good build while records have errors.
+``build`` loads the configuration once, refuses a site folder that would overwrite the
+sources or a folder that is not a site, builds strictly into a folder of its own beside
+the target and swaps it in under a lock only when the build succeeded: a failed build
+leaves the last good site intact and concurrent builds never mix their files.
+``serve`` previews with live reload; while the records have errors the plugin prints
+them and keeps publishing the last good pages.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import shutil
 import subprocess
+import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.text import Text
 
-from .check import check_records
-from .diagnostics import Severity
-from .plugin import RECORDS_ENV
+from .console import say
+from .plugin import RECORD_ERRORS, RecordsPlugin
 from .report import print_human
+from .site_guard import protected_paths, site_dir_refusal
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+PLUGIN = "kb-records"
+RECORDS_ENV = "KBGEN_RECORDS"  # read by mkdocs.yml (records_dir: !ENV [KBGEN_RECORDS, records]) in serve
+LOCK_WAIT_SECONDS = 30.0  # a swap holds the lock for a few renames; waiting longer means trouble
 
 
 class _ConsoleHandler(logging.Handler):
-    """Sends MkDocs log records to the console, warnings and errors highlighted."""
+    """Sends MkDocs log records to the console, warnings and errors highlighted.
 
-    def __init__(self, console: Console, level: int) -> None:
+    Messages carry record text and paths, so they are printed as plain text, never markup.
+    """
+
+    def __init__(self, console: Console, level: int, hide_record_errors: bool = False) -> None:
         super().__init__(level)
         self.console = console
+        self.hide_record_errors = hide_record_errors
 
     def filter(self, record: logging.LogRecord) -> bool:
         # The macros plugin reports its configuration at INFO on every build.
-        return not (
-            record.name.startswith("mkdocs.plugins.mkdocs_macros") and record.levelno < logging.WARNING
-        )
+        if record.name.startswith("mkdocs.plugins.mkdocs_macros") and record.levelno < logging.WARNING:
+            return False
+        # kbgen build reports record errors itself, with hints and per-system counts.
+        return not (self.hide_record_errors and record.getMessage().startswith(RECORD_ERRORS))
 
     def emit(self, record: logging.LogRecord) -> None:
-        style = {logging.WARNING: "yellow", logging.ERROR: "red"}.get(record.levelno, "dim")
-        self.console.print(
-            f"{record.levelname:<8} {self.format(record)}", style=style, highlight=False, soft_wrap=True
-        )
+        styles = {logging.WARNING: "yellow", logging.ERROR: "red"}
+        style = "red" if getattr(record, "kb_error", False) else styles.get(record.levelno, "dim")
+        line = Text(f"{record.levelname:<8} {self.format(record)}", style=style)
+        self.console.print(line, highlight=False, soft_wrap=True)
 
 
 @contextmanager
-def _mkdocs_log(console: Console, level: int) -> Iterator[None]:
+def _mkdocs_log(console: Console, level: int, hide_record_errors: bool = False) -> Iterator[None]:
     """Route MkDocs logging to the console for the duration of a build or preview."""
-    handler = _ConsoleHandler(console, level)
+    handler = _ConsoleHandler(console, level, hide_record_errors)
     logger = logging.getLogger("mkdocs")
+    previous = logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     try:
         yield
     finally:
         logger.removeHandler(handler)
-
-
-def _records_folder(config_file: Path, records: str | None) -> Path:
-    if records:
-        return Path(records).resolve()
-    from mkdocs.config import load_config
-
-    config = load_config(str(config_file))
-    plugin = config.plugins.get("kb-records")
-    configured = getattr(getattr(plugin, "config", None), "records_dir", "records")
-    path = Path(configured)
-    return path if path.is_absolute() else (config_file.resolve().parent / path)
+        logger.setLevel(previous)
 
 
 def _source_date_epoch(folder: Path) -> str:
@@ -88,79 +95,173 @@ def _source_date_epoch(folder: Path) -> str:
         return "0"
 
 
-def _precheck(records: Path, out: Console) -> bool:
-    if not records.is_dir():
-        out.print(f"kbgen: records folder {records} does not exist", style="red", highlight=False)
-        return False
-    systems = check_records(records)
-    errors = [d for s in systems for d in s.diagnostics if d.severity is Severity.ERROR]
-    # Warnings are shown too (they never stop a build); errors stop it before MkDocs runs.
-    print_human(systems, out)
-    if errors:
-        out.print("kbgen: the records have errors; nothing was built", style="red", highlight=False)
-        return False
-    return True
+@contextmanager
+def _environment(config_file: Path, records: Path | None = None) -> Iterator[None]:
+    """MkDocs reads its build date (and serve its records folder) from the environment."""
+    wanted = {
+        "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH")
+        or _source_date_epoch(config_file.resolve().parent),
+        "NO_MKDOCS_2_WARNING": os.environ.get("NO_MKDOCS_2_WARNING") or "1",
+    }
+    if records is not None:
+        wanted[RECORDS_ENV] = str(records)
+    saved = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
-def _prepare(config_file: Path, records: str | None, err: Console) -> Path | None:
-    if not config_file.is_file():
-        err.print(f"kbgen: {config_file}: no such MkDocs configuration", highlight=False)
-        return None
-    folder = _records_folder(config_file, records)
-    os.environ[RECORDS_ENV] = str(folder)
-    os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config_file.resolve().parent))
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    return folder
+def _records_plugin(config: MkDocsConfig) -> RecordsPlugin | None:
+    plugin = config.plugins.get(PLUGIN)
+    return plugin if isinstance(plugin, RecordsPlugin) else None
 
 
-def _refusal(config_file: Path, records: str | None, err: Console) -> int | None:
-    """The exit code when the site must not be built or served (bad setup, record errors)."""
-    folder = _prepare(config_file, records, err)
-    if folder is None:
-        return EXIT_USAGE
-    return None if _precheck(folder, err) else EXIT_ERRORS
+def _site_refusal(config: MkDocsConfig, plugin: RecordsPlugin, target: Path) -> str | None:
+    custom_dir = config.theme.custom_dir
+    protected = protected_paths(
+        Path(config.config_file_path or ".").resolve().parent,
+        plugin.records_folder(config),
+        Path(config.docs_dir),
+        Path(custom_dir) if custom_dir else None,
+    )
+    return site_dir_refusal(target, protected)
+
+
+def _new_staging(target: Path) -> Path:
+    """A fresh folder beside the target, unique to this run (mkdtemp's idea, the umask's mode)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        staging = target.parent / f".{target.name}.building-{uuid.uuid4().hex[:12]}"
+        try:
+            staging.mkdir()
+            return staging
+        except FileExistsError:
+            continue
+
+
+@contextmanager
+def _swap_lock(target: Path) -> Iterator[bool]:
+    """Hold the lock file beside the target; yields False when another build keeps it too long."""
+    lock_path = target.parent / f".{target.name}.lock"
+    with lock_path.open("a") as lock:
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _swap_in(staging: Path, target: Path, config: MkDocsConfig, plugin: RecordsPlugin) -> str | None:
+    """Replace the target by the staged site; why not, if it cannot be done safely."""
+    retired: Path | None = None
+    with _swap_lock(target) as locked:
+        if not locked:
+            return f"another build is writing {target}; this build was not installed"
+        refusal = _site_refusal(config, plugin, target)  # another build may have changed it
+        if refusal is not None:
+            return refusal
+        if target.exists():
+            retired = staging.with_name(staging.name + ".previous")
+            target.rename(retired)
+        staging.rename(target)
+    if retired is not None:
+        shutil.rmtree(retired, ignore_errors=True)
+    return None
+
+
+def _report_failure(plugin: RecordsPlugin, exc: Exception, err: Console) -> None:
+    if plugin.result is not None and plugin.result.errors:
+        print_human(plugin.result.systems, err)
+        say(err, "kbgen: the records have errors; nothing was built; the previous site is unchanged", "red")
+    else:
+        say(err, f"kbgen build: {exc}; the previous site is unchanged", "red")
+
+
+def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: Console, err: Console) -> int:
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+    staging = _new_staging(target)
+    try:
+        config.site_dir = str(staging)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(config)
+        finally:
+            config.plugins.on_shutdown()
+        if plugin.result is not None:
+            print_human(plugin.result.systems, err)  # warnings and counts: the single check
+        problem = _swap_in(staging, target, config, plugin)
+    except (Abort, ConfigurationError, PluginError) as exc:
+        _report_failure(plugin, exc, err)
+        return EXIT_ERRORS
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if problem is not None:
+        say(err, f"kbgen build: {problem}", "red")
+        return EXIT_ERRORS
+    say(out, f"built {target}")
+    return EXIT_OK
 
 
 def build_site(
     config_file: Path, records: str | None, site_dir: str | None, out: Console, err: Console
 ) -> int:
-    """Validate, then build the site strictly and swap it into place atomically."""
-    from mkdocs.commands.build import build
+    """Build the site strictly (the plugin checks the records) and swap it into place."""
     from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+    from mkdocs.exceptions import Abort, ConfigurationError
 
-    refusal = _refusal(config_file, records, err)
-    if refusal is not None:
-        return refusal
-    staging: Path | None = None
+    if not config_file.is_file():
+        say(err, f"kbgen: {config_file}: no such MkDocs configuration")
+        return EXIT_USAGE
     # MkDocs and its plugins are chatty at INFO; a build shows what needs attention.
-    try:
-        with _mkdocs_log(err, logging.WARNING):
+    with _environment(config_file), _mkdocs_log(err, logging.WARNING, hide_record_errors=True):
+        try:
             config = load_config(str(config_file), strict=True)
-            target = Path(site_dir).resolve() if site_dir else Path(config.site_dir).resolve()
-            staging = target.parent / f".{target.name}.building"
-            retired = target.parent / f".{target.name}.previous"
-            for leftover in (staging, retired):
-                shutil.rmtree(leftover, ignore_errors=True)
-            # Build beside the target; it replaces the old site only once it succeeded.
-            config.site_dir = str(staging)
-            build(config)
-    except (Abort, ConfigurationError, PluginError) as exc:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-        err.print(
-            f"kbgen build: {exc}; the previous site is unchanged",
-            style="red",
-            highlight=False,
-            soft_wrap=True,
-        )
-        return EXIT_ERRORS
-    if target.exists():
-        target.rename(retired)
-    staging.rename(target)
-    shutil.rmtree(retired, ignore_errors=True)
-    out.print(f"built {target}", highlight=False)
-    return EXIT_OK
+        except (Abort, ConfigurationError) as exc:
+            say(err, f"kbgen build: {exc}", "red")
+            return EXIT_ERRORS
+        plugin = _records_plugin(config)
+        if plugin is None:
+            say(err, f"kbgen build: {config_file} does not enable the {PLUGIN} plugin")
+            return EXIT_USAGE
+        if records:
+            plugin.config.records_dir = str(Path(records).resolve())
+        target = Path(site_dir or config.site_dir).resolve()
+        refusal = _site_refusal(config, plugin, target)
+        if refusal is not None:
+            say(err, f"kbgen build: {refusal}", "red")
+            return EXIT_USAGE
+        return _build_into(config, plugin, target, out, err)
+
+
+def _records_option_ignored(config_file: Path, folder: Path) -> str | None:
+    """Why ``--records`` would not reach the plugin: serve reloads the file on every rebuild,
+    so the folder travels through ``records_dir: !ENV [KBGEN_RECORDS, records]``."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(config_file))
+    plugin = _records_plugin(config)
+    if plugin is None:
+        return f"{config_file} does not enable the {PLUGIN} plugin"
+    if plugin.records_folder(config).resolve() != folder:
+        return f"--records needs 'records_dir: !ENV [{RECORDS_ENV}, records]' under {PLUGIN} in {config_file}"
+    return None
 
 
 def serve_site(
@@ -170,15 +271,20 @@ def serve_site(
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import Abort, ConfigurationError
 
-    refusal = _refusal(config_file, records, err)
-    if refusal is not None:
-        return refusal
+    if not config_file.is_file():
+        say(err, f"kbgen: {config_file}: no such MkDocs configuration")
+        return EXIT_USAGE
+    folder = Path(records).resolve() if records else None
     options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
-    # A preview shows INFO too: the address it serves on and each rebuild.
-    try:
-        with _mkdocs_log(err, logging.INFO):
+    # A preview shows INFO too: the address it serves on, each rebuild, the records' errors.
+    with _environment(config_file, folder), _mkdocs_log(err, logging.INFO):
+        try:
+            ignored = folder is not None and _records_option_ignored(config_file, folder)
+            if ignored:
+                say(err, f"kbgen serve: {ignored}")
+                return EXIT_USAGE
             serve(config_file=str(config_file), livereload=True, **options)
-    except (Abort, ConfigurationError) as exc:
-        err.print(f"kbgen serve: {exc}", style="red", highlight=False)
-        return EXIT_ERRORS
+        except (Abort, ConfigurationError) as exc:
+            say(err, f"kbgen serve: {exc}", "red")
+            return EXIT_ERRORS
     return EXIT_OK

@@ -1,6 +1,6 @@
 """Site builds with MkDocs: reproducible, strict-clean, atomic on failure, record text stays data.
 
-Every build runs in a subprocess (``kbgen build`` exports its records folder through the
+Every build runs in a subprocess (MkDocs reads its build date from the process
 environment, which must not leak into other tests). The shipped site is built once per
 module and reused.
 """
@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from site_support import make_project
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KBGEN = [sys.executable, "-m", "generator.cli"]
@@ -198,7 +199,7 @@ def _broken_docs_config(tmp_path: Path) -> Path:
     replacements = {
         "docs_dir: kb": f"docs_dir: {docs}",
         "custom_dir: overrides": f"custom_dir: {REPO_ROOT / 'overrides'}",
-        "records_dir: records": f"records_dir: {REPO_ROOT / 'records'}",
+        "records_dir: !ENV [KBGEN_RECORDS, records]": f"records_dir: {REPO_ROOT / 'records'}",
     }
     for old, new in replacements.items():
         assert old in text, f"mkdocs.yml no longer has {old!r}"
@@ -220,8 +221,7 @@ def test_build_failing_inside_mkdocs_keeps_the_previous_site(
     assert "previous site is" in output
     assert "Traceback" not in output
     assert _differing(before, _tree(site)) == []
-    assert not (tmp_path / ".site.building").exists()
-    assert not (tmp_path / ".site.previous").exists()
+    assert [p.name for p in tmp_path.iterdir() if ".building-" in p.name] == []
 
 
 # ---------------------------------------------------------------- record text is data
@@ -266,3 +266,53 @@ def test_system_name_is_data_on_the_home_page(tmp_path: Path) -> None:
     for path, data in _tree(site).items():
         if path.endswith(".html"):
             assert "<img src=x onerror" not in data.decode("utf-8"), path
+
+
+# ---------------------------------------------------------------- the plugin's configuration
+
+
+def test_config_without_md_in_html_fails_naming_it(tmp_path: Path) -> None:
+    project = make_project(tmp_path, {"  - md_in_html\n": ""}, git=False)
+    proc = _build(project / "site", cwd=project)
+    output = _output(proc)
+    assert proc.returncode == 1, output
+    assert "the generated pages need the Markdown extension md_in_html" in output
+    assert "Traceback" not in output
+    assert not (project / "site").exists()
+
+
+EDITABLE = {
+    "site_description:": (
+        "repo_url: https://git.example.org/team/kb\nedit_uri: edit/main/kb/\nsite_description:"
+    ),
+    "    - toc.follow\n": "    - toc.follow\n    - content.action.edit\n",
+}
+EDIT = "https://git.example.org/team/kb/edit/main/"
+
+
+def _edit_links(page: Path) -> list[str]:
+    return re.findall(r'<a href="([^"]*)"[^>]*rel="edit"', page.read_text(encoding="utf-8"))
+
+
+def test_generated_pages_link_to_their_record_file_for_editing(tmp_path: Path) -> None:
+    project = make_project(tmp_path, EDITABLE, git=False)
+    site = project / "site"
+    proc = _build(site, cwd=project)
+    assert proc.returncode == 0, _output(proc)
+    system = site / "systems" / "demo"
+    assert _edit_links(system / "result" / "index.html") == [f"{EDIT}records/demo/result.yaml"]
+    assert _edit_links(system / "review" / "index.html") == [f"{EDIT}records/demo/result.yaml"]
+    assert _edit_links(system / "index.html") == [f"{EDIT}records/demo/run.yaml"]
+    # Cross-system pages have no record file, and are not docs_dir files either.
+    for page in ("glossary", "systems", "systems/status-matrix"):
+        assert _edit_links(site / page / "index.html") == [], page
+    assert _edit_links(site / "authoring" / "index.html") == [f"{EDIT}kb/authoring.md"]
+
+
+def test_serve_refuses_records_option_it_cannot_pass_on(tmp_path: Path) -> None:
+    """serve reloads mkdocs.yml on every rebuild: --records travels through !ENV only."""
+    project = make_project(tmp_path, {"!ENV [KBGEN_RECORDS, records]": "records"}, git=False)
+    shutil.copytree(project / "records", tmp_path / "elsewhere")
+    proc = _run([*KBGEN, "serve", "--records", str(tmp_path / "elsewhere")], cwd=project)
+    assert proc.returncode == 2, _output(proc)
+    assert "--records needs 'records_dir: !ENV [KBGEN_RECORDS, records]'" in _output(proc)

@@ -32,6 +32,7 @@ LABEL = "label: Knowledge admission and requested retrieval"
 PROSE = "progression: 'CLI add or RPC knowledge upsert"
 START_TIMEOUT = 60.0
 CHANGE_TIMEOUT = 30.0
+LAST_GOOD = "kb-records: showing the last good pages"
 
 
 def expect(target: Any) -> Any:
@@ -170,18 +171,17 @@ def test_live_preview_reloads_lists_new_systems_and_survives_errors(browsing, li
     status, html = _get(f"{live.url}/systems/{slug}/", timeout=CHANGE_TIMEOUT)
     assert status == 200 and name in html
 
-    # 3. A dangling ID in prose: the error is printed, the open page keeps the last good build.
+    # 3. A dangling ID in prose: the error is printed, located, and the last good pages are
+    #    published again, so the open page keeps showing the last good build.
     page.goto(f"{live.url}/{MEMORY_REPORT}")
     expect(record).to_contain_text(marker)
-    page.evaluate("window.__kbBeforeError = true")
     offset = len(live.output())
     live.edit(PROSE, "progression: 'See RTE-999. CLI add or RPC knowledge upsert")
-    output = live.wait_for_output("KB202", after=offset)
-    assert "RTE-999" in output
-    _poll(lambda: "An error happened during the rebuild" in live.output()[offset:], 10)
-    time.sleep(1.0)  # a reload, if one were (wrongly) sent, would arrive by now
+    output = live.wait_for_output(LAST_GOOD, after=offset)
+    assert re.search(r"routes\.yaml:\d+:\d+: error KB202 .*RTE-999", output), output
+    output = live.wait_for_output("Reloading browsers", after=offset)
+    assert "An error happened during the rebuild" not in output
     assert live.process.poll() is None, f"the server died:\n{live.output()[offset:]}"
-    assert page.evaluate("typeof window.__kbBeforeError") == "boolean", "the page reloaded onto an error"
     expect(record).to_contain_text(marker)
     expect(page.locator("h1")).to_be_visible()
     assert "Traceback" not in live.output(), live.output()
@@ -202,8 +202,8 @@ def test_a_fresh_request_gets_the_last_good_page_while_records_have_errors(live)
     offset = len(live.output())
     live.edit(PROSE, "progression: 'See RTE-998. CLI add or RPC knowledge upsert")
     try:
-        live.wait_for_output("An error happened during the rebuild", after=offset)
-        assert "KB202" in live.output()[offset:]
+        output = live.wait_for_output(LAST_GOOD, after=offset)
+        assert "KB202" in output and "An error happened during the rebuild" not in output
         # A reader pressing reload now: the last good page should come back promptly.
         status, html = _get(url, timeout=5)
         assert status == 200
@@ -213,3 +213,23 @@ def test_a_fresh_request_gets_the_last_good_page_while_records_have_errors(live)
         recovered = len(live.output())
         live.wait_for_output("Reloading browsers", after=recovered)
         assert _get(url, timeout=CHANGE_TIMEOUT)[0] == 200
+
+
+def test_records_renamed_away_and_back_are_still_watched(live):
+    """``mv records records.bak && mv records.bak records`` once left edits unseen for good."""
+    url = f"{live.url}/{MEMORY_REPORT}"
+    assert _get(url, timeout=CHANGE_TIMEOUT)[0] == 200
+    away = live.records.with_name("records.bak")
+    live.records.rename(away)
+    time.sleep(1.5)  # every watcher polls (0.5 s) while the folder is gone
+    away.rename(live.records)
+    time.sleep(1.5)  # … and again once it is back
+    marker = f"RENAMED-{uuid.uuid4().hex[:10]}"
+    live.edit(PROSE, f"progression: '{marker} CLI add or RPC knowledge upsert")
+    try:
+        assert _poll(lambda: marker in _get(url, timeout=CHANGE_TIMEOUT)[1], CHANGE_TIMEOUT), (
+            f"the edit after the rename was never rebuilt:\n{live.output()}"
+        )
+    finally:
+        live.edit(f"progression: '{marker} CLI add", "progression: 'CLI add")
+    assert "Traceback" not in live.output(), live.output()

@@ -1,0 +1,111 @@
+"""Where a site may be written: never over the sources, never over a folder that is not a site.
+
+A build replaces its site folder wholesale, so a site folder that is, contains or
+sits inside the project's sources would destroy them. Both ``kbgen build`` (before
+it starts) and the MkDocs plugin (before MkDocs cleans ``site_dir``) ask
+:func:`site_dir_refusal`; every path is compared with symlinks resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+# Written into every site the plugin builds, so the next build knows it may replace it.
+SITE_MARKER = ".kbgen-site"
+SITE_MARKER_TEXT = "Built by kbgen; the next build replaces this folder.\n"
+# What any MkDocs build leaves behind (sites built before the marker existed).
+MKDOCS_SITE_FILES = ("index.html", "sitemap.xml")
+
+
+@dataclass(frozen=True)
+class Protected:
+    """A path the site must keep clear of: ``enclosing`` ones may hold the site below them."""
+
+    what: str
+    path: Path
+    enclosing: bool = False
+
+
+def git_paths(start: Path) -> list[Protected]:
+    """The git work tree enclosing ``start`` and its git folder (followed for worktrees)."""
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        if not dot_git.exists():
+            continue
+        found = [Protected("the git work tree", folder, enclosing=True), Protected("the git folder", dot_git)]
+        if dot_git.is_file():  # a linked worktree: ".git" names the real git folder
+            text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                found.append(Protected("the git folder", (folder / text[7:].strip()).resolve()))
+        return found
+    return []
+
+
+def _home() -> list[Protected]:
+    try:
+        return [Protected("the home folder", Path.home().resolve(), enclosing=True)]
+    except (RuntimeError, KeyError):  # no home folder known
+        return []
+
+
+def protected_paths(
+    config_folder: Path, records: Path, docs_dir: Path, custom_dir: Path | None
+) -> list[Protected]:
+    """Every source a site folder must not be, contain or (for folders of sources) sit inside."""
+    found = [
+        Protected("the project folder", config_folder.resolve(), enclosing=True),
+        Protected("the records folder", records.resolve()),
+        Protected("the docs folder", docs_dir.resolve()),
+        Protected("the file system root", Path("/"), enclosing=True),
+        *_home(),
+    ]
+    if custom_dir is not None:
+        found.append(Protected("the theme overrides folder", custom_dir.resolve()))
+    for start in {config_folder.resolve(), records.resolve()}:
+        found.extend(git_paths(start))
+    return found
+
+
+def _overlaps(site: Path, protected: list[Protected]) -> Iterator[str]:
+    """Every way the site collides with a source, the most direct first."""
+    for guard in protected:
+        if site == guard.path:
+            yield f"it is {guard.what} ({guard.path})"
+    for guard in protected:
+        if site in guard.path.parents:
+            yield f"it contains {guard.what} ({guard.path})"
+    for guard in protected:
+        if not guard.enclosing and guard.path in site.parents:
+            yield f"it is inside {guard.what} ({guard.path})"
+
+
+def is_replaceable(site: Path) -> bool:
+    """Missing, empty, or a site a build wrote before (marker, or MkDocs' own files)."""
+    if not site.exists():
+        return True
+    if not site.is_dir():
+        return False
+    if (site / SITE_MARKER).is_file() or not any(site.iterdir()):
+        return True
+    return all((site / name).is_file() for name in MKDOCS_SITE_FILES)
+
+
+def site_dir_refusal(site: Path, protected: list[Protected]) -> str | None:
+    """Why ``site`` must not be built into, or None when it may be replaced."""
+    site = site.resolve()
+    problem = next(_overlaps(site, protected), None)
+    if problem is not None:
+        return f"refusing site folder {site}: {problem}; nothing was changed"
+    if not is_replaceable(site):
+        return (
+            f"refusing site folder {site}: it exists and is not a site built before "
+            f"(no {SITE_MARKER}, index.html or sitemap.xml); remove it or choose another folder"
+        )
+    return None
+
+
+def mark_site(site: Path) -> None:
+    """Leave the marker that lets the next build replace this folder."""
+    (site / SITE_MARKER).write_text(SITE_MARKER_TEXT, encoding="utf-8", newline="\n")

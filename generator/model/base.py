@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from .anchors import LineRange, parse_anchor
-from .ids import ID_PATTERN
+from .ids import IdGrammar
+from .meta import PROSE, Display
 
 
 class Strict(BaseModel):
@@ -18,17 +19,23 @@ class Strict(BaseModel):
 
 RecordId = Annotated[
     str,
-    StringConstraints(pattern=ID_PATTERN),
+    IdGrammar(),
     Field(description="A record ID: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store)."),
 ]
 
 Text = Annotated[
     str,
     StringConstraints(min_length=1),
+    PROSE,
     Field(description="Markdown prose. Record IDs and evidence anchors written in it are linked."),
 ]
 
-Label = Annotated[str, StringConstraints(min_length=1), Field(description="A short label.")]
+Label = Annotated[str, StringConstraints(min_length=1), PROSE, Field(description="A short label.")]
+
+# A revision or version as written: shown as code, never prose.
+Revision = Annotated[
+    str, StringConstraints(min_length=1), Display("code"), Field(description="A revision as written.")
+]
 
 
 class Anchor(Strict):

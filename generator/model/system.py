@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .files import Run
+from .meta import DataPath
 from .prose import MemoryReport, Result
 from .records import Annotation, Limitation, RecordBase, Supplied
 
-DataPath = tuple[str | int, ...]
+__all__ = ["DataPath", "Origin", "SystemRecords"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,5 @@ class SystemRecords:
     run_declared: bool = False  # a 'run' key exists, even if it failed validation
 
     def origin(self, obj: Any) -> Origin | None:
+        """Where a validated object was declared."""
         return self.origins.get(id(obj))
-
-    def by_kind(self, kind: type[RecordBase]) -> list[RecordBase]:
-        return [record for record in self.records if type(record) is kind]

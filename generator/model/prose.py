@@ -6,7 +6,7 @@ any other table uses the generic form with explicit column headers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
 
@@ -260,7 +260,10 @@ def _shared_records_model() -> type[KindSections]:
     )
 
 
-SharedRecords = _shared_records_model()
+if TYPE_CHECKING:
+    SharedRecords = KindSections
+else:  # built from the kind registry; rebuilt by sync_document_models()
+    SharedRecords = _shared_records_model()
 
 
 class Result(Strict):
@@ -271,7 +274,7 @@ class Result(Strict):
     run_identity: Section
     boundary_and_evidence: Section
     source_register: Section = Field(default_factory=Section)
-    shared_records: KindSections = Field(default_factory=lambda: SharedRecords())
+    shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())
     runtime_account: Section
     lens_scoping: Section
     lens_outputs: Section
@@ -288,7 +291,7 @@ class MemoryReport(Strict):
     type: str = Field(description="The report's type name, kept in the page frontmatter.")
     boundary_and_evidence: Section
     core_ideas: Section
-    shared_records: KindSections = Field(default_factory=lambda: SharedRecords())
+    shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())
     annotations: Section = Field(default_factory=Section)
     write_side: Section
     read_back: Section
@@ -323,7 +326,7 @@ MEMORY_REPORT_SECTION_TITLES: dict[str, str] = {
 
 SHARED_KIND_TITLES = kinds.SHARED_KIND_TITLES
 
-_synced = [-1]
+_synced = [kinds.registry_version()]  # Result and MemoryReport were built with the current kinds
 
 
 def sync_document_models() -> None:
@@ -336,6 +339,3 @@ def sync_document_models() -> None:
         document.model_fields["shared_records"].annotation = SharedRecords
         document.model_rebuild(force=True)
     _synced[0] = kinds.registry_version()
-
-
-sync_document_models()

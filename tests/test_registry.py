@@ -215,3 +215,42 @@ def test_an_id_whose_prefix_is_a_kind_code(kbgen, tmp_path: Path, monkeypatch: p
     monkeypatch.chdir(tmp_path)
     found = located(kbgen("check", "--format", "json", str(records)))
     assert ("KB105", "records/demo/extra.yaml", 2, 9) in found
+
+
+def test_prose_fields_follow_the_text_type() -> None:
+    """Which strings are prose comes from the type (Text, Label), not a list of names."""
+    from generator.model.meta import is_prose
+    from generator.model.records import Source, Supplied
+
+    fields = Source.model_fields
+    assert is_prose(fields["label"]) and is_prose(fields["identity"]) and is_prose(fields["body"])
+    assert not is_prose(fields["revision"]) and not is_prose(fields["link_template"])
+    assert not is_prose(fields["id"]) and not is_prose(Supplied.model_fields["revision"])
+
+
+def test_record_fields_are_shown_in_declared_order() -> None:
+    from generator.model.fields import record_badges, record_fields
+    from generator.model.records import Guarantee, Route, RouteFields
+    from generator.model.vocab import GuaranteeStrength
+
+    route = Route(
+        id="RTE-1",
+        owner="CMP-1",
+        progression="a → b",
+        fields=RouteFields(immediate_return="The answer."),
+        guarantee=[Guarantee(strength=GuaranteeStrength.PROTOCOL)],
+        statuses={"implementation conclusion status": ConclusionStatus.WIRED},
+    )
+    before = [(item.label, item.rendering, item.value) for item in record_fields(route)]
+    assert before == [("Endpoints/progression", "text", "a → b"), ("Owner", "text", "CMP-1")]
+    (after,) = record_fields(route, after_body=True)
+    assert after.rendering == "labelled-list" and len(after.value) == 7
+    assert (after.value[0].label, after.value[0].value) == ("Immediate return", "The answer.")
+    assert [badge.rendering for badge in record_badges(route)] == ["status", "badges"]
+
+
+def test_typed_table_columns_come_from_field_titles() -> None:
+    from generator.model.prose import ROW_TYPES
+
+    assert ROW_TYPES["lifecycle"].COLUMNS == {"objects": "Objects", "disposition": "Lifecycle disposition"}
+    assert set(ROW_TYPES["proposal-mapping"].PROVENANCE_FIELDS) == {"proposals"}

@@ -50,8 +50,6 @@ from .check.rules import Context, build_context
 from .diagnostics import Diagnostic, error, warning
 from .model.anchors import LineRange, find_anchors, unsafe_path_reason
 from .model.base import Quote
-from .model.ids import RecordKind, kind_of
-from .model.records import Source
 from .model.system import Origin
 from .model.walk import DataPath
 
@@ -142,14 +140,10 @@ class _Pinned:
 
 def _pinned_sources(system: CheckedSystem) -> list[_Pinned]:
     records = system.records
-    found: dict[str, _Pinned] = {}
-    for record in records.records:
-        if isinstance(record, Source) and record.id not in found:
-            found[record.id] = _Pinned(record.id, record.revision, records.origin(record))
-    for supplied in records.supplied:
-        if kind_of(supplied.id) is RecordKind.SOURCE and supplied.id not in found:
-            found[supplied.id] = _Pinned(supplied.id, supplied.revision, records.origin(supplied))
-    return list(found.values())
+    return [
+        _Pinned(source_id, source.revision, records.origin(source))
+        for source_id, source in records.source_records().items()
+    ]
 
 
 def _context(system: CheckedSystem) -> Context:

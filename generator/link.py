@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from .check.resolve import resolve_id
 from .model.anchors import LineRange
-from .model.ids import ID_IN_TEXT, RecordKind, anchor_of, kind_of, sort_key
+from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -177,12 +176,7 @@ def link_system(system: SystemRecords) -> SystemGraph:
     for supplied in system.supplied:
         graph.supplied.setdefault(supplied.id, supplied)
     graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
-    for record_id, record in graph.records.items():
-        if isinstance(record, Source):
-            graph.sources[record_id] = record
-    for supplied_id, supplied in graph.supplied.items():
-        if kind_of(supplied_id) is RecordKind.SOURCE:
-            graph.sources.setdefault(supplied_id, supplied)
+    graph.sources.update(system.source_records())
 
     references: dict[str, dict[tuple[str, str], Place]] = {}
 

@@ -16,6 +16,7 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
 from .diagnostics import Diagnostic, error
+from .model.meta import DataPath
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -31,8 +32,6 @@ _PLAIN_TAGS = frozenset(
 )
 
 _STR_TAG = "tag:yaml.org,2002:str"
-
-DataPath = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable
 
 from rich.console import Console
@@ -11,17 +10,12 @@ from rich.markup import escape
 
 from .check import CheckedSystem
 from .diagnostics import Diagnostic, Severity
-from .model.ids import KIND_NAMES, RecordKind, kind_of
+from .model.kinds import KIND_NAMES, count_by_kind
 
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:
     """Records per kind, in the model's kind order, plus supplied and limitations."""
-    counts: Counter[str] = Counter()
-    for record in system.records.records:
-        kind = kind_of(record.id)
-        if kind is not None:
-            counts[KIND_NAMES[kind][1]] += 1
-    ordered = {KIND_NAMES[kind][1]: counts[KIND_NAMES[kind][1]] for kind in RecordKind}
+    ordered = {spec.plural: n for spec, n in count_by_kind(system.records.records).items()}
     ordered["limitations"] = len(system.records.limitations)
     ordered["supplied"] = len(system.records.supplied)
     ordered["annotations"] = len(system.records.annotations)
@@ -33,7 +27,7 @@ def _all(systems: Iterable[CheckedSystem]) -> list[Diagnostic]:
 
 
 def _count(number: int, plural: str) -> str:
-    singular = {KIND_NAMES[kind][1]: KIND_NAMES[kind][0] for kind in RecordKind}
+    singular = {plural: name for name, plural in KIND_NAMES.values()}
     singular.update({"limitations": "limitation", "annotations": "annotation", "supplied": "supplied"})
     return f"{number} {plural if number != 1 else singular.get(plural, plural)}"
 

@@ -49,7 +49,7 @@ def test_a_model_change_is_detected(monkeypatch: pytest.MonkeyPatch) -> None:
     class ChangedRecordFile(RecordFile):
         new_top_level_key: list[str] = Field(default_factory=list)
 
-    monkeypatch.setattr(generator.schema, "RecordFile", ChangedRecordFile)
+    monkeypatch.setattr(generator.schema, "record_file_model", lambda: ChangedRecordFile)
     changed = schema_text()
     assert changed != _committed()
     assert "new_top_level_key" in json.loads(changed)["properties"]

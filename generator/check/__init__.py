@@ -12,7 +12,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..load import SystemSource, load_system, system_folders
 from ..model.system import SystemRecords
 from .rules import run_rules
-from .schema import validate_system
+from .validate import validate_system
 
 
 @dataclass

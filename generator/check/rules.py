@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
@@ -234,9 +234,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:
-    local = {r.id for r in system.records if kind_of(r.id) is RecordKind.SOURCE}
-    supplied = {s.id for s in system.supplied if kind_of(s.id) is RecordKind.SOURCE}
-    return frozenset(local | supplied | system.unvalidated_ids)
+    return frozenset(system.source_records()) | system.unvalidated_ids
 
 
 def _check_anchor(

@@ -2,8 +2,9 @@
 
 from .anchors import LineRange, find_anchors, parse_anchor
 from .base import Anchor, Quote
-from .files import RECORD_LIST_KEYS, RecordFile, Run
+from .files import Run, record_file_model
 from .ids import RecordKind, anchor_of, kind_of
+from .kinds import KindSpec, register_kind, registered, unregister_kind
 from .prose import MemoryReport, Result, Section
 from .records import (
     Absence,
@@ -21,7 +22,6 @@ from .records import (
 )
 
 __all__ = [
-    "RECORD_LIST_KEYS",
     "Absence",
     "Amendment",
     "Anchor",
@@ -29,13 +29,13 @@ __all__ = [
     "AuthorityPath",
     "Claim",
     "Component",
+    "KindSpec",
     "Limitation",
     "LineRange",
     "MemoryReport",
     "OperativeObject",
     "Quote",
     "RecordBase",
-    "RecordFile",
     "RecordKind",
     "Result",
     "Route",
@@ -47,4 +47,17 @@ __all__ = [
     "find_anchors",
     "kind_of",
     "parse_anchor",
+    "record_file_model",
+    "register_kind",
+    "registered",
+    "unregister_kind",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Derived from the kind registry on use: see files.py.
+    if name in ("RecordFile", "RECORD_LIST_KEYS"):
+        from . import files
+
+        return getattr(files, name)
+    raise AttributeError(name)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .ids import ID_PATTERN
-
 _SOURCE = r"(?:SRC-[1-9][0-9]*|[A-Z]{2,5}-SRC-[a-z0-9]+(?:-[a-z0-9]+)*)"
 _RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"
 # A path token has a slash or a file extension, and no spaces.
@@ -120,6 +118,3 @@ def bad_range_reason(ranges: tuple[LineRange, ...]) -> str | None:
         if line_range.end < line_range.start:
             return f"line range {line_range} ends before it starts"
     return None
-
-
-SOURCE_ID_PATTERN = ID_PATTERN

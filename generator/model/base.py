@@ -8,7 +8,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from pydantic_core import PydanticCustomError
 
 from .anchors import LineRange, parse_anchor
-from .ids import ID_PATTERN
+from .ids import IdGrammar
+from .meta import PROSE, Display
 
 
 class Strict(BaseModel):
@@ -19,7 +20,7 @@ class Strict(BaseModel):
 
 RecordId = Annotated[
     str,
-    StringConstraints(pattern=ID_PATTERN),
+    IdGrammar(),
     Field(description="A record ID: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store)."),
 ]
 
@@ -35,13 +36,19 @@ Text = Annotated[
     str,
     StringConstraints(min_length=1),
     AfterValidator(_not_blank),
+    PROSE,
     Field(description="Markdown prose. Record IDs and evidence anchors written in it are linked."),
 ]
 
 # Surrounding whitespace (a folded scalar's trailing newline) is dropped; an inner line
 # break is refused by rule KB109, since a label becomes part of a heading.
 Label = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1), Field(description="A short label.")
+    str, StringConstraints(strip_whitespace=True, min_length=1), PROSE, Field(description="A short label.")
+]
+
+# A revision or version as written: shown as code, never prose.
+Revision = Annotated[
+    str, StringConstraints(min_length=1), Display("code"), Field(description="A revision as written.")
 ]
 
 

@@ -2,35 +2,26 @@
 
 A system folder holds any number of record files; each may carry any of the
 top-level keys below, and the loader merges them (lists concatenate, ``run``,
-``result`` and ``memory_report`` may appear once per system).
+``result`` and ``memory_report`` may appear once per system). The kind lists
+(``sources``, ``routes``, …) come from the kind registry, so the record-file model
+is built from it (``record_file_model()``); ``RecordFile`` names the current one.
 """
 
 from __future__ import annotations
 
 import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, create_model
 
+from . import kinds
 from .base import RecordId, Strict, Text
-from .prose import MemoryReport, Result
-from .records import (
-    Absence,
-    Annotation,
-    AuthorityPath,
-    Claim,
-    Component,
-    Limitation,
-    OperativeObject,
-    Route,
-    Source,
-    Supplied,
-)
+from .ids import RUN_ID_PATTERN, IdGrammar
+from .prose import MemoryReport, Result, sync_document_models
+from .records import Annotation, Limitation, Supplied
 from .vocab import BoundaryKind, Disposition, EvidenceTier
 
-RUN_ID_PATTERN = (
-    r"^AAS-(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<seq>[0-9]{2})$"
-)
+__all__ = ["RUN_ID_PATTERN", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
 
 
 class ReviewedBoundary(Strict):
@@ -47,7 +38,7 @@ class Run(Strict):
     """
 
     system: Text = Field(description="The system's display name.")
-    run_id: Annotated[str, StringConstraints(pattern=RUN_ID_PATTERN)] | None = Field(
+    run_id: Annotated[str, IdGrammar(run=True)] | None = Field(
         default=None, description="AAS-YYYY-MM-DD-<system-slug>-NN"
     )
     run_date: datetime.date | None = None
@@ -60,30 +51,53 @@ class Run(Strict):
     summary: Text | None = Field(default=None, description="One paragraph for the system index.")
 
 
-class RecordFile(Strict):
-    """One YAML record file of a system folder."""
+# Top-level keys that hold one mapping per system, and lists that are not record kinds.
+SINGLE_MODELS: dict[str, type[BaseModel]] = {"run": Run, "result": Result, "memory_report": MemoryReport}
+OTHER_LIST_MODELS: dict[str, type[BaseModel]] = {
+    "limitations": Limitation,
+    "supplied": Supplied,
+    "annotations": Annotation,
+}
 
-    run: Run | None = None
-    sources: list[Source] = Field(default_factory=list)
-    components: list[Component] = Field(default_factory=list)
-    objects: list[OperativeObject] = Field(default_factory=list)
-    routes: list[Route] = Field(default_factory=list)
-    claims: list[Claim] = Field(default_factory=list)
-    absences: list[Absence] = Field(default_factory=list)
-    authority_paths: list[AuthorityPath] = Field(default_factory=list)
-    limitations: list[Limitation] = Field(default_factory=list)
-    supplied: list[Supplied] = Field(default_factory=list)
-    annotations: list[Annotation] = Field(default_factory=list)
-    result: Result | None = None
-    memory_report: MemoryReport | None = None
+_BUILT: list[tuple[int, type[BaseModel]]] = []
 
 
-RECORD_LIST_KEYS: tuple[str, ...] = (
-    "sources",
-    "components",
-    "objects",
-    "routes",
-    "claims",
-    "absences",
-    "authority_paths",
-)
+def _build_record_file() -> type[BaseModel]:
+    fields: dict[str, Any] = {"run": (Run | None, None)}
+    for spec in kinds.registered():
+        fields[spec.list_key] = (list[spec.model], Field(default_factory=list))  # type: ignore[name-defined]
+    for key, model in OTHER_LIST_MODELS.items():
+        fields[key] = (list[model], Field(default_factory=list))  # type: ignore[valid-type]
+    fields["result"] = (Result | None, None)
+    fields["memory_report"] = (MemoryReport | None, None)
+    return create_model(
+        "RecordFile", __base__=Strict, __doc__="One YAML record file of a system folder.", **fields
+    )
+
+
+def record_file_model() -> type[BaseModel]:
+    """The model of one record file for the kinds registered now."""
+    version = kinds.registry_version()
+    if not _BUILT or _BUILT[0][0] != version:
+        sync_document_models()
+        _BUILT[:] = [(version, _build_record_file())]
+    return _BUILT[0][1]
+
+
+def record_list_keys() -> tuple[str, ...]:
+    """The top-level lists that declare records, in kind order."""
+    return tuple(spec.list_key for spec in kinds.registered())
+
+
+def list_models() -> dict[str, type[BaseModel]]:
+    """The model of one entry of each top-level list."""
+    return {**{spec.list_key: spec.model for spec in kinds.registered()}, **OTHER_LIST_MODELS}
+
+
+def __getattr__(name: str) -> Any:
+    # ``RecordFile`` and ``RECORD_LIST_KEYS`` follow the registry, so they are looked up on use.
+    if name == "RecordFile":
+        return record_file_model()
+    if name == "RECORD_LIST_KEYS":
+        return record_list_keys()
+    raise AttributeError(name)

@@ -2,16 +2,30 @@
 
 Two grammars name records: numbered (``RTE-11``) and analyst-prefixed slugs
 (``MEM-RTE-knowledge-store``). Both carry a kind code that fixes the record kind.
+The kind codes come from the kind registry (``kinds.py``), so the grammar is
+compiled from it on use and follows a kind registered later. An analyst prefix is
+never a kind code, so the first segment of an ID tells which grammar it follows.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
+
+if TYPE_CHECKING:
+    from .kinds import LiveMapping
 
 
 class RecordKind(StrEnum):
-    """The kinds of record a system can declare, by the code in their IDs."""
+    """The codes of the built-in record kinds (their specs are in ``kinds.py``)."""
 
     SOURCE = "SRC"
     COMPONENT = "CMP"
@@ -22,56 +36,109 @@ class RecordKind(StrEnum):
     AUTHORITY_PATH = "BAP"
 
 
-KIND_NAMES: dict[RecordKind, tuple[str, str]] = {
-    RecordKind.SOURCE: ("source", "sources"),
-    RecordKind.COMPONENT: ("component", "components"),
-    RecordKind.OBJECT: ("operative object", "operative objects"),
-    RecordKind.ROUTE: ("route", "routes"),
-    RecordKind.CLAIM: ("claim", "claims"),
-    RecordKind.ABSENCE: ("evidenced absence", "evidenced absences"),
-    RecordKind.AUTHORITY_PATH: ("behavioral-authority path", "behavioral-authority paths"),
-}
-
-# The top-level list (and 'Shared records' subsection) each kind is declared in.
-LIST_KINDS: dict[str, RecordKind] = {
-    "sources": RecordKind.SOURCE,
-    "components": RecordKind.COMPONENT,
-    "objects": RecordKind.OBJECT,
-    "routes": RecordKind.ROUTE,
-    "claims": RecordKind.CLAIM,
-    "absences": RecordKind.ABSENCE,
-    "authority_paths": RecordKind.AUTHORITY_PATH,
-}
-
-_KINDS = "|".join(kind.value for kind in RecordKind)
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-_PREFIX = r"[A-Z]{2,5}"
-
-NUMBERED_ID = re.compile(rf"^(?P<kind>{_KINDS})-(?P<number>[1-9][0-9]*)$")
-PREFIXED_ID = re.compile(rf"^(?P<prefix>{_PREFIX})-(?P<kind>{_KINDS})-(?P<slug>{_SLUG})$")
-
-# Finds ID-shaped tokens in prose. The slug part is greedy; the linker shortens a
-# candidate segment by segment until it meets a declared ID, so the longest
-# declared ID wins (``MEM-RTE-knowledge-store`` is never cut to a shorter ID).
-ID_IN_TEXT = re.compile(rf"(?<![A-Za-z0-9_.-])(?:{_PREFIX}-)?(?:{_KINDS})-(?:[0-9]+|{_SLUG})(?![A-Za-z0-9_])")
-
-# ``RTE-21–RTE-29``: a range written with an en or em dash between two IDs.
-ID_RANGE_IN_TEXT = re.compile(
-    rf"(?P<first>(?:{_PREFIX}-)?(?:{_KINDS})-[0-9]+)\s*[–—]\s*(?P<last>(?:{_PREFIX}-)?(?:{_KINDS})-[0-9]+)"
-)
-
-ID_PATTERN = rf"^(?:(?:{_KINDS})-[1-9][0-9]*|{_PREFIX}-(?:{_KINDS})-{_SLUG})$"
 
 
-def kind_of(record_id: str) -> RecordKind | None:
-    """Return the record kind an ID names, or None when it matches neither grammar."""
-    match = NUMBERED_ID.match(record_id) or PREFIXED_ID.match(record_id)
-    return RecordKind(match.group("kind")) if match else None
+@dataclass(frozen=True)
+class Grammar:
+    """The ID patterns for one set of kind codes."""
+
+    pattern: str  # a whole ID, either grammar (for the editor schema)
+    whole: re.Pattern[str]
+    numbered: re.Pattern[str]
+    prefixed: re.Pattern[str]
+    # Finds ID-shaped tokens in prose. The slug part is greedy; the linker shortens a
+    # candidate segment by segment until it meets a declared ID, so the longest
+    # declared ID wins (``MEM-RTE-knowledge-store`` is never cut to a shorter ID).
+    in_text: re.Pattern[str]
+    # ``RTE-21–RTE-29``: a range written with an en or em dash between two IDs.
+    range_in_text: re.Pattern[str]
 
 
-def is_valid_id(record_id: str) -> bool:
-    """True when the ID follows one of the two grammars."""
-    return kind_of(record_id) is not None
+def _compile(codes: tuple[str, ...]) -> Grammar:
+    kinds = "|".join(codes)
+    prefix = rf"(?!(?:{kinds})-)[A-Z]{{2,5}}"
+    pattern = rf"^(?:(?:{kinds})-[1-9][0-9]*|{prefix}-(?:{kinds})-{_SLUG})$"
+    numbered_id = rf"(?:{prefix}-)?(?:{kinds})-[0-9]+"
+    return Grammar(
+        pattern=pattern,
+        whole=re.compile(pattern),
+        numbered=re.compile(rf"^(?P<kind>{kinds})-(?P<number>[1-9][0-9]*)$"),
+        prefixed=re.compile(rf"^(?P<prefix>{prefix})-(?P<kind>{kinds})-(?P<slug>{_SLUG})$"),
+        in_text=re.compile(
+            rf"(?<![A-Za-z0-9_.-])(?:{prefix}-)?(?:{kinds})-(?:[0-9]+|{_SLUG})(?![A-Za-z0-9_])"
+        ),
+        range_in_text=re.compile(rf"(?P<first>{numbered_id})\s*[–—]\s*(?P<last>{numbered_id})"),
+    )
+
+
+_GRAMMAR: list[tuple[int, Grammar]] = []
+
+
+def grammar() -> Grammar:
+    """The grammar of the kinds registered now (compiled once per registry change)."""
+    from . import kinds
+
+    version = kinds.registry_version()
+    if not _GRAMMAR or _GRAMMAR[0][0] != version:
+        _GRAMMAR[:] = [(version, _compile(kinds.kind_codes()))]
+    return _GRAMMAR[0][1]
+
+
+class LivePattern:
+    """One pattern of the current grammar, usable where a compiled pattern was."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def _current(self) -> re.Pattern[str]:
+        found: re.Pattern[str] = getattr(grammar(), self._name)
+        return found
+
+    @property
+    def pattern(self) -> str:
+        return self._current().pattern
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._current().finditer(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._current().search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._current().match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self._current().fullmatch(text)
+
+
+NUMBERED_ID = LivePattern("numbered")
+PREFIXED_ID = LivePattern("prefixed")
+ID_IN_TEXT = LivePattern("in_text")
+ID_RANGE_IN_TEXT = LivePattern("range_in_text")
+
+
+def __getattr__(name: str) -> LiveMapping[Any]:
+    # The kind maps moved to the registry (kinds.py); they stay importable from here.
+    if name in ("KIND_NAMES", "LIST_KINDS"):
+        from . import kinds
+
+        found: LiveMapping[Any] = getattr(kinds, name)
+        return found
+    raise AttributeError(name)
+
+
+def kind_of(record_id: str) -> str | None:
+    """Return the kind code an ID names, or None when it matches neither grammar.
+
+    Built-in kinds come back as their ``RecordKind`` member, so ``is`` comparisons hold.
+    """
+    from . import kinds
+
+    current = grammar()
+    match = current.numbered.match(record_id) or current.prefixed.match(record_id)
+    spec = kinds.spec_of_code(match.group("kind")) if match else None
+    return spec.code if spec else None
 
 
 def anchor_of(record_id: str) -> str:
@@ -81,10 +148,71 @@ def anchor_of(record_id: str) -> str:
 
 def sort_key(record_id: str) -> tuple[str, str, int, str]:
     """Sort IDs by prefix, kind, then number, so RTE-2 precedes RTE-10."""
-    numbered = NUMBERED_ID.match(record_id)
+    current = grammar()
+    numbered = current.numbered.match(record_id)
     if numbered:
         return ("", numbered.group("kind"), int(numbered.group("number")), "")
-    prefixed = PREFIXED_ID.match(record_id)
+    prefixed = current.prefixed.match(record_id)
     if prefixed:
         return (prefixed.group("prefix"), prefixed.group("kind"), 0, prefixed.group("slug"))
     return ("~", "", 0, record_id)
+
+
+RUN_ID_PATTERN = (
+    r"^AAS-(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<seq>[0-9]{2})$"
+)
+_RUN_ID = re.compile(RUN_ID_PATTERN)
+
+
+@dataclass(frozen=True)
+class IdGrammar:
+    """Annotation marker: the string is a record ID (error type ``record_id``) or a run ID
+    (``run_id``), checked against the grammar current at validation time; the editor
+    schema carries the pattern current when it is generated."""
+
+    run: bool = False
+
+    def _check(self, value: str) -> str:
+        if self.run:
+            if not _RUN_ID.match(value):
+                raise PydanticCustomError("run_id", "not a run ID")
+        elif not grammar().whole.match(value):
+            raise PydanticCustomError("record_id", "not a record ID")
+        return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        found = handler(schema)
+        found["pattern"] = RUN_ID_PATTERN if self.run else grammar().pattern
+        return found
+
+
+@lru_cache(maxsize=8)
+def _longest(declared: frozenset[str]) -> int:
+    # A frozenset caches its hash, so this lookup costs nothing after the first.
+    return max(map(len, declared), default=0)
+
+
+def resolve_id(candidate: str, declared: Collection[str]) -> str | None:
+    """Return the declared ID an ID-shaped token from prose names: the longest declared one wins.
+
+    Prose may run a word onto an ID (``MEM-RTE-knowledge-store-backed``); the longest
+    declared prefix that ends at a segment boundary is the reference. Only the first
+    ``longest declared ID + 1`` characters can matter, so a token of a million
+    segments is cut first: shortening it one segment at a time would be quadratic.
+    """
+    longest = _longest(declared) if isinstance(declared, frozenset) else max(map(len, declared), default=0)
+    token = candidate[: longest + 1]
+    while True:
+        if token in declared:
+            return token
+        head, sep, _ = token.rpartition("-")
+        if not sep or head.count("-") < 1:
+            return None
+        token = head

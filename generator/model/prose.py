@@ -6,125 +6,98 @@ any other table uses the generic form with explicit column headers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
 
+from . import kinds
 from .base import RecordId, Strict, Text
+from .meta import is_prose
+
+# Lens-local proposal tags: provenance kept literal, not prose (IDs in it are not references).
+Provenance = Annotated[
+    str, StringConstraints(min_length=1), Field(description="Provenance tags, kept literal.")
+]
 
 
 class TypedRow(Strict):
-    """A row of a typed table. COLUMNS maps each field to its header, in order."""
+    """A row of a typed table: each field a column, headed by its title, in declared order."""
 
+    # Derived from the fields when a row class is defined.
     COLUMNS: ClassVar[dict[str, str]] = {}
-    # Fields holding lens-local proposal tags: provenance, not references.
     PROVENANCE_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.COLUMNS = {name: info.title or name for name, info in cls.model_fields.items()}
+        cls.PROVENANCE_FIELDS = frozenset(
+            name for name, info in cls.model_fields.items() if not is_prose(info)
+        )
 
 
 class CoverageRow(TypedRow):
-    COLUMNS = {
-        "entry_point": "Entry point or operation",
-        "inspection_basis": "Source paths and inspection basis",
-        "records_and_gaps": "Records or unresolved fact and conclusion prevented",
-    }
-    entry_point: Text
-    inspection_basis: Text
-    records_and_gaps: Text
+    entry_point: Text = Field(title="Entry point or operation")
+    inspection_basis: Text = Field(title="Source paths and inspection basis")
+    records_and_gaps: Text = Field(title="Records or unresolved fact and conclusion prevented")
 
 
 class RouteCompletionRow(TypedRow):
-    COLUMNS = {
-        "route": "Route",
-        "immediate_and_read_back": "Immediate result and later read-back",
-        "selection_and_revision": "Selection, invalidation and admitted revision",
-        "owner_and_recovery": "Owner, rejection, recovery and terminal boundary",
-    }
-    route: Text
-    immediate_and_read_back: Text
-    selection_and_revision: Text
-    owner_and_recovery: Text
+    route: Text = Field(title="Route")
+    immediate_and_read_back: Text = Field(title="Immediate result and later read-back")
+    selection_and_revision: Text = Field(title="Selection, invalidation and admitted revision")
+    owner_and_recovery: Text = Field(title="Owner, rejection, recovery and terminal boundary")
 
 
 class TraceLearningRow(TypedRow):
-    COLUMNS = {
-        "route": "Route",
-        "lineage": "Acquired source → durable derivative → later consumer",
-        "reuse_horizon": "Reuse horizon",
-        "timing": "Timing relative to source work",
-        "distilled_form": "Distilled form and uncertainty",
-    }
-    route: Text
-    lineage: Text
-    reuse_horizon: Text
-    timing: Text
-    distilled_form: Text
+    route: Text = Field(title="Route")
+    lineage: Text = Field(title="Acquired source → durable derivative → later consumer")
+    reuse_horizon: Text = Field(title="Reuse horizon")
+    timing: Text = Field(title="Timing relative to source work")
+    distilled_form: Text = Field(title="Distilled form and uncertainty")
 
 
 class ObjectOverlayRow(TypedRow):
-    COLUMNS = {
-        "objects": "Object",
-        "truth_apt_part": "Truth-apt part and transformation question",
-        "warrant_limit": "Warrant limit",
-    }
-    objects: Text
-    truth_apt_part: Text
-    warrant_limit: Text
+    objects: Text = Field(title="Object")
+    truth_apt_part: Text = Field(title="Truth-apt part and transformation question")
+    warrant_limit: Text = Field(title="Warrant limit")
 
 
 class AuthorityLedgerRow(TypedRow):
-    COLUMNS = {
-        "route": "Route",
-        "function": "Function",
-        "content_relation": "Content/update relation",
-        "check_target": "Check/transition target → evaluator/condition",
-        "force_and_limit": "Operational and epistemic force; limit",
-    }
-    route: Text
-    function: Text
-    content_relation: Text
-    check_target: Text
-    force_and_limit: Text
+    route: Text = Field(title="Route")
+    function: Text = Field(title="Function")
+    content_relation: Text = Field(title="Content/update relation")
+    check_target: Text = Field(title="Check/transition target → evaluator/condition")
+    force_and_limit: Text = Field(title="Operational and epistemic force; limit")
 
 
 class MemoryLedgerRow(TypedRow):
-    COLUMNS = {
-        "route": "Route",
-        "overlay": "Functional overlay and content relation",
-        "transition": "Target → evaluator/condition → transition",
-        "force_and_limit": "Operational force and epistemic limit",
-    }
-    route: Text
-    overlay: Text
-    transition: Text
-    force_and_limit: Text
+    route: Text = Field(title="Route")
+    overlay: Text = Field(title="Functional overlay and content relation")
+    transition: Text = Field(title="Target → evaluator/condition → transition")
+    force_and_limit: Text = Field(title="Operational force and epistemic limit")
 
 
 class LifecycleRow(TypedRow):
-    COLUMNS = {"objects": "Objects", "disposition": "Lifecycle disposition"}
-    objects: Text = Field(description="The objects, as the paragraph opens ('OBJ-1, OBJ-5 and OBJ-6').")
-    disposition: Text
+    objects: Text = Field(
+        title="Objects", description="The objects, as the paragraph opens ('OBJ-1, OBJ-5 and OBJ-6')."
+    )
+    disposition: Text = Field(title="Lifecycle disposition")
 
 
 class ClaimComparisonRow(TypedRow):
-    COLUMNS = {
-        "claim": "Claim",
-        "doctrine_support": "Doctrine/design support",
-        "implemented_routes": "Implemented routes",
-        "observed_support": "Observed-run / causal support",
-        "conclusion": "Supported conclusion and mismatch",
-    }
-    claim: Text
-    doctrine_support: Text
-    implemented_routes: Text
-    observed_support: Text
-    conclusion: Text
+    claim: Text = Field(title="Claim")
+    doctrine_support: Text = Field(title="Doctrine/design support")
+    implemented_routes: Text = Field(title="Implemented routes")
+    observed_support: Text = Field(title="Observed-run / causal support")
+    conclusion: Text = Field(title="Supported conclusion and mismatch")
 
 
 class ProposalMappingRow(TypedRow):
-    COLUMNS = {"proposals": "Specialist proposals", "disposition": "Canonical disposition"}
-    PROVENANCE_FIELDS = frozenset({"proposals"})
-    proposals: Text = Field(description="Lens-local proposal tags: provenance, not records.")
-    disposition: Text
+    proposals: Provenance = Field(
+        title="Specialist proposals", description="Lens-local proposal tags: provenance, not records."
+    )
+    disposition: Text = Field(title="Canonical disposition")
 
 
 ROW_TYPES: dict[str, type[TypedRow]] = {
@@ -265,15 +238,32 @@ class KindSection(Strict):
     blocks: list[Block] = Field(default_factory=list)
 
 
-class SharedRecords(Strict):
-    """The six kind subsections of 'Shared records'."""
+class KindSections(Strict):
+    """Base of 'Shared records': one ``KindSection`` field per registered kind with a
+    shared-records title (the fields are derived from the kind registry)."""
 
-    components: KindSection = Field(default_factory=KindSection)
-    objects: KindSection = Field(default_factory=KindSection)
-    routes: KindSection = Field(default_factory=KindSection)
-    claims: KindSection = Field(default_factory=KindSection)
-    absences: KindSection = Field(default_factory=KindSection)
-    authority_paths: KindSection = Field(default_factory=KindSection)
+    def __getitem__(self, list_key: str) -> KindSection:
+        section: KindSection = getattr(self, list_key)
+        return section
+
+
+def _shared_records_model() -> type[KindSections]:
+    fields: dict[str, Any] = {
+        spec.list_key: (KindSection, Field(default_factory=KindSection, title=spec.shared_title))
+        for spec in kinds.shared_kinds()
+    }
+    return create_model(
+        "SharedRecords",
+        __base__=KindSections,
+        __doc__="The kind subsections of 'Shared records', one per record kind.",
+        **fields,
+    )
+
+
+if TYPE_CHECKING:
+    SharedRecords = KindSections
+else:  # built from the kind registry; rebuilt by sync_document_models()
+    SharedRecords = _shared_records_model()
 
 
 class Result(Strict):
@@ -284,7 +274,7 @@ class Result(Strict):
     run_identity: Section
     boundary_and_evidence: Section
     source_register: Section = Field(default_factory=Section)
-    shared_records: SharedRecords = Field(default_factory=SharedRecords)
+    shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())
     runtime_account: Section
     lens_scoping: Section
     lens_outputs: Section
@@ -301,7 +291,7 @@ class MemoryReport(Strict):
     type: str = Field(description="The report's type name, kept in the page frontmatter.")
     boundary_and_evidence: Section
     core_ideas: Section
-    shared_records: SharedRecords = Field(default_factory=SharedRecords)
+    shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())
     annotations: Section = Field(default_factory=Section)
     write_side: Section
     read_back: Section
@@ -334,13 +324,18 @@ MEMORY_REPORT_SECTION_TITLES: dict[str, str] = {
     "limitations_and_checks": "Limitations and checks",
 }
 
-SHARED_KIND_TITLES: dict[str, str] = {
-    "components": "Components",
-    "objects": "Operative objects",
-    "routes": "Routes",
-    "claims": "Claims",
-    "absences": "Evidenced absences",
-    "authority_paths": "Behavioral-authority paths",
-}
+SHARED_KIND_TITLES = kinds.SHARED_KIND_TITLES
 
-_ = RecordId  # re-exported for block models
+_synced = [kinds.registry_version()]  # Result and MemoryReport were built with the current kinds
+
+
+def sync_document_models() -> None:
+    """Rebuild 'Shared records' and the two documents holding it when the kinds changed."""
+    global SharedRecords
+    if _synced[0] == kinds.registry_version():
+        return
+    SharedRecords = _shared_records_model()
+    for document in (Result, MemoryReport):
+        document.model_fields["shared_records"].annotation = SharedRecords
+        document.model_rebuild(force=True)
+    _synced[0] = kinds.registry_version()

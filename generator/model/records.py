@@ -4,11 +4,12 @@ annotations and amendments."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AnyUrl, Field
 
-from .base import Anchor, Label, Quote, RecordId, Strict, Text
+from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
+from .meta import Display
 from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength
 
 
@@ -45,44 +46,51 @@ class RecordBase(Strict):
 class EvidenceLayerEntry(Strict):
     """One evidence layer a source contributes, with the scope inspected in it."""
 
-    layer: EvidenceLayer
-    note: Text | None = None
-    scope: Text | None = None
+    layer: EvidenceLayer = Field(title="Evidence layer")
+    note: Annotated[Text | None, Display(joiner=" — ")] = None
+    scope: Annotated[Text | None, Display(joiner=". ")] = Field(default=None, title="Inspected scope")
 
 
 class AccessGap(Strict):
     """Evidence the analyst could not reach, and the conclusion that gap prevents."""
 
-    gap: Text
-    prevents: Text | None = None
+    gap: Text = Field(title="Access gap")
+    prevents: Text | None = Field(default=None, title="Conclusion prevented")
 
 
 class Source(RecordBase):
     """An inspected source, pinned at a revision."""
 
-    source_kind: Label = Field(description="Git, archive, web page, …")
-    identity: Text = Field(description="Identity and location as written.")
+    source_kind: Label = Field(title="Kind", description="Git, archive, web page, …")
+    identity: Text = Field(title="Identity/location", description="Identity and location as written.")
     location: AnyUrl | None = Field(default=None, description="Repository URL used for evidence links.")
-    revision: Label | None = None
+    revision: Revision | None = Field(default=None, title="Revision")
     link_template: str | None = Field(
         default=None,
         description="Evidence link pattern for non-GitHub hosts, with {location}, {revision}, "
         "{path}, {start} and {end}.",
     )
     layers: list[EvidenceLayerEntry] = Field(default_factory=list)
-    citation_anchors: Text | None = None
+    citation_anchors: Text | None = Field(default=None, title="Citation anchors")
     access_gaps: list[AccessGap] = Field(default_factory=list)
 
 
 class Component(RecordBase):
     """A component of the analysed system."""
 
-    source_native: Text | None = Field(default=None, description="Source-native identity.")
-    form: Text | None = Field(default=None, description="Representational form, substrate and role.")
-    storage: Text | None = None
-    producer_consumer: Text | None = Field(default=None, description="Producer → consumer.")
-    authority: Text | None = None
-    fixity: Text | None = Field(default=None, description="Fixity and evidence.")
+    # Not repeated when it only restates the label.
+    source_native: Annotated[Text | None, Display(unless_same_as="label")] = Field(
+        default=None, title="Source-native identity", description="Source-native identity."
+    )
+    form: Text | None = Field(
+        default=None, title="Form, storage and role", description="Representational form, substrate and role."
+    )
+    storage: Text | None = Field(default=None, title="Storage substrate")
+    producer_consumer: Text | None = Field(
+        default=None, title="Producer → consumer, authority and evidence", description="Producer → consumer."
+    )
+    authority: Text | None = Field(default=None, title="Authority")
+    fixity: Text | None = Field(default=None, title="Fixity and evidence", description="Fixity and evidence.")
 
 
 class OperativeObject(Component):
@@ -95,23 +103,18 @@ class RouteFields(Strict):
     ``inapplicable — reason`` and ``uninspected — reason`` are allowed values.
     """
 
-    immediate_return: Text | None = None
-    later_read_back: Text | None = None
-    delegated_visibility: Text | None = None
-    selection_predicate: Text | None = None
-    invalidation_or_expiry: Text | None = None
-    activation_or_effect: Text | None = None
-    evidence_limits: Text | None = None
+    immediate_return: Text | None = Field(default=None, title="Immediate return")
+    later_read_back: Text | None = Field(default=None, title="Later read-back")
+    delegated_visibility: Text | None = Field(default=None, title="Delegated visibility")
+    selection_predicate: Text | None = Field(default=None, title="Selection predicate")
+    invalidation_or_expiry: Text | None = Field(default=None, title="Invalidation or expiry")
+    activation_or_effect: Text | None = Field(default=None, title="Activation or effect")
+    evidence_limits: Text | None = Field(default=None, title="Evidence limits")
 
 
+# The labelled fields' labels, in order, from the model's titles.
 ROUTE_FIELD_LABELS: dict[str, str] = {
-    "immediate_return": "Immediate return",
-    "later_read_back": "Later read-back",
-    "delegated_visibility": "Delegated visibility",
-    "selection_predicate": "Selection predicate",
-    "invalidation_or_expiry": "Invalidation or expiry",
-    "activation_or_effect": "Activation or effect",
-    "evidence_limits": "Evidence limits",
+    name: info.title or name for name, info in RouteFields.model_fields.items()
 }
 
 
@@ -125,39 +128,50 @@ class Guarantee(Strict):
 class Route(RecordBase):
     """A route: endpoints and progression, owner, labelled fields and statuses."""
 
-    progression: Text | None = Field(default=None, description="Endpoints and progression.")
-    owner: Text | None = None
-    fields: RouteFields | None = Field(
+    progression: Text | None = Field(
+        default=None, title="Endpoints/progression", description="Endpoints and progression."
+    )
+    owner: Text | None = Field(default=None, title="Owner")
+    fields: Annotated[RouteFields | None, Display(after_body=True)] = Field(
         default=None, description="The seven labelled fields; a narrative route omits them."
     )
-    guarantee: list[Guarantee] = Field(default_factory=list)
+    guarantee: Annotated[list[Guarantee], Display("badges")] = Field(default_factory=list)
 
 
 class Claim(RecordBase):
     """A claim the system makes about itself, with the conclusion the evidence supports."""
 
-    claim: Text = Field(description="The claimed operation and its source, as written.")
-    conclusion_status: ConclusionStatus
-    boundary: Text | None = Field(default=None, description="Conclusion status and boundary, as written.")
+    claim: Text = Field(
+        title="Source-native claim and evidence",
+        description="The claimed operation and its source, as written.",
+    )
+    conclusion_status: ConclusionStatus = Field(title="Conclusion status")
+    boundary: Text | None = Field(
+        default=None,
+        title="Conclusion status and boundary",
+        description="Conclusion status and boundary, as written.",
+    )
 
 
 class Absence(RecordBase):
     """An evidenced absence: a bounded search that found nothing. Its status is always absent."""
 
-    status: Literal["absent"] = "absent"
-    searched_boundary: Text
-    query: Text
-    revision: Label
-    conclusion: Text = Field(description="The conclusion the absence supports or prevents.")
+    status: Literal["absent"] = Field(default="absent", title="Status")
+    searched_boundary: Text = Field(title="Searched boundary")
+    query: Text = Field(title="Query")
+    revision: Revision = Field(title="Revision")
+    conclusion: Text = Field(
+        title="Conclusion", description="The conclusion the absence supports or prevents."
+    )
 
 
 class AuthorityPath(RecordBase):
     """A behavioral-authority path: who consumes what, through which channel, with what force."""
 
-    consumer: Text | None = None
-    channel: Text | None = None
-    force: Text | None = None
-    horizon: Text | None = None
+    consumer: Text | None = Field(default=None, title="Consumer")
+    channel: Text | None = Field(default=None, title="Channel")
+    force: Text | None = Field(default=None, title="Force")
+    horizon: Text | None = Field(default=None, title="Horizon")
 
 
 class Limitation(Strict):
@@ -176,7 +190,7 @@ class Supplied(Strict):
     id: RecordId
     declared_in: Text = Field(description="The member that declares it.")
     label: Label | None = None
-    revision: Label | None = None
+    revision: Revision | None = None
     location: AnyUrl | None = None
 
 

@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .files import Run
+from .ids import RecordKind, kind_of
+from .meta import DataPath
 from .prose import MemoryReport, Result
-from .records import Annotation, Limitation, RecordBase, Supplied
+from .records import Annotation, Limitation, RecordBase, Source, Supplied
 
-DataPath = tuple[str | int, ...]
+__all__ = ["DataPath", "Origin", "SystemRecords"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +42,17 @@ class SystemRecords:
     unvalidated_ids: set[str] = field(default_factory=set)
     run_declared: bool = False  # a 'run' key exists, even if it failed validation
 
-    def origin(self, obj: Any) -> Origin | None:
-        return self.origins.get(id(obj))
+    def source_records(self) -> dict[str, Source | Supplied]:
+        """Every source an anchor may cite, by ID: declared sources first, then supplied ones."""
+        found: dict[str, Source | Supplied] = {}
+        for record in self.records:
+            if isinstance(record, Source):
+                found.setdefault(record.id, record)
+        for supplied in self.supplied:
+            if kind_of(supplied.id) is RecordKind.SOURCE:
+                found.setdefault(supplied.id, supplied)
+        return found
 
-    def by_kind(self, kind: type[RecordBase]) -> list[RecordBase]:
-        return [record for record in self.records if type(record) is kind]
+    def origin(self, obj: Any) -> Origin | None:
+        """Where a validated object was declared."""
+        return self.origins.get(id(obj))

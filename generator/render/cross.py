@@ -6,22 +6,12 @@ import html
 from collections import Counter
 
 from ..link import SystemGraph, slugify
-from ..model.records import Absence, Claim, RecordBase
+from ..model.kinds import status_fields
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
 from .badges import vocab_anchor
 from .environment import frontmatter, render
 from .summary import summarize
 from .text import Md
-
-
-def _status_fields(record: RecordBase) -> list[tuple[str, str]]:
-    """Every labelled conclusion status of a record, including a claim's and an absence's."""
-    fields = [(label, value.value) for label, value in record.statuses.items()]
-    if isinstance(record, Claim):
-        fields.append(("claim conclusion status", record.conclusion_status.value))
-    if isinstance(record, Absence):
-        fields.append(("absence status", record.status))
-    return fields
 
 
 def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
@@ -41,7 +31,7 @@ def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
         totals: Counter[str] = Counter()
         per_field: dict[str, Counter[str]] = {}
         for record in graph.system.records:
-            for label, value in _status_fields(record):
+            for label, value in status_fields(record):
                 totals[value] += 1
                 per_field.setdefault(label, Counter())[value] += 1
         rows.append({"name": summary.name, "slug": summary.slug, "counts": [totals[s] for s in statuses]})

@@ -14,9 +14,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..link import slugify
+from ..model.fields import record_badges, record_fields
 from ..model.ids import anchor_of
-from ..model.prose import SHARED_KIND_TITLES
-from ..model.records import ROUTE_FIELD_LABELS
+from ..model.kinds import SHARED_KIND_TITLES
 from .links import link
 from .markdown import Md, code_block, code_span, escape
 
@@ -52,7 +52,8 @@ def _environment() -> Environment:
         code=code_span,
         link=link,
         code_block=code_block,
-        route_field_labels=ROUTE_FIELD_LABELS,
+        record_fields=record_fields,
+        record_badges=record_badges,
         shared_kind_titles=SHARED_KIND_TITLES,
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
         hashes=lambda level: Md("#" * level),

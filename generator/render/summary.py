@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from ..link import SystemGraph
-from ..model.ids import KIND_NAMES, RecordKind, kind_of
+from ..model.kinds import count_by_kind
 from .links import link
 from .markdown import escape
 
 
 def counts_of(graph: SystemGraph) -> dict[str, int]:
     """Records per kind (non-zero kinds), plus limitations and supplied records."""
-    counter = Counter(kind_of(record.id) for record in graph.system.records)
-    counts = {KIND_NAMES[kind][1].capitalize(): counter[kind] for kind in RecordKind if counter[kind]}
+    counts = {spec.plural.capitalize(): n for spec, n in count_by_kind(graph.system.records).items() if n}
     if graph.system.limitations:
         counts["Limitations"] = len(graph.system.limitations)
     if graph.system.supplied:

@@ -1,0 +1,245 @@
+"""Validation stage: validate each loaded file against the models and merge a system.
+
+Each list item is validated on its own, so one bad record costs only itself and
+every error of a file is reported in one run. Diagnostics come from pydantic's
+structured errors (type and loc), never from the exception's text: a table maps each
+error type to its rule code. Which model validates which top-level key comes from
+the kind registry (``generator.model.kinds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ..diagnostics import Diagnostic, error
+from ..load import LoadedFile, SystemSource
+from ..model import kinds
+from ..model.files import SINGLE_MODELS, list_models, record_file_model
+from ..model.meta import DataPath
+from ..model.system import Origin, SystemRecords
+
+__all__ = ["SINGLE_MODELS", "validate_system"]
+
+_TYPE_WORDS = {int: "an integer", float: "a number", bool: "a boolean"}
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """What one pydantic error means to an analyst."""
+
+    code: str
+    message: str
+    hint: str | None = None
+    at_key: bool = False  # point at the key (unknown keys), not the value
+
+
+def _where(base: DataPath, loc: tuple[Any, ...]) -> str:
+    return ".".join(str(step) for step in (*base, *loc))
+
+
+def _missing(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB102",
+        f"missing required field {loc[-1]!r} at {_where(base, loc[:-1])}",
+        "Add the field; see schemas/records.schema.json for its shape.",
+    )
+
+
+def _unknown(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB103",
+        f"unknown key {loc[-1]!r} at {_where(base, loc)}",
+        "Check the spelling against the record model (the editor schema lists valid keys).",
+        at_key=True,
+    )
+
+
+def _controlled(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    expected = (err.get("ctx") or {}).get("expected", "")
+    return _Problem(
+        "KB104", f"{err.get('input')!r} is not an allowed value at {_where(base, loc)}; expected {expected}"
+    )
+
+
+def _record_id(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB105",
+        f"{err.get('input')!r} is not a record ID at {_where(base, loc)}",
+        "IDs are numbered (RTE-11) or prefixed slugs (MEM-RTE-knowledge-store).",
+    )
+
+
+def _run_id(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB106",
+        f"{err.get('input')!r} is not a run ID at {_where(base, loc)}",
+        "Run IDs are AAS-YYYY-MM-DD-<system-slug>-NN.",
+    )
+
+
+def _not_text(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem | None:
+    value = err.get("input")
+    if not isinstance(value, int | float | bool):
+        return None
+    return _Problem(
+        "KB101",
+        f"expected text but YAML read {value!r} as {_TYPE_WORDS.get(type(value), 'a value')} "
+        f"at {_where(base, loc)}",
+        "Quote the value so YAML keeps it as text (revisions made of digits, 'yes', 'no', …).",
+    )
+
+
+def _empty(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem | None:
+    if (err.get("ctx") or {}).get("min_length") != 1:
+        return None
+    return _Problem("KB107", f"empty text at {_where(base, loc)}")
+
+
+# pydantic error type → what it means; ``record_id`` and ``run_id`` are the custom
+# error types of the ID grammars (model/ids.py). Anything else is KB101.
+_PROBLEMS: dict[str, Callable[[dict[str, Any], DataPath, tuple[Any, ...]], _Problem | None]] = {
+    "missing": _missing,
+    "extra_forbidden": _unknown,
+    "enum": _controlled,
+    "literal_error": _controlled,
+    "record_id": _record_id,
+    "run_id": _run_id,
+    "string_type": _not_text,
+    "string_too_short": _empty,
+}
+
+
+def _data_path(data: Any, loc: tuple[str | int, ...]) -> DataPath:
+    """Map a pydantic error location onto the data: union tags and synthetic steps drop out."""
+    path: list[str | int] = []
+    value = data
+    for step in loc:
+        in_dict = isinstance(value, dict) and step in value
+        in_list = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
+        if in_dict or in_list:
+            value = value[step]
+            path.append(step)
+    return tuple(path)
+
+
+def _diagnostic(file: LoadedFile, base: DataPath, data: Any, err: Any) -> Diagnostic:
+    loc = tuple(err.get("loc", ()))
+    explain = _PROBLEMS.get(err.get("type", ""))
+    problem = explain(err, base, loc) if explain else None
+    if problem is None:
+        problem = _Problem("KB101", f"{err.get('msg', 'invalid value')} at {_where(base, loc)}")
+    spot = file.spot((*base, *_data_path(data, loc)))
+    line, col = (spot.key_line, spot.key_col) if problem.at_key else (spot.line, spot.col)
+    return error(problem.code, problem.message, file.display, line, col, hint=problem.hint)
+
+
+_ADAPTERS: dict[str, tuple[int, TypeAdapter[Any]]] = {}
+
+
+def _adapter(key: str) -> TypeAdapter[Any]:
+    """The validator of one top-level key, rebuilt when the kind registry changed."""
+    version = kinds.registry_version()
+    cached = _ADAPTERS.get(key)
+    if cached is None or cached[0] != version:
+        record_file_model()  # brings the document models up to date with the registry
+        model = {**list_models(), **SINGLE_MODELS}[key]
+        cached = _ADAPTERS[key] = (version, TypeAdapter(model))
+    return cached[1]
+
+
+def _validate(file: LoadedFile, key: str, base: DataPath, data: Any) -> tuple[Any, list[Diagnostic]]:
+    try:
+        return _adapter(key).validate_python(data), []
+    except ValidationError as exc:
+        return None, [_diagnostic(file, base, data, err) for err in exc.errors(include_url=False)]
+
+
+def _collect_ids(value: Any) -> Iterator[str]:
+    if isinstance(value, dict) and isinstance(value.get("id"), str):
+        yield value["id"]
+
+
+class _Merger:
+    """Validates the top-level keys of a system's files and merges what validates."""
+
+    def __init__(self, source: SystemSource) -> None:
+        self.system = SystemRecords(slug=source.slug)
+        self.system.prose = {relative: text for relative, (_, text) in source.prose.items()}
+        self.system.prose_display = {relative: display for relative, (display, _) in source.prose.items()}
+        # A file that failed to load may hold the run: don't also claim there is none.
+        self.system.run_declared = any(d.severity.value == "error" for d in source.diagnostics)
+        self.diagnostics: list[Diagnostic] = []
+        self.singles: dict[str, str] = {}
+        self.keys = tuple(record_file_model().model_fields)
+
+    def key(self, file: LoadedFile, key: str, value: Any) -> None:
+        spot = file.spot((key,))
+        if key not in self.keys:
+            self.diagnostics.append(
+                error(
+                    "KB103",
+                    f"unknown top-level key {key!r}",
+                    file.display,
+                    spot.key_line,
+                    spot.key_col,
+                    hint="Top-level keys: " + ", ".join(self.keys),
+                )
+            )
+        elif value is None:
+            return
+        elif key in SINGLE_MODELS:
+            self.single(file, key, value)
+        elif not isinstance(value, list):
+            self.diagnostics.append(
+                error("KB101", f"{key!r} must be a list of entries", file.display, spot.line, spot.col)
+            )
+        else:
+            for index, item in enumerate(value):
+                self.entry(file, key, index, item)
+
+    def single(self, file: LoadedFile, key: str, value: Any) -> None:
+        if key in self.singles:
+            spot = file.spot((key,))
+            message = f"{key!r} is already declared in {self.singles[key]}"
+            self.diagnostics.append(error("KB207", message, file.display, spot.key_line, spot.key_col))
+            return
+        self.singles[key] = file.display
+        if key == "run":
+            self.system.run_declared = True
+        model, problems = _validate(file, key, (key,), value)
+        self.diagnostics.extend(problems)
+        if model is not None:
+            setattr(self.system, key, model)
+            self.system.origins[id(model)] = Origin(file.display, (key,))
+
+    def entry(self, file: LoadedFile, key: str, index: int, item: Any) -> None:
+        model, problems = _validate(file, key, (key, index), item)
+        self.diagnostics.extend(problems)
+        if model is None:
+            self.system.unvalidated_ids.update(_collect_ids(item))
+            return
+        self.system.origins[id(model)] = Origin(file.display, (key, index))
+        if key in ("limitations", "supplied", "annotations"):
+            getattr(self.system, key).append(model)
+        else:
+            self.system.records.append(model)
+
+
+def validate_system(source: SystemSource) -> tuple[SystemRecords, list[Diagnostic]]:
+    """Validate every file of a system and merge what validates, in file order."""
+    merger = _Merger(source)
+    for file in source.files:
+        for key, value in file.data.items():
+            merger.key(file, key, value)
+    return merger.system, merger.diagnostics
+
+
+def __getattr__(name: str) -> Any:
+    # The list dispatch follows the kind registry, so it is computed on use.
+    if name == "LIST_MODELS":
+        return list_models()
+    raise AttributeError(name)

@@ -1,0 +1,119 @@
+"""A record's fields as the page shows them, read from the model's field metadata.
+
+Labels are the fields' titles; how each is shown follows from its type (prose is
+text, a revision is code, a vocabulary value is a badge link, a list of sub-models
+is one paragraph per entry, a sub-model is a list of its labelled fields) unless a
+``Display`` marker says otherwise. The page template loops over what this yields,
+so a new kind or field needs no template change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from . import kinds
+from .meta import Display, Rendering, display_of, is_prose
+from .records import RecordBase
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One field as shown: its label, how it is rendered and its value.
+
+    For ``entries`` the value is a list of entries, each a list of ``Shown`` parts;
+    for ``labelled-list`` a list of ``Shown`` (one per sub-field, value None when unset).
+    """
+
+    label: str
+    rendering: Rendering
+    value: Any
+    joiner: str = " "
+
+
+def _rendering(info: FieldInfo, display: Display) -> Rendering:
+    if display.rendering is not None:
+        return display.rendering
+    if is_prose(info):
+        return "text"
+    base: Any = info.annotation
+    if get_origin(base) in (Union, UnionType):  # Optional[X] is shown as X
+        options = [a for a in get_args(base) if a is not type(None)]
+        base = options[0] if len(options) == 1 else None
+    if get_origin(base) is list:
+        items = get_args(base)
+        is_model = bool(items) and isinstance(items[0], type) and issubclass(items[0], BaseModel)
+        return "entries" if is_model else "hidden"
+    if isinstance(base, type) and issubclass(base, Enum):
+        return "vocab"
+    if isinstance(base, type) and issubclass(base, BaseModel):
+        return "labelled-list"
+    return "hidden"
+
+
+def _parts(entry: BaseModel) -> list[Shown]:
+    """The set fields of one sub-entry, each with its label and joiner."""
+    parts = []
+    for name, info in type(entry).model_fields.items():
+        value = getattr(entry, name)
+        if value is not None:
+            display = display_of(info)
+            parts.append(Shown(info.title or "", _rendering(info, display), value, display.joiner))
+    return parts
+
+
+def _shown(record: BaseModel, name: str, info: FieldInfo, rendering: Rendering) -> Shown:
+    value = getattr(record, name)
+    if rendering == "entries":
+        value = [_parts(entry) for entry in value]
+    elif rendering == "labelled-list":
+        value = [
+            Shown(sub.title or sub_name, "text", getattr(value, sub_name))
+            for sub_name, sub in type(value).model_fields.items()
+        ]
+    return Shown(info.title or name, rendering, value)
+
+
+def own_fields(model: type[RecordBase]) -> list[tuple[str, FieldInfo]]:
+    """The fields a record model declares beyond those every record has, in order."""
+    common = RecordBase.model_fields
+    return [(name, info) for name, info in model.model_fields.items() if name not in common]
+
+
+def record_fields(record: RecordBase, after_body: bool = False) -> list[Shown]:
+    """The record's own fields that are set, shown before (or after) its body."""
+    spec = kinds.spec_of_id(record.id)
+    statuses = {name for name, _ in spec.status_fields} if spec else set()
+    shown = []
+    for name, info in own_fields(type(record)):
+        display = display_of(info)
+        rendering = _rendering(info, display)
+        value = getattr(record, name)
+        if name in statuses or rendering in ("hidden", "badges") or display.after_body != after_body:
+            continue
+        if not value or (display.unless_same_as and value == getattr(record, display.unless_same_as)):
+            continue
+        shown.append(_shown(record, name, info, rendering))
+    return shown
+
+
+def record_badges(record: RecordBase) -> list[Shown]:
+    """The record's status line: labelled statuses, its kind's status fields, its
+    architectural status, then badge fields (guarantees), in that order."""
+    badges = [Shown(label, "status", value) for label, value in record.statuses.items()]
+    spec = kinds.spec_of_id(record.id)
+    fields = type(record).model_fields
+    for name, _ in spec.status_fields if spec else ():
+        label = (fields[name].title or name).lower()
+        badges.append(Shown(label, "status", getattr(record, name)))
+    if record.architectural_status:
+        badges.append(Shown("architectural status", "vocab", record.architectural_status))
+    for name, info in own_fields(type(record)):
+        if display_of(info).rendering == "badges":
+            badges.extend(Shown(info.title or name, "badges", item) for item in getattr(record, name))
+    return badges

@@ -1,0 +1,256 @@
+"""The kind registry: a kind is one spec plus its model, and everything derives from it.
+
+A ``DEC`` (decision) kind is registered through the public API in a fixture and removed
+afterwards; with no other code change it is checked, linked, rendered and in the
+editor schema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hostile_support import located, make_records
+from pydantic import Field
+
+from generator.model import KindSpec, RecordBase, register_kind, registered, unregister_kind
+from generator.model.base import Text
+from generator.model.files import record_file_model
+from generator.model.ids import RecordKind, grammar, kind_of, sort_key
+from generator.model.kinds import (
+    KIND_NAMES,
+    LIST_KINDS,
+    RESERVED_PREFIXES,
+    SHARED_KIND_TITLES,
+    count_by_kind,
+    spec_of_code,
+    status_fields,
+)
+from generator.model.records import Absence, Claim
+from generator.model.vocab import ConclusionStatus
+from generator.pipeline import run_pipeline
+from generator.schema import schema_text
+
+
+class Decision(RecordBase):
+    """A decision taken during the analysis (test-only kind)."""
+
+    decision: Text = Field(title="Decision taken")
+    outcome: ConclusionStatus = Field(title="Outcome")
+
+
+DECISION = KindSpec(
+    code="DEC",
+    list_key="decisions",
+    model=Decision,
+    singular="decision",
+    plural="decisions",
+    shared_title="Decisions",
+    status_fields=(("outcome", "decision outcome"),),
+)
+
+DECISIONS_YAML = """\
+decisions:
+  - id: DEC-1
+    label: Keep the loop
+    decision: Keep CMP-1 as the only loop.
+    outcome: wired
+    body: Taken after reading RTE-1.
+"""
+
+
+@pytest.fixture
+def decision_kind() -> Iterator[KindSpec]:
+    spec = register_kind(DECISION)
+    try:
+        yield spec
+    finally:
+        unregister_kind("DEC")
+
+
+def test_builtin_kinds_in_order() -> None:
+    assert [spec.code for spec in registered()] == [kind.value for kind in RecordKind]
+    assert list(LIST_KINDS) == [
+        "sources",
+        "components",
+        "objects",
+        "routes",
+        "claims",
+        "absences",
+        "authority_paths",
+    ]
+    assert "sources" not in SHARED_KIND_TITLES
+    assert KIND_NAMES["BAP"] == ("behavioral-authority path", "behavioral-authority paths")
+
+
+def test_kind_of_returns_the_enum_member_for_builtin_kinds() -> None:
+    assert kind_of("RTE-11") is RecordKind.ROUTE
+    assert kind_of("MEM-RTE-knowledge-store") is RecordKind.ROUTE
+    assert kind_of("EPI-RTE-feedback-proposal") is RecordKind.ROUTE
+    assert kind_of("XYZ-1") is None
+
+
+def test_no_kind_code_is_a_valid_prefix() -> None:
+    """A kind code in prefix position would make an ID read two ways: refused."""
+    codes = [spec.code for spec in registered()]
+    for code in codes:
+        for other in codes:
+            assert kind_of(f"{code}-{other}-slug") is None, (code, other)
+            assert not grammar().whole.match(f"{code}-{other}-slug")
+
+
+@pytest.mark.parametrize("prefix", sorted(RESERVED_PREFIXES))
+def test_an_analyst_prefix_cannot_become_a_kind_code(prefix: str) -> None:
+    with pytest.raises(ValueError, match="analyst prefix"):
+        register_kind(KindSpec(prefix, "prefixed_things", Decision, "thing", "things"))
+    assert prefix not in [spec.code for spec in registered()]
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        (KindSpec("RTE", "more_routes", Decision, "route", "routes"), "already registered"),
+        (KindSpec("DEC", "routes", Decision, "decision", "decisions"), "already registered"),
+        (KindSpec("DEC", "run", Decision, "decision", "decisions"), "not a free"),
+        (KindSpec("dec", "decisions", Decision, "decision", "decisions"), "upper-case"),
+        (KindSpec("DEC", "decisions", Decision, "d", "ds", status_fields=(("nope", "x"),)), "status fields"),
+    ],
+)
+def test_a_conflicting_kind_is_refused(spec: KindSpec, reason: str) -> None:
+    before = registered()
+    with pytest.raises(ValueError, match=reason):
+        register_kind(spec)
+    assert registered() == before
+
+
+def test_status_fields_come_from_the_spec() -> None:
+    claim = Claim(id="CLM-1", claim="It remembers.", conclusion_status=ConclusionStatus.CLAIMED)
+    absence = Absence(id="ABS-1", searched_boundary="src/", query="grep", revision="abc", conclusion="None.")
+    assert status_fields(claim) == [("claim conclusion status", "claimed")]
+    assert status_fields(absence) == [("absence status", "absent")]
+
+
+def test_one_counting_function() -> None:
+    claim = Claim(id="CLM-1", claim="It remembers.", conclusion_status=ConclusionStatus.CLAIMED)
+    counts = count_by_kind([claim, claim])
+    assert counts[spec_of_code("CLM")] == 2  # type: ignore[index]
+    assert sum(counts.values()) == 2 and len(counts) == len(registered())
+
+
+def test_a_registered_kind_extends_grammar_and_models(decision_kind: KindSpec) -> None:
+    assert kind_of("DEC-1") == "DEC" and kind_of("MEM-DEC-keep-loop") == "DEC"
+    assert sort_key("DEC-2") < sort_key("DEC-10")
+    assert "decisions" in record_file_model().model_fields
+    assert KIND_NAMES["DEC"] == ("decision", "decisions")
+    assert SHARED_KIND_TITLES["decisions"] == "Decisions"
+
+
+def test_a_registered_kind_is_removed_again() -> None:
+    register_kind(DECISION)
+    unregister_kind("DEC")
+    assert kind_of("DEC-1") is None
+    assert "decisions" not in record_file_model().model_fields
+    assert "DEC" not in schema_text()
+
+
+def test_a_registered_kind_is_in_the_editor_schema(decision_kind: KindSpec) -> None:
+    schema = json.loads(schema_text())
+    assert "decisions" in schema["properties"]
+    assert schema["$defs"]["Decision"]["properties"]["decision"]["title"] == "Decision taken"
+    assert "DEC" in schema["$defs"]["Decision"]["properties"]["id"]["pattern"]
+    assert "decisions" in schema["$defs"]["SharedRecords"]["properties"]
+
+
+def test_a_decision_in_the_wrong_list_is_a_kind_mismatch(
+    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = make_records(tmp_path, {"decisions.yaml": "routes:\n  - id: DEC-1\n    label: Misfiled\n"})
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("check", "--format", "json", str(records))
+    assert ("KB208", "records/demo/decisions.yaml", 2, 9) in located(result)
+    assert "names a decision" in result.out
+
+
+def test_a_decision_without_its_text_is_a_missing_field(
+    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = make_records(tmp_path, {"decisions.yaml": "decisions:\n  - id: DEC-1\n    outcome: wired\n"})
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("check", "--format", "json", str(records))
+    assert result.code == 1
+    assert located(result) == {("KB102", "records/demo/decisions.yaml", 2, 5)}
+
+
+def test_a_dangling_reference_to_a_decision(
+    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = DECISIONS_YAML + "    part_of: DEC-9\n" + "    remarks: See DEC-8.\n"
+    records = make_records(tmp_path, {"decisions.yaml": text})
+    monkeypatch.chdir(tmp_path)
+    found = located(kbgen("check", "--format", "json", str(records)))
+    assert ("KB204", "records/demo/decisions.yaml", 7, 14) in found
+    assert ("KB202", "records/demo/decisions.yaml", 8, 18) in found
+
+
+def test_a_decision_is_linked_and_rendered(decision_kind: KindSpec, tmp_path: Path) -> None:
+    records = make_records(tmp_path, {"decisions.yaml": DECISIONS_YAML})
+    result = run_pipeline(records, tmp_path)
+    assert result.errors == []
+    page = result.pages["systems/demo/result.md"]
+    assert "### Decisions { #decisions }" in page
+    assert "#### DEC-1 — Keep the loop { #dec-1 .kb-record .kb-record--decision }" in page
+    assert "**Decision taken:** Keep [CMP-1](#cmp-1) as the only loop." in page
+    assert '<span class="kb-status-label">outcome</span> [wired]' in page
+    assert "Taken after reading [RTE-1](#rte-1)." in page
+    # DEC-1 cites RTE-1, so RTE-1 lists it among what references it.
+    assert "[DEC-1](#dec-1)" in page.split("{ #rte-1 ", 1)[1]
+    assert "| [Demo](demo/index.md) | decision outcome |" in result.pages["systems/status-matrix.md"]
+
+
+def test_an_id_whose_prefix_is_a_kind_code(kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CLM-RTE-x`` would read as prefix CLM + route, or as a claim: it is refused."""
+    records = make_records(tmp_path, {"extra.yaml": "routes:\n  - id: CLM-RTE-x\n    label: Ambiguous\n"})
+    monkeypatch.chdir(tmp_path)
+    found = located(kbgen("check", "--format", "json", str(records)))
+    assert ("KB105", "records/demo/extra.yaml", 2, 9) in found
+
+
+def test_prose_fields_follow_the_text_type() -> None:
+    """Which strings are prose comes from the type (Text, Label), not a list of names."""
+    from generator.model.meta import is_prose
+    from generator.model.records import Source, Supplied
+
+    fields = Source.model_fields
+    assert is_prose(fields["label"]) and is_prose(fields["identity"]) and is_prose(fields["body"])
+    assert not is_prose(fields["revision"]) and not is_prose(fields["link_template"])
+    assert not is_prose(fields["id"]) and not is_prose(Supplied.model_fields["revision"])
+
+
+def test_record_fields_are_shown_in_declared_order() -> None:
+    from generator.model.fields import record_badges, record_fields
+    from generator.model.records import Guarantee, Route, RouteFields
+    from generator.model.vocab import GuaranteeStrength
+
+    route = Route(
+        id="RTE-1",
+        owner="CMP-1",
+        progression="a → b",
+        fields=RouteFields(immediate_return="The answer."),
+        guarantee=[Guarantee(strength=GuaranteeStrength.PROTOCOL)],
+        statuses={"implementation conclusion status": ConclusionStatus.WIRED},
+    )
+    before = [(item.label, item.rendering, item.value) for item in record_fields(route)]
+    assert before == [("Endpoints/progression", "text", "a → b"), ("Owner", "text", "CMP-1")]
+    (after,) = record_fields(route, after_body=True)
+    assert after.rendering == "labelled-list" and len(after.value) == 7
+    assert (after.value[0].label, after.value[0].value) == ("Immediate return", "The answer.")
+    assert [badge.rendering for badge in record_badges(route)] == ["status", "badges"]
+
+
+def test_typed_table_columns_come_from_field_titles() -> None:
+    from generator.model.prose import ROW_TYPES
+
+    assert ROW_TYPES["lifecycle"].COLUMNS == {"objects": "Objects", "disposition": "Lifecycle disposition"}
+    assert set(ROW_TYPES["proposal-mapping"].PROVENANCE_FIELDS) == {"proposals"}

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from ..diagnostics import Diagnostic, error, warning
-from ..load import DataPath, LoadedFile, SystemSource
+from ..load import DataPath, LineIndex, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
 from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of
@@ -191,10 +191,11 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
             yield from _check_text(ctx, origin, text.path, text.text)
     for relative, content in sorted(ctx.system.prose.items()):
         display = ctx.system.prose_display.get(relative, relative)
+        lines: LineIndex | None = None
         for match in ID_IN_TEXT.finditer(content):
             if resolve_id(match.group(0), ctx.declared) is None:
-                line = content.count("\n", 0, match.start()) + 1
-                col = match.start() - (content.rfind("\n", 0, match.start()) + 1) + 1
+                lines = lines or LineIndex(content)
+                line, col = lines.position(match.start())
                 yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
 
 

@@ -192,6 +192,16 @@ class _Checker:
 
     def _open(self, pinned: _Pinned) -> Iterator[Diagnostic]:
         declared = self.ctx.at(pinned.origin, ("id",))
+        if pinned.revision is not None and not _HEX_REVISION.fullmatch(pinned.revision):
+            yield error(
+                "KB505",
+                f"revision {pinned.revision!r} of {pinned.id} is not a commit ID; "
+                "a pinned revision is 7 to 64 hex digits",
+                *self.ctx.at(pinned.origin, ("revision",)),
+                hint="Pin the full commit ID (git rev-parse HEAD in the clone), not a branch, tag or "
+                "relative name.",
+            )
+            return
         folder = self.root / self.system.records.slug / pinned.id
         candidates = [folder]
         if self.single == pinned.id:
@@ -229,16 +239,6 @@ class _Checker:
                 f"{pinned.id} pins no revision, so its clone cannot be checked",
                 *declared,
                 hint="Add 'revision:' with the commit the analysis reviewed.",
-            )
-            return
-        if not _HEX_REVISION.fullmatch(pinned.revision):
-            yield error(
-                "KB505",
-                f"revision {pinned.revision!r} of {pinned.id} is not a commit ID; "
-                "a pinned revision is 7 to 64 hex digits",
-                *self.ctx.at(pinned.origin, ("revision",)),
-                hint="Pin the full commit ID (git rev-parse HEAD in the clone), not a branch, tag or "
-                "relative name.",
             )
             return
         try:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conftest import CliResult
+if TYPE_CHECKING:  # at run time ``conftest`` may name tests/browser/conftest.py instead
+    from conftest import CliResult
 
 CLEAN_SYSTEM = Path(__file__).resolve().parent / "fixtures" / "check" / "clean-run" / "records" / "demo"
 

@@ -153,7 +153,8 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
                 *ctx.at(origin, ("target",)),
                 hint="Declare it under 'supplied:' with the member that declares it.",
             )
-        elif annotation.target not in ctx.supplied:
+        elif annotation.target not in ctx.supplied and annotation.target not in ctx.system.unvalidated_ids:
+            # (an unvalidated or unloaded entry may be the 'supplied:' one: don't guess)
             yield error(
                 "KB209",
                 f"annotation targets {annotation.target}, a record declared in this system",

@@ -62,7 +62,9 @@ def capped(
         if shown[key] <= limit:
             yield diagnostic
         else:
-            held_back.setdefault(diagnostic.file, Counter())[diagnostic.code] += 1
+            if diagnostic.file not in held_back:
+                held_back[diagnostic.file] = Counter()
+            held_back[diagnostic.file][diagnostic.code] += 1
     for file, counts in held_back.items():
         yield from _more_lines(file, counts)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -37,6 +37,13 @@ class Context:
     sources: frozenset[str]
     owners: list[tuple[Any, Origin | None, Contents]]
     folder: str  # the system folder as diagnostics show paths
+    _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
+
+    def resolve(self, token: str) -> str | None:
+        """The declared ID a prose token names; memoised, as floods repeat one token."""
+        if token not in self._resolved:
+            self._resolved[token] = resolve_id(token, self.declared)
+        return self._resolved[token]
 
     def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
         if origin is None:
@@ -194,7 +201,7 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
         display = ctx.system.prose_display.get(relative, relative)
         lines: LineIndex | None = None
         for match in ID_IN_TEXT.finditer(content):
-            if resolve_id(match.group(0), ctx.declared) is None:
+            if ctx.resolve(match.group(0)) is None:
                 lines = lines or LineIndex(content)
                 line, col = lines.position(match.start())
                 yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
@@ -208,7 +215,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     for match in ID_IN_TEXT.finditer(text):
         if match.start() in anchor_sources:
             continue
-        if resolve_id(match.group(0), ctx.declared) is None:
+        if ctx.resolve(match.group(0)) is None:
             yield error(
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",

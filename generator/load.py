@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -80,34 +80,55 @@ class LoadedFile:
         return ValueSpot(1, 1, None, 1, 1)
 
     def text_position(self, path: DataPath, offset: int) -> tuple[int, int]:
-        """The line and column of character ``offset`` inside the string at ``path``.
+        """The line and column of character ``offset`` inside the string at ``path``."""
+        return self.locator(path)(offset)
 
-        Line breaks of each string and column maps of quoted lines are computed once
-        and cached, so locating every ID of a long text stays linear.
+    def locator(self, path: DataPath) -> Callable[[int], tuple[int, int]]:
+        """A function from an offset inside the string at ``path`` to its line and column.
+
+        Everything that depends only on the string (its spot, line breaks, the column map
+        of a quoted line) is computed once per path, so locating every ID of a long text
+        stays linear.
         """
+        cache = self._cache.setdefault("locators", {})
+        found = cache.get(path)
+        if found is None:
+            found = cache[path] = self._make_locator(path)
+        return found
+
+    def _make_locator(self, path: DataPath) -> Callable[[int], tuple[int, int]]:
         spot = self.spot(path)
         value = self._value(path)
         if not isinstance(value, str):
-            return spot.line, spot.col
+            return lambda offset: (spot.line, spot.col)
         breaks = self._breaks_in(path, value)
-        row = bisect_left(breaks, offset)  # line breaks before the offset
         if spot.style == "|":
             # Literal block: content lines follow the indicator line, all indented by the
             # block's indentation (that of its first non-empty line).
-            line_start = breaks[row - 1] + 1 if row else 0
-            return spot.line + 1 + row, self._block_indent(spot.line) + 1 + offset - line_start
-        if row:
-            return spot.line, spot.col
+            indent = self._block_indent(spot.line)
+
+            def in_literal(offset: int) -> tuple[int, int]:
+                row = bisect_left(breaks, offset)  # line breaks before the offset
+                line_start = breaks[row - 1] + 1 if row else 0
+                return spot.line + 1 + row, indent + 1 + offset - line_start
+
+            return in_literal
+        first_break = breaks[0] if breaks else len(value)
         raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
-        if spot.style is None:
-            # Plain scalar on one line: characters map one to one while it is unwrapped.
-            if len(raw) >= spot.col - 1 + offset:
-                return spot.line, spot.col + offset
-            return spot.line, spot.col
-        columns = self._quoted_columns(spot, raw)
-        if columns is None:
-            return spot.line, spot.col + offset + 1  # no escapes: one source character each
-        return (spot.line, columns[offset] + 1) if offset < len(columns) else (spot.line, spot.col)
+        columns = self._quoted_columns(spot, raw) if spot.style is not None else None
+
+        def on_first_line(offset: int) -> tuple[int, int]:
+            if offset > first_break:
+                return spot.line, spot.col
+            if spot.style is None:
+                # Plain scalar on one line: characters map one to one while it is unwrapped.
+                fits = len(raw) >= spot.col - 1 + offset
+                return (spot.line, spot.col + offset) if fits else (spot.line, spot.col)
+            if columns is None:
+                return spot.line, spot.col + offset + 1  # no escapes: one source character each
+            return (spot.line, columns[offset] + 1) if offset < len(columns) else (spot.line, spot.col)
+
+        return on_first_line
 
     def _breaks_in(self, path: DataPath, value: str) -> list[int]:
         cache = self._cache.setdefault("breaks", {})

@@ -66,6 +66,15 @@ class Context:
         line, col = self.files[origin.file].text_position((*origin.path, *path), offset)
         return (origin.file, line, col)
 
+    def text_locator(self, origin: Origin | None, path: DataPath) -> Callable[[int], tuple[str, int, int]]:
+        """``in_text`` for one string, with the per-string work done once."""
+        if origin is None or origin.file not in self.files:
+            where = self.at(origin, path)
+            return lambda offset: where
+        locate = self.files[origin.file].locator((*origin.path, *path))
+        file = origin.file
+        return lambda offset: (file, *locate(offset))
+
 
 def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
     """Every top-level declared object with its origin."""
@@ -212,6 +221,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     anchors = find_anchors(text) if "SRC-" in text else []
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
     anchor_sources = {anchor.source_start for anchor in anchors}
+    locate = ctx.text_locator(origin, path)
     for match in ID_IN_TEXT.finditer(text):
         if match.start() in anchor_sources:
             continue
@@ -219,7 +229,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
             yield error(
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",
-                *ctx.in_text(origin, path, match.start()),
+                *locate(match.start()),
                 hint="Declare the record, declare it under 'supplied:' if another member owns it, "
                 "or correct the ID.",
             )

@@ -12,6 +12,7 @@ from rich.markup import escape
 from .check import CheckedSystem
 from .diagnostics import Diagnostic, Severity
 from .model.ids import KIND_NAMES, RecordKind, kind_of
+from .readfs import printable
 
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:
@@ -98,7 +99,7 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
         warnings = len(system.diagnostics) - errors
         status = "[green]ok[/green]" if not errors else "[red]failed[/red]"
         console.print(
-            f"{escape(system.source.slug)}: {status} — {counts or 'no records'}; "
+            f"{escape(printable(system.source.slug))}: {status} — {counts or 'no records'}; "
             f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
             soft_wrap=True,
             highlight=False,

@@ -125,6 +125,14 @@ def test_name_a_system_folder_that_breaks_the_site(tmp_path: Path, check, name: 
     assert ("KB306", f"records/{name}/", 1, 1) in located(check())
 
 
+def test_clear_the_terminal_through_a_system_folder_name(tmp_path: Path, kbgen, monkeypatch) -> None:
+    make_records(tmp_path, slug="x\x1b[2Jy")
+    monkeypatch.chdir(tmp_path)
+    assert ("KB306", "records/x\\x1b[2Jy/", 1, 1) in located(kbgen("check", "records", "--format", "json"))
+    human = kbgen("check", "records").out
+    assert "\x1b" not in human and "x\\x1b[2Jy: failed" in human
+
+
 @pytest.mark.parametrize("name", ["index", "status-matrix", "glossary", "search", "assets", "comparisons"])
 def test_name_a_system_folder_after_a_generated_page(tmp_path: Path, check, name: str) -> None:
     make_records(tmp_path, slug=name)

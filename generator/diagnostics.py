@@ -32,6 +32,21 @@ RULES: dict[str, Rule] = {
         Rule("KB005", "file-too-large", "A record file exceeds the size limit."),
         Rule("KB006", "not-a-mapping", "A record file must be a single YAML mapping."),
         Rule("KB007", "unreadable-file", "A record file cannot be read as UTF-8 text."),
+        Rule(
+            "KB008",
+            "not-a-regular-file",
+            "A symlink, FIFO, device or socket in the records is refused; it is never followed or read.",
+        ),
+        Rule(
+            "KB009",
+            "path-outside-system",
+            "A file may lie outside the system folder (a hard link, or a folder met twice).",
+        ),
+        Rule(
+            "KB010", "ignored-name", "A file or folder is not read: its name is hidden or not a record type."
+        ),
+        Rule("KB011", "nesting-too-deep", "YAML values or folders nest deeper than the limit."),
+        Rule("KB012", "control-character", "A file holds a NUL or another control character."),
         Rule("KB101", "schema-type", "A value has the wrong type or shape."),
         Rule("KB102", "missing-field", "A required field is missing."),
         Rule("KB103", "unknown-key", "A key is not part of the record model."),
@@ -65,6 +80,12 @@ RULES: dict[str, Rule] = {
             "A route with labelled fields lacks one of the seven, or leaves it empty.",
         ),
         Rule("KB305", "missing-run", "A system folder declares no run."),
+        Rule(
+            "KB306", "system-slug", "A system folder's name is not a slug (lower-case words joined by '-')."
+        ),
+        Rule(
+            "KB307", "reserved-slug", "A system folder's name is reserved for a page or folder of the site."
+        ),
         Rule("KB401", "anchor-source", "An evidence anchor cites a source the system does not declare."),
         Rule("KB402", "anchor-path", "An evidence anchor's path is not a safe relative path."),
         Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane."),
@@ -81,6 +102,7 @@ RULES: dict[str, Rule] = {
         Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),
         Rule("KB504", "git-quote-missing", "A quotation does not occur in the cited file."),
+        Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
         Rule("KB900", "usage", "The command was called wrongly."),
     )
 }

@@ -12,10 +12,13 @@ Clone location convention
 
 Which sources are checked
     Every declared ``Source`` record and every ``supplied:`` entry with a source ID
-    and a ``revision``. The pinned revision is resolved with ``repo.commit(rev)``,
-    so a full or abbreviated SHA, a tag or a branch all work.
+    and a ``revision``. The pinned revision must be a full or abbreviated hex commit
+    ID; it is resolved with ``repo.commit(rev)``.
 
 Rules
+    KB505 (error): the pinned revision is not a full or abbreviated hex commit ID
+          (a branch, tag or relative name such as ``HEAD~1`` moves); located at the
+          ``revision`` field. Checked before git sees the value.
     KB501 (warning, once per source, at its declaration): no clone where the
           convention expects one, the folder is not a git repository, the revision
           does not resolve to a commit, or a clone exists but the source pins no
@@ -41,6 +44,7 @@ writes to them or to the records.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +52,7 @@ from pathlib import Path
 from .check import CheckedSystem
 from .check.rules import Context, build_context
 from .diagnostics import Diagnostic, error, warning
+from .load import LineIndex
 from .model.anchors import LineRange, find_anchors, unsafe_path_reason
 from .model.base import Quote
 from .model.system import Origin
@@ -60,6 +65,10 @@ except ImportError as exc:  # pragma: no cover - GitPython installed, but no usa
     _NO_GIT = f"GitPython cannot run git: {exc}"
 
 Where = tuple[str, int, int]
+
+# A pinned revision names one commit for ever: a full or abbreviated hex object ID
+# (SHA-1 or SHA-256). Branches, tags and relative names (HEAD~1, @{-1}) move.
+_HEX_REVISION = re.compile(r"[0-9a-fA-F]{7,64}")
 
 # Reading objects must never change the clone: no lazy fetch into a partial clone,
 # no opportunistic index refresh.
@@ -153,7 +162,7 @@ def _context(system: CheckedSystem) -> Context:
 def _open_repo(path: Path) -> git.Repo | None:
     try:
         repo = git.Repo(path)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError, OSError, ValueError):
         return None
     repo.git.update_environment(**_READ_ONLY_ENV)
     return repo
@@ -177,6 +186,16 @@ class _Checker:
 
     def _open(self, pinned: _Pinned) -> Iterator[Diagnostic]:
         declared = self.ctx.at(pinned.origin, ("id",))
+        if pinned.revision is not None and not _HEX_REVISION.fullmatch(pinned.revision):
+            yield error(
+                "KB505",
+                f"revision {pinned.revision!r} of {pinned.id} is not a commit ID; "
+                "a pinned revision is 7 to 64 hex digits",
+                *self.ctx.at(pinned.origin, ("revision",)),
+                hint="Pin the full commit ID (git rev-parse HEAD in the clone), not a branch, tag or "
+                "relative name.",
+            )
+            return
         folder = self.root / self.system.records.slug / pinned.id
         candidates = [folder]
         if self.single == pinned.id:
@@ -219,7 +238,7 @@ class _Checker:
         try:
             commit = repo.commit(pinned.revision)
             _ = commit.tree  # reads the object: some missing revisions fail only here
-        except (ValueError, git.BadName, git.BadObject, git.GitCommandError) as exc:
+        except Exception as exc:  # any git failure means "not available", never a traceback
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             yield warning(
                 "KB501",
@@ -251,9 +270,9 @@ class _Checker:
                 yield from self._quote(quote, origin, path)
         for relative, content in sorted(ctx.system.prose.items()):
             display = ctx.system.prose_display.get(relative, relative)
+            lines = LineIndex(content)
             for found in find_anchors(content):
-                line = content.count("\n", 0, found.start) + 1
-                col = found.start - (content.rfind("\n", 0, found.start) + 1) + 1
+                line, col = lines.position(found.start)
                 yield from self._anchor(found.source, found.path, found.ranges, (display, line, col))
 
     def _anchor(
@@ -325,8 +344,18 @@ class _Checker:
 def check_against_clones(system: CheckedSystem, root: Path) -> list[Diagnostic]:
     """Check one system's anchors and quotations against local clones under ``root``."""
     checker = _Checker(system, root)
+    found: list[Diagnostic] = []
     try:
-        found = [*checker.open_sources(), *checker.citations()]
+        found.extend(checker.open_sources())
+        found.extend(checker.citations())
+    except Exception as exc:  # a broken clone must not end the check with a traceback
+        found.append(
+            warning(
+                "KB501",
+                f"the clones under {root.as_posix()} could not be read: {type(exc).__name__}: {exc}",
+                system.source.display,
+            )
+        )
     finally:
         checker.close()
     return sorted(set(found), key=lambda d: d.sort_key())

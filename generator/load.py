@@ -7,9 +7,12 @@ limit. Problems become diagnostics; nothing here raises to the caller.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -17,15 +20,27 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from .diagnostics import Diagnostic, error
 from .model.meta import DataPath
+from .readfs import (
+    PROSE_SUFFIX,
+    RECORD_SUFFIXES,
+    entry_kind,
+    ignored,
+    not_regular,
+    open_folder,
+    printable,
+    read_text,
+    walk_system,
+)
+from .readfs import line_col as _line_col
+from .slugs import slug_problem, suggest_slug
 
 try:
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - libyaml missing: slower but equivalent
     _Loader = yaml.SafeLoader
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
-RECORD_SUFFIXES = (".yaml", ".yml")
-PROSE_SUFFIX = ".md"
+MAX_FILE_BYTES = 2 * 1024 * 1024  # read by readfs at call time, so tests may lower it here
+MAX_DEPTH = 64  # nesting of YAML collections; records need fewer than ten
 
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
@@ -53,6 +68,7 @@ class LoadedFile:
     data: dict[str, Any]
     spots: dict[DataPath, ValueSpot]
     lines: list[str]
+    _cache: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def spot(self, path: DataPath) -> ValueSpot:
         """The spot of the value at ``path``, or of its nearest located ancestor."""
@@ -64,33 +80,82 @@ class LoadedFile:
 
     def text_position(self, path: DataPath, offset: int) -> tuple[int, int]:
         """The line and column of character ``offset`` inside the string at ``path``."""
+        return self.locator(path)(offset)
+
+    def locator(self, path: DataPath) -> Callable[[int], tuple[int, int]]:
+        """A function from an offset inside the string at ``path`` to its line and column.
+
+        Everything that depends only on the string (its spot, line breaks, the column map
+        of a quoted line) is computed once per path, so locating every ID of a long text
+        stays linear.
+        """
+        cache = self._cache.setdefault("locators", {})
+        found = cache.get(path)
+        if found is None:
+            found = cache[path] = self._make_locator(path)
+        return found
+
+    def _make_locator(self, path: DataPath) -> Callable[[int], tuple[int, int]]:
         spot = self.spot(path)
         value = self._value(path)
         if not isinstance(value, str):
-            return spot.line, spot.col
-        before = value[:offset]
+            return lambda offset: (spot.line, spot.col)
+        breaks = self._breaks_in(path, value)
         if spot.style == "|":
             # Literal block: content lines follow the indicator line, all indented by the
             # block's indentation (that of its first non-empty line).
             indent = self._block_indent(spot.line)
-            row = before.count("\n")
-            return spot.line + 1 + row, indent + 1 + len(before) - (before.rfind("\n") + 1)
-        if "\n" in before:
-            return spot.line, spot.col
+
+            def in_literal(offset: int) -> tuple[int, int]:
+                row = bisect_left(breaks, offset)  # line breaks before the offset
+                line_start = breaks[row - 1] + 1 if row else 0
+                return spot.line + 1 + row, indent + 1 + offset - line_start
+
+            return in_literal
+        first_break = breaks[0] if breaks else len(value)
         raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
-        if spot.style is None:
-            # Plain scalar on one line: characters map one to one while it is unwrapped.
-            if len(raw) >= spot.col - 1 + offset:
-                return spot.line, spot.col + offset
-            return spot.line, spot.col
-        column = _quoted_column(raw, spot.col, spot.style, offset)
-        return (spot.line, column) if column is not None else (spot.line, spot.col)
+        columns = self._quoted_columns(spot, raw) if spot.style is not None else None
+
+        def on_first_line(offset: int) -> tuple[int, int]:
+            if offset > first_break:
+                return spot.line, spot.col
+            if spot.style is None:
+                # Plain scalar on one line: characters map one to one while it is unwrapped.
+                fits = len(raw) >= spot.col - 1 + offset
+                return (spot.line, spot.col + offset) if fits else (spot.line, spot.col)
+            if columns is None:
+                return spot.line, spot.col + offset + 1  # no escapes: one source character each
+            return (spot.line, columns[offset] + 1) if offset < len(columns) else (spot.line, spot.col)
+
+        return on_first_line
+
+    def _breaks_in(self, path: DataPath, value: str) -> list[int]:
+        cache = self._cache.setdefault("breaks", {})
+        found = cache.get(path)
+        if found is None:
+            found = [m.start() for m in _NEWLINE.finditer(value)] if "\n" in value else []
+            cache[path] = found
+        return found
+
+    def _quoted_columns(self, spot: ValueSpot, raw: str) -> list[int] | None:
+        """Source index (0-based) of each decoded character of a quoted scalar, or None
+        when the line has no escape at all (one source character per character)."""
+        cache = self._cache.setdefault("quoted", {})
+        key = (spot.line, spot.col)
+        if key not in cache:
+            mark = "''" if spot.style == "'" else "\\"
+            cache[key] = _quoted_map(raw, spot.col, spot.style or '"') if mark in raw[spot.col :] else None
+        return cache[key]
 
     def _block_indent(self, indicator_line: int) -> int:
-        for raw in self.lines[indicator_line:]:
-            if raw.strip():
-                return len(raw) - len(raw.lstrip(" "))
-        return 0
+        cache = self._cache.setdefault("indent", {})
+        if indicator_line not in cache:
+            cache[indicator_line] = 0
+            for raw in self.lines[indicator_line:]:
+                if raw.strip():
+                    cache[indicator_line] = len(raw) - len(raw.lstrip(" "))
+                    break
+        return cache[indicator_line]
 
     def _value(self, path: DataPath) -> Any:
         value: Any = self.data
@@ -102,20 +167,34 @@ class LoadedFile:
         return value
 
 
-def _quoted_column(raw: str, col: int, quote: str, offset: int) -> int | None:
-    """Map a decoded offset inside a quoted scalar back to its source column (1-based).
+_NEWLINE = re.compile("\n")
+
+
+class LineIndex:
+    """Line starts of one text, computed once: each offset is then located by bisection."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of character ``offset``."""
+        row = bisect_right(self.starts, offset) - 1
+        return row + 1, offset - self.starts[row] + 1
+
+
+def _quoted_map(raw: str, col: int, quote: str) -> list[int]:
+    """Map each decoded character of a quoted scalar to its source index (0-based).
 
     ``''`` in single quotes and backslash escapes in double quotes take more source
-    characters than the one character they stand for.
+    characters than the one character they stand for. ``col`` is 1-based and points at
+    the opening quote, so ``raw[col]`` is the first character.
     """
-    index = col  # col is 1-based and points at the opening quote: index is the first char
-    escape_mark = "''" if quote == "'" else "\\"
-    if escape_mark not in raw[index : index + 2 * offset + 2]:
-        return index + offset + 1  # no escapes before the offset: one character each
-    decoded = 0
-    while decoded < offset:
-        if index >= len(raw):
-            return None
+    columns: list[int] = []
+    index = col
+    while index < len(raw):
+        if raw[index] == quote and not (quote == "'" and raw.startswith("''", index)):
+            break  # the closing quote
+        columns.append(index)
         if quote == "'" and raw.startswith("''", index):
             index += 2
         elif quote == '"' and raw[index] == "\\":
@@ -123,8 +202,7 @@ def _quoted_column(raw: str, col: int, quote: str, offset: int) -> int | None:
             index += {"x": 4, "u": 6, "U": 10}.get(code, 2)
         else:
             index += 1
-        decoded += 1
-    return index + 1
+    return columns
 
 
 @dataclass
@@ -137,6 +215,7 @@ class SystemSource:
     files: list[LoadedFile] = field(default_factory=list)
     prose: dict[str, tuple[str, str]] = field(default_factory=dict)  # relative path → (display, text)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    salvaged_ids: set[str] = field(default_factory=set)  # ``id: X`` lines of files that failed to load
 
 
 class _Builder:
@@ -211,28 +290,29 @@ class _Builder:
 
 
 def load_record_file(path: Path, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
-    """Load one YAML record file, returning its data with spots, or diagnostics."""
+    """Load one YAML record file through the same door as a system walk (no symlinks)."""
+    folder_fd, problems = open_folder(str(path.parent), display)
+    if folder_fd is None:
+        return None, problems
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, [
-                error(
-                    "KB005",
-                    f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                    display,
-                    hint="Split the records over several files, or move long prose into Markdown files.",
-                )
-            ]
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [error("KB007", f"cannot read file: {exc}", display)]
+        text, problems = read_text(folder_fd, path.name, display)
+    finally:
+        os.close(folder_fd)
+    if text is None:
+        return None, problems
     return load_record_text(text, display)
 
 
 def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
     """Load record YAML from text (the file-independent part of loading)."""
     try:
+        too_deep = _too_deep(text, display)
+        if too_deep is not None:
+            return None, [too_deep]
         documents = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        return None, [error("KB012", f"character not allowed in YAML: {exc.reason}", display, line, col)]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -291,38 +371,149 @@ def _alias_uses(text: str, display: str) -> list[Diagnostic]:
     return found
 
 
+def _too_deep(text: str, display: str) -> Diagnostic | None:
+    """KB011 where collections first nest deeper than MAX_DEPTH, before anything recurses.
+
+    libyaml's composer and the builder below are recursive: a few thousand nested
+    brackets crash or overflow them. The event stream is flat, so count depth there
+    and stop at the first crossing.
+    """
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                return error(
+                    "KB011",
+                    f"values nest deeper than {MAX_DEPTH} levels",
+                    display,
+                    line,
+                    col,
+                    hint="Records are shallow; flatten the structure.",
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+_DECLARED_ID = re.compile(r"^[ \t]*(?:-[ \t]+)?id:[ \t]*[\"']?([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)", re.M)
+
+
+def declared_ids_in_raw(text: str) -> set[str]:
+    """IDs written as ``id: X`` in a file that failed to load (a cheap look at its lines).
+
+    Counting them as declared keeps one syntax error from turning every reference to
+    the file's records into a dangling-reference error.
+    """
+    return set(_DECLARED_ID.findall(text))
+
+
 def _display(path: Path, base: Path) -> str:
     try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
+        return printable(path.absolute().relative_to(base.absolute()).as_posix())
     except ValueError:
-        return path.as_posix()
+        return printable(path.as_posix())
 
 
 def load_system(folder: Path, base: Path | None = None) -> SystemSource:
-    """Load every record file and Markdown prose file of one system folder, sorted by path."""
+    """Load every record file and Markdown prose file of one system folder, sorted by path.
+
+    Files are found and read only through :mod:`generator.readfs`: no symlink is
+    followed, nothing outside the folder is opened.
+    """
     base = base or Path.cwd()
-    source = SystemSource(slug=folder.name, folder=folder, display=_display(folder, base) + "/")
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        relative = path.relative_to(folder).as_posix()
-        display = _display(path, base)
-        if path.suffix in RECORD_SUFFIXES:
-            loaded, diagnostics = load_record_file(path, display)
+    display = _display(folder, base).rstrip("/") + "/"
+    source = SystemSource(slug=folder.name, folder=folder, display=display)
+    root_fd, problems = open_folder(str(folder), display)
+    source.diagnostics.extend(problems)
+    if root_fd is None:
+        return source
+    found: list[tuple[str, str, str]] = []  # (relative, display, text)
+    try:
+        for entry, diagnostics in walk_system(root_fd, display):
             source.diagnostics.extend(diagnostics)
-            if loaded is not None:
-                source.files.append(loaded)
-        elif path.suffix == PROSE_SUFFIX:
-            try:
-                source.prose[relative] = (display, path.read_bytes().decode("utf-8"))
-            except (OSError, UnicodeDecodeError) as exc:
-                source.diagnostics.append(error("KB007", f"cannot read file: {exc}", display))
+            if entry is None:
+                continue
+            text, diagnostics = read_text(entry.dir_fd, entry.name, entry.display)
+            source.diagnostics.extend(diagnostics)
+            if text is not None:
+                found.append((entry.relative, entry.display, text))
+    finally:
+        os.close(root_fd)
+    for relative, shown, text in sorted(found, key=lambda item: PurePosixPath(item[0])):
+        _add_file(source, relative, shown, text)
     return source
+
+
+def _add_file(source: SystemSource, relative: str, display: str, text: str) -> None:
+    if relative.endswith(PROSE_SUFFIX):
+        source.prose[relative] = (display, text)
+        return
+    loaded, diagnostics = load_record_text(text, display)
+    source.diagnostics.extend(diagnostics)
+    if loaded is not None:
+        source.files.append(loaded)
+    else:
+        source.salvaged_ids |= declared_ids_in_raw(text)
 
 
 def system_folders(records: Path) -> Iterator[Path]:
     """The system folders under a records folder; a folder holding YAML itself is one system."""
-    if any(p.suffix in RECORD_SUFFIXES for p in records.iterdir() if p.is_file()):
-        yield records
-        return
-    for child in sorted(records.iterdir()):
-        if child.is_dir() and not child.name.startswith((".", "_")):
-            yield child
+    yield from discover_systems(records).folders
+
+
+@dataclass
+class Discovery:
+    """What a records folder holds: system folders, refused entries, ignored names."""
+
+    folders: list[Path] = field(default_factory=list)
+    refused: list[SystemSource] = field(default_factory=list)  # each counted as a failed system
+    ignored: list[Diagnostic] = field(default_factory=list)  # warnings, attached to a real system
+    nested: bool = True  # False when the folder given is itself one system
+
+
+def discover_systems(records: Path, base: Path | None = None) -> Discovery:
+    """Find the system folders of a records folder without following any symlink."""
+    base = base or Path.cwd()
+    display = _display(records, base).rstrip("/") + "/"
+    found = Discovery()
+    fd, problems = open_folder(str(records), display)
+    if fd is None:
+        found.refused.append(SystemSource(records.name, records, display, diagnostics=problems))
+        return found
+    try:
+        with os.scandir(fd) as listing:
+            kinds = {entry.name: entry_kind(entry) for entry in sorted(listing, key=lambda e: e.name)}
+    finally:
+        os.close(fd)
+    if any(kind == "file" and name.endswith(RECORD_SUFFIXES) for name, kind in kinds.items()):
+        return Discovery(folders=[records], nested=False)
+    for name, kind in kinds.items():
+        shown = display + printable(name)
+        if kind not in ("dir", "file"):
+            found.refused.append(
+                SystemSource(name, records / name, shown, diagnostics=[not_regular(shown, kind)])
+            )
+        elif name.startswith((".", "_")):
+            found.ignored.append(ignored(shown + "/" * (kind == "dir"), "its name starts with '.' or '_'"))
+        elif kind == "file":
+            found.ignored.append(ignored(shown, "files beside system folders are not records"))
+        else:
+            found.folders.append(records / name)
+    return found
+
+
+def slug_diagnostic(source: SystemSource) -> Diagnostic | None:
+    """KB306/KB307 when a system folder's name cannot be its slug (a URL segment of the site)."""
+    problem = slug_problem(source.slug)
+    if problem is None:
+        return None
+    code, reason = problem
+    return error(
+        code,
+        f"system folder name {printable(source.slug)!r} {reason}",
+        source.display,
+        hint="Rename the folder, e.g. to " + repr(suggest_slug(source.slug)) + ".",
+    )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,6 +12,7 @@ from rich.markup import escape
 from .check import CheckedSystem
 from .diagnostics import Diagnostic, Severity
 from .model.kinds import KIND_NAMES, count_by_kind
+from .readfs import printable
 
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:
@@ -32,8 +34,48 @@ def _count(number: int, plural: str) -> str:
     return f"{number} {plural if number != 1 else singular.get(plural, plural)}"
 
 
+MAX_PER_RULE_AND_FILE = 20
+
+
+def capped(
+    diagnostics: Iterable[Diagnostic], limit: int = MAX_PER_RULE_AND_FILE
+) -> Iterator[Diagnostic | str]:
+    """The diagnostics to print: at most ``limit`` per (rule, file), then one summary line.
+
+    A hostile or badly broken file can yield hundreds of thousands of the same
+    diagnostic; people and GitHub annotations need the first few and a count. The
+    summary (a string) follows the last diagnostic of its file.
+    """
+    shown: Counter[tuple[str, str]] = Counter()
+    held_back: dict[str, Counter[str]] = {}
+    current: str | None = None
+    for diagnostic in diagnostics:
+        if current is not None and diagnostic.file != current and current in held_back:
+            yield from _more_lines(current, held_back.pop(current))
+        current = diagnostic.file
+        key = (diagnostic.code, diagnostic.file)
+        shown[key] += 1
+        if shown[key] <= limit:
+            yield diagnostic
+        else:
+            if diagnostic.file not in held_back:
+                held_back[diagnostic.file] = Counter()
+            held_back[diagnostic.file][diagnostic.code] += 1
+    for file, counts in held_back.items():
+        yield from _more_lines(file, counts)
+
+
+def _more_lines(file: str, counts: Counter[str]) -> Iterator[str]:
+    for code, number in sorted(counts.items()):
+        yield f"… and {number} more {code} in {file}"
+
+
 def print_human(systems: list[CheckedSystem], console: Console) -> None:
-    for diagnostic in _all(systems):
+    for item in capped(_all(systems)):
+        if isinstance(item, str):
+            console.print(escape(item), style="dim", soft_wrap=True, highlight=False)
+            continue
+        diagnostic = item
         style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
         console.print(
             f"{escape(diagnostic.file)}:{diagnostic.line}:{diagnostic.col}: "
@@ -52,7 +94,7 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
         warnings = len(system.diagnostics) - errors
         status = "[green]ok[/green]" if not errors else "[red]failed[/red]"
         console.print(
-            f"{escape(system.source.slug)}: {status} — {counts or 'no records'}; "
+            f"{escape(printable(system.source.slug))}: {status} — {counts or 'no records'}; "
             f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
             soft_wrap=True,
             highlight=False,
@@ -60,19 +102,24 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
 
 
 def as_json(systems: list[CheckedSystem]) -> str:
-    payload = {
-        "systems": [
-            {
-                "slug": system.source.slug,
-                "counts": record_counts(system),
-                "errors": sum(1 for d in system.diagnostics if d.severity is Severity.ERROR),
-                "warnings": sum(1 for d in system.diagnostics if d.severity is Severity.WARNING),
-            }
-            for system in systems
-        ],
-        "diagnostics": [d.as_dict() for d in _all(systems)],
-    }
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    """Every diagnostic (never capped), one compact object per line.
+
+    Written line by line so the C encoder handles each object: a pretty-printed dump
+    of a few hundred thousand diagnostics takes the pure-Python encoder many seconds.
+    """
+    summary = [
+        {
+            "slug": system.source.slug,
+            "counts": record_counts(system),
+            "errors": sum(1 for d in system.diagnostics if d.severity is Severity.ERROR),
+            "warnings": sum(1 for d in system.diagnostics if d.severity is Severity.WARNING),
+        }
+        for system in systems
+    ]
+    systems_text = json.dumps(summary, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    items = ",\n".join("    " + json.dumps(d.as_dict(), ensure_ascii=False) for d in _all(systems))
+    diagnostics_text = f"[\n{items}\n  ]" if items else "[]"
+    return f'{{\n  "systems": {systems_text},\n  "diagnostics": {diagnostics_text}\n}}\n'
 
 
 def _github_escape(text: str, property_value: bool = False) -> str:
@@ -85,7 +132,10 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 def as_github(systems: list[CheckedSystem]) -> str:
     """GitHub Actions workflow commands: one ::error/::warning line per diagnostic."""
     lines = []
-    for d in _all(systems):
+    for d in capped(_all(systems)):
+        if isinstance(d, str):
+            lines.append(f"::notice::{_github_escape(d)}")
+            continue
         command = "error" if d.severity is Severity.ERROR else "warning"
         props = (
             f"file={_github_escape(d.file, True)},line={d.line},col={d.col},"

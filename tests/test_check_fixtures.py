@@ -80,13 +80,21 @@ def test_human_output_matches_golden(name: str, in_case, kbgen) -> None:
     ]
     assert printed == _expected(name)
     summary = result.out.splitlines()[-1]
-    assert summary.startswith("demo: ")
+    slug = next((CASES_DIR / name / "records").iterdir()).name  # demo, or a misnamed folder
+    assert summary.startswith(f"{slug}: ")
     assert ("ok" if result.code == 0 else "failed") in summary
+
+
+# Codes whose cases cannot be committed; tests/test_hostile_loader.py builds them instead.
+NO_FIXTURE = {
+    "KB008": "symlinks, FIFOs and devices are refused; a checkout would not keep them faithfully",
+    "KB009": "hard links are not kept by git",
+}
 
 
 def test_every_check_rule_has_a_fixture() -> None:
     """Every rule except the git rules (KB5xx) and usage (KB900) has a failing fixture."""
-    wanted = {code for code in RULES if not code.startswith(("KB5", "KB9"))}
+    wanted = {code for code in RULES if not code.startswith(("KB5", "KB9"))} - NO_FIXTURE.keys()
     covered = {name.split("-", 1)[0] for name in CASES if name.startswith("KB")}
     assert wanted <= covered, sorted(wanted - covered)
     assert covered <= set(RULES)
@@ -100,7 +108,7 @@ def test_failing_fixture_reports_its_own_code(name: str) -> None:
     assert any(f" {code} {RULES[code].name}: " in line for line in expected), expected
     for line in expected:
         file, line_no, col, _ = line.split(":", 3)
-        assert (CASES_DIR / name / file).is_file()
+        assert (CASES_DIR / name / file).exists()  # a file, or a system folder (KB306, KB307)
         assert int(line_no) >= 1 and int(col) >= 1
 
 

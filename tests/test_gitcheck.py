@@ -179,12 +179,19 @@ def test_missing_clone_warns_once_per_source(workspace: Path) -> None:
     assert "sources/tiny/SRC-1" in found[0].message
 
 
-@pytest.mark.parametrize("revision", ["no-such-branch", "f" * 40])
+@pytest.mark.parametrize("revision", ["f" * 40, "abcdef0"])
 def test_unknown_revision(workspace: Path, sha: str, revision: str) -> None:
     records = write_records(workspace, revision, evidence="SRC-1 src/gone.py:1")
     found = check(records, workspace / "sources")
     assert located(found) == [("KB501", RECORDS, 7, 13, Severity.WARNING)]
     assert revision in found[0].message
+
+
+@pytest.mark.parametrize("revision", ["no-such-branch", "HEAD~1", "HEAD@{1}", "--output=x"])
+def test_revision_that_is_not_a_commit_id(workspace: Path, sha: str, revision: str) -> None:
+    records = write_records(workspace, revision, evidence="SRC-1 src/gone.py:1")
+    found = check(records, workspace / "sources")
+    assert located(found) == [("KB505", RECORDS, 7, 13, Severity.ERROR)]
 
 
 def test_folder_that_is_not_a_repository(workspace: Path) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
-from ..load import SystemSource, load_system, system_folders
+from ..load import SystemSource, discover_systems, load_system, slug_diagnostic
 from ..model.system import SystemRecords
 from .rules import run_rules
 from .validate import validate_system
@@ -28,11 +28,24 @@ class CheckedSystem:
         return [d for d in self.diagnostics if d.severity is Severity.ERROR]
 
 
+LOAD_CODES = frozenset(f"KB0{n:02d}" for n in range(1, 13))
+
+
+def _report_order(diagnostic: Diagnostic) -> tuple[int, tuple[str, int, int, str, str]]:
+    """Load failures (KB001–KB012) first: a file that did not load explains what follows."""
+    return (0 if diagnostic.code in LOAD_CODES else 1, diagnostic.sort_key())
+
+
 def check_source(source: SystemSource) -> CheckedSystem:
     """Validate and rule-check one loaded system."""
     records, diagnostics = validate_system(source)
+    # IDs of a file that failed to load still count as declared, so its records'
+    # absence does not cascade into dangling-reference errors elsewhere.
+    records.unvalidated_ids |= source.salvaged_ids
     diagnostics = [*source.diagnostics, *diagnostics, *run_rules(records, source)]
-    unique = sorted(set(diagnostics), key=lambda d: d.sort_key())
+    # dict.fromkeys drops repeats but keeps rule order, which is nearly sorted already:
+    # sorting it is close to linear, where a set's arbitrary order costs n log n.
+    unique = sorted(dict.fromkeys(diagnostics), key=_report_order)
     return CheckedSystem(source, records, unique)
 
 
@@ -54,6 +67,24 @@ def collector_paused() -> Iterator[None]:
 
 
 def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem]:
-    """Load and check every system under a records folder (or one system folder)."""
+    """Load and check every system under a records folder (or one system folder).
+
+    Refused entries of the records folder (symlinks, special files) count as failed
+    systems; ignored names are warnings on the first system.
+    """
+    found = discover_systems(records, base)
     with collector_paused():
-        return [check_source(load_system(folder, base)) for folder in system_folders(records)]
+        systems = []
+        for folder in found.folders:
+            source = load_system(folder, base)
+            misnamed = slug_diagnostic(source) if found.nested else None
+            if misnamed is not None:
+                source.diagnostics.insert(0, misnamed)
+            systems.append(check_source(source))
+    refused = [
+        CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in found.refused
+    ]
+    if systems and found.ignored:
+        first = systems[0]
+        first.diagnostics = sorted(dict.fromkeys([*first.diagnostics, *found.ignored]), key=_report_order)
+    return sorted([*systems, *refused], key=lambda system: system.source.slug)

@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from ..diagnostics import Diagnostic, error, warning
-from ..load import DataPath, LoadedFile, SystemSource
+from ..load import DataPath, LineIndex, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, resolve_id
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
 from ..model.walk import Contents, collect
 from .links import LINK_RULES
-from .resolve import resolve_id
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
@@ -38,6 +37,13 @@ class Context:
     sources: frozenset[str]
     owners: list[tuple[Any, Origin | None, Contents]]
     folder: str  # the system folder as diagnostics show paths
+    _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
+
+    def resolve(self, token: str) -> str | None:
+        """The declared ID a prose token names; memoised, as floods repeat one token."""
+        if token not in self._resolved:
+            self._resolved[token] = resolve_id(token, self.declared)
+        return self._resolved[token]
 
     def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
         if origin is None:
@@ -59,6 +65,15 @@ class Context:
             return self.at(origin, path)
         line, col = self.files[origin.file].text_position((*origin.path, *path), offset)
         return (origin.file, line, col)
+
+    def text_locator(self, origin: Origin | None, path: DataPath) -> Callable[[int], tuple[str, int, int]]:
+        """``in_text`` for one string, with the per-string work done once."""
+        if origin is None or origin.file not in self.files:
+            where = self.at(origin, path)
+            return lambda offset: where
+        locate = self.files[origin.file].locator((*origin.path, *path))
+        file = origin.file
+        return lambda offset: (file, *locate(offset))
 
 
 def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
@@ -154,7 +169,8 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
                 *ctx.at(origin, ("target",)),
                 hint="Declare it under 'supplied:' with the member that declares it.",
             )
-        elif annotation.target not in ctx.supplied:
+        elif annotation.target not in ctx.supplied and annotation.target not in ctx.system.unvalidated_ids:
+            # (an unvalidated or unloaded entry may be the 'supplied:' one: don't guess)
             yield error(
                 "KB209",
                 f"annotation targets {annotation.target}, a record declared in this system",
@@ -192,10 +208,11 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
             yield from _check_text(ctx, origin, text.path, text.text)
     for relative, content in sorted(ctx.system.prose.items()):
         display = ctx.system.prose_display.get(relative, relative)
+        lines: LineIndex | None = None
         for match in ID_IN_TEXT.finditer(content):
-            if resolve_id(match.group(0), ctx.declared) is None:
-                line = content.count("\n", 0, match.start()) + 1
-                col = match.start() - (content.rfind("\n", 0, match.start()) + 1) + 1
+            if ctx.resolve(match.group(0)) is None:
+                lines = lines or LineIndex(content)
+                line, col = lines.position(match.start())
                 yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
 
 
@@ -204,14 +221,15 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     anchors = find_anchors(text) if "SRC-" in text else []
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
     anchor_sources = {anchor.source_start for anchor in anchors}
+    locate = ctx.text_locator(origin, path)
     for match in ID_IN_TEXT.finditer(text):
         if match.start() in anchor_sources:
             continue
-        if resolve_id(match.group(0), ctx.declared) is None:
+        if ctx.resolve(match.group(0)) is None:
             yield error(
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",
-                *ctx.in_text(origin, path, match.start()),
+                *locate(match.start()),
                 hint="Declare the record, declare it under 'supplied:' if another member owns it, "
                 "or correct the ID.",
             )

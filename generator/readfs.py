@@ -1,0 +1,279 @@
+"""The only door through which record files are read, and the walk that finds them.
+
+Records are untrusted input: a folder may hold symlinks to ``/proc/self/environ`` or to
+``/usr``, FIFOs that would stall a build, hard links, or names that carry terminal
+escape sequences. The walk therefore never follows a symlink: it opens each folder
+relative to its parent's descriptor with ``O_NOFOLLOW`` and lists it with
+``os.scandir`` on that descriptor, and :func:`read_text` opens each file the same way
+and checks with ``fstat`` that it is a regular file with a single link before reading
+at most the size limit. Every refusal is a located diagnostic; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, error, warning
+
+MAX_FOLDER_DEPTH = 16
+RECORD_SUFFIXES = (".yaml", ".yml")
+PROSE_SUFFIX = ".md"
+
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+
+# Characters YAML does not allow in a stream (C0 controls but tab, LF and CR; DEL; C1 but
+# NEL; the non-characters U+FFFE/U+FFFF). Markdown prose is held to the same set: such a
+# character is never intended, and an escape sequence could rewrite a reader's terminal.
+CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(name: str) -> str:
+    """A path as diagnostics show it: control characters become visible escapes."""
+    if not _UNPRINTABLE.search(name):
+        return name
+    return _UNPRINTABLE.sub(lambda m: repr(m.group(0))[1:-1], name)
+
+
+def line_col(text: str, position: int) -> tuple[int, int]:
+    """The 1-based line and column of character ``position`` in ``text`` (one lookup)."""
+    line = text.count("\n", 0, position) + 1
+    return line, position - text.rfind("\n", 0, position)
+
+
+def _max_bytes() -> int:
+    # Read at call time so tests can lower the limit on the loader module.
+    from . import load
+
+    return load.MAX_FILE_BYTES
+
+
+def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Diagnostic]]:
+    """Read one regular file ``name`` in the open folder ``dir_fd`` as UTF-8 text.
+
+    Refuses (with a diagnostic at ``display``:1:1 or at the offending character) a
+    symlink, anything but a regular file, a file with more than one hard link, a file
+    over the size limit, bytes that are not UTF-8 and control characters.
+    """
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, [not_regular(display, "a symlink")]
+        return None, [error("KB007", f"cannot read file: {exc.strerror}", display)]
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, [not_regular(display, _kind_of_mode(info.st_mode))]
+        if info.st_nlink > 1:
+            return None, [_hard_link(display, info.st_nlink)]
+        limit = _max_bytes()
+        if info.st_size > limit:
+            return None, [_too_large(display, info.st_size, limit)]
+        data = _read_at_most(fd, limit + 1)
+    except OSError as exc:
+        return None, [error("KB007", f"cannot read file: {exc.strerror}", display)]
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # the file grew after fstat
+        return None, [_too_large(display, len(data), limit)]
+    return _decode(data, display)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
+    try:
+        text = data.decode("utf-8-sig")  # a leading byte-order mark is not content
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - data.rfind(b"\n", 0, exc.start)
+        return None, [error("KB007", f"not UTF-8 text: byte 0x{data[exc.start]:02x}", display, line, col)]
+    bad = CONTROL_CHARACTER.search(text)
+    if bad is not None:
+        line, col = line_col(text, bad.start())
+        return None, [
+            error(
+                "KB012",
+                f"control character U+{ord(bad.group(0)):04X} is not allowed",
+                display,
+                line,
+                col,
+                hint="Remove it; write a tab, a newline or visible text instead.",
+            )
+        ]
+    return text, []
+
+
+def _kind_of_mode(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def not_regular(display: str, what: str) -> Diagnostic:
+    return error(
+        "KB008",
+        f"refused: this is {what}; records are read only from regular files and folders",
+        display,
+        hint="Copy the content into the system folder as a regular file.",
+    )
+
+
+def _hard_link(display: str, links: int) -> Diagnostic:
+    return error(
+        "KB009",
+        f"refused: the file has {links} hard links, so its content may live outside the system folder",
+        display,
+        hint="Replace the hard link with a copy of the file.",
+    )
+
+
+def _too_large(display: str, size: int, limit: int) -> Diagnostic:
+    return error(
+        "KB005",
+        f"file is {size} bytes; the limit is {limit}",
+        display,
+        hint="Split the records over several files, or move long prose into several Markdown files.",
+    )
+
+
+@dataclass
+class FolderEntry:
+    """A file the walk found and may read: its path relative to the walked folder."""
+
+    relative: str
+    display: str
+    dir_fd: int
+    name: str
+
+
+def entry_kind(entry: os.DirEntry[str]) -> str:
+    """'dir', 'file' or the refusal wording, never following a symlink."""
+    try:
+        if entry.is_symlink():
+            return "a symlink"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_file(follow_symlinks=False):
+            return "file"
+        return _kind_of_mode(entry.stat(follow_symlinks=False).st_mode)
+    except OSError:
+        return "unreadable"
+
+
+def ignored_reason(name: str, is_dir: bool) -> str | None:
+    """Why a name in a system folder is not read, or None when it is read."""
+    if name.startswith((".", "_")):
+        return "its name starts with '.' or '_'"
+    if is_dir:
+        return None
+    suffix = os.path.splitext(name)[1]
+    if suffix in RECORD_SUFFIXES or suffix == PROSE_SUFFIX:
+        return None
+    if suffix.lower() in (*RECORD_SUFFIXES, PROSE_SUFFIX):
+        return f"its suffix {suffix!r} is not lower-case ({suffix.lower()!r})"
+    return "only .yaml, .yml and .md files are read"
+
+
+def walk_system(root_fd: int, display: str) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
+    """Every readable file below the open folder ``root_fd``, depth first in name order.
+
+    Yields (entry, []) for files to read (``entry.dir_fd`` is open while the caller
+    handles the entry) and (None, diagnostics) for what is refused or ignored.
+    """
+    seen: set[tuple[int, int]] = set()
+    yield from _walk_folder(root_fd, "", display, 0, seen)
+
+
+def _walk_folder(
+    fd: int, relative: str, display: str, depth: int, seen: set[tuple[int, int]]
+) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
+    info = os.fstat(fd)
+    if (info.st_dev, info.st_ino) in seen:
+        yield None, [error("KB009", "refused: this folder was already read (a folder loop)", display)]
+        return
+    seen.add((info.st_dev, info.st_ino))
+    with os.scandir(fd) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        child_relative = f"{relative}{entry.name}"
+        child_display = f"{display}{printable(entry.name)}"
+        kind = entry_kind(entry)
+        if kind not in ("dir", "file"):
+            yield None, [not_regular(child_display, kind)]
+            continue
+        reason = ignored_reason(entry.name, kind == "dir")
+        if reason is not None:
+            yield None, [ignored(child_display + "/" * (kind == "dir"), reason)]
+            continue
+        if kind == "file":
+            yield FolderEntry(child_relative, child_display, fd, entry.name), []
+            continue
+        if depth + 1 >= MAX_FOLDER_DEPTH:
+            yield (
+                None,
+                [error("KB011", f"folders nest deeper than {MAX_FOLDER_DEPTH} levels", child_display + "/")],
+            )
+            continue
+        yield from _walk_child(fd, entry.name, child_relative, child_display, depth, seen)
+
+
+def _walk_child(
+    fd: int, name: str, relative: str, display: str, depth: int, seen: set[tuple[int, int]]
+) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
+    try:
+        child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            yield None, [not_regular(display + "/", "a symlink")]
+        else:
+            yield None, [error("KB007", f"cannot read folder: {exc.strerror}", display + "/")]
+        return
+    try:
+        yield from _walk_folder(child, relative + "/", display + "/", depth + 1, seen)
+    finally:
+        os.close(child)
+
+
+def ignored(display: str, reason: str) -> Diagnostic:
+    return warning(
+        "KB010",
+        f"not read: {reason}",
+        display,
+        hint="Rename it if it holds records or prose; move it out of the records folder otherwise.",
+    )
+
+
+def open_folder(path: str, display: str) -> tuple[int | None, list[Diagnostic]]:
+    """Open a folder without following a symlink at its last component."""
+    try:
+        return os.open(path, _DIR_FLAGS), []
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            return None, [not_regular(display, "a symlink or not a folder")]
+        return None, [error("KB007", f"cannot read folder: {exc.strerror}", display)]

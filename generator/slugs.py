@@ -1,0 +1,52 @@
+"""System slugs: the grammar of a system folder's name and the names the site keeps for itself.
+
+A system's slug becomes a URL segment (``systems/<slug>/``) and a folder of the built
+site, so it must be a plain lower-case word list and must not collide with a page or a
+folder the site generates. The renderer and the checker both read these constants.
+"""
+
+from __future__ import annotations
+
+import re
+
+SLUG_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+SLUG = re.compile(SLUG_PATTERN)
+
+# Names the site uses beside system folders: generated pages under systems/ and at the
+# top level (systems/index.md, systems/status-matrix.md, glossary.md), hand-written pages
+# of kb/, theme and plugin output folders (assets/, search/), and names kept for
+# cross-system pages (comparisons, export).
+RESERVED_SLUGS = frozenset(
+    {
+        "index",
+        "status-matrix",
+        "glossary",
+        "search",
+        "assets",
+        "comparisons",
+        "export",
+        "systems",
+        "authoring",
+        "types",
+        "javascripts",
+        "stylesheets",
+        "sitemap",
+        "404",
+    }
+)
+
+
+def slug_problem(name: str) -> tuple[str, str] | None:
+    """(rule code, reason) when ``name`` cannot be a system slug, else None."""
+    if not SLUG.fullmatch(name):
+        return "KB306", "is not a slug: lower-case letters and digits in words joined by single '-'"
+    if name in RESERVED_SLUGS:
+        return "KB307", "is reserved: the site uses this name for a generated page or folder"
+    return None
+
+
+def suggest_slug(name: str) -> str:
+    """A slug close to ``name``: lower-cased, every run of other characters one '-'."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    slug = "-".join(words) or "system"
+    return f"{slug}-system" if slug in RESERVED_SLUGS else slug

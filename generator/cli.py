@@ -139,8 +139,9 @@ def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the kbgen console script; returns the exit code."""
     args = _parser().parse_args(argv)
-    out = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    # emoji=False: record text such as ":smile:" is printed as written, never as an emoji.
+    out = Console(highlight=False, emoji=False)
+    err = Console(stderr=True, highlight=False, emoji=False)
     handlers = {"check": _check, "new": _new, "schema": _schema, "build": _site, "serve": _site}
     try:
         return handlers[args.command](args, out, err)

@@ -23,6 +23,7 @@ from mkdocs.structure.files import File, Files
 
 from .diagnostics import Diagnostic
 from .pipeline import PipelineResult, run_pipeline
+from .report import capped
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -98,10 +99,10 @@ def missing_extension(config: MkDocsConfig) -> str | None:
 
 
 def located_lines(diagnostics: list[Diagnostic], cap: int) -> list[str]:
-    """Each diagnostic's one-line form, at most ``cap`` of them and a count of the rest."""
-    shown = [d.as_text() for d in diagnostics[:cap]]
-    more = len(diagnostics) - len(shown)
-    return shown + ([f"… and {more} more"] if more > 0 else [])
+    """The one-line forms, capped per rule and file like ``kbgen check``, then at ``cap`` lines."""
+    lines = [item if isinstance(item, str) else item.as_text() for item in capped(diagnostics)]
+    more = len(lines) - cap
+    return lines[:cap] + ([f"… and {more} more lines"] if more > 0 else [])
 
 
 class RecordsPlugin(BasePlugin[RecordsConfig]):
@@ -163,9 +164,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             return f"kb-records: records folder {records} does not exist"
         # Diagnostics name files relative to the working folder, as kbgen check does.
         self.result = run_pipeline(records)
-        for diagnostic in self.result.diagnostics:
-            if diagnostic.severity.value == "warning":
-                log.info(diagnostic.as_text())
+        warnings = [d for d in self.result.diagnostics if d.severity.value == "warning"]
+        for line in located_lines(warnings, self.config.max_diagnostics):
+            log.info(line)
         return self.result
 
     def _publishable(self, outcome: PipelineResult | str) -> PipelineResult:

@@ -418,3 +418,16 @@ def _yaml(text: str) -> str:
     import json
 
     return json.dumps(text, ensure_ascii=True)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/%2e%2e/%2e%2e/etc/passwd", "src/agent.py?raw=1", "src/agent.py#L1", "src/%2Fhidden.py"],
+)
+def test_an_evidence_path_that_would_change_the_linked_file(
+    path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    """Encoded '..', a query or a fragment in an anchor path is KB402, at the anchor."""
+    records = CLEAN_RECORDS.replace("SRC-1 src/agent.py:1-40", f"SRC-1 {path}")
+    found = _check(tmp_path, monkeypatch, kbgen, {"records.yaml": records})
+    assert ("KB402", RECORDS, 8, 9) in found, found

@@ -247,3 +247,16 @@ def test_pin_a_revision_that_is_not_a_commit_id(tmp_path: Path, check, revision:
     result = check("--sources", "clones")
     assert ("KB505", f"{SYSTEM}/sources.yaml", 6, 15) in located(result)
     assert result.code == 1
+
+
+def test_emoji_codes_in_record_text_are_printed_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    """Rich would turn ':smile:' into an emoji; a diagnostic shows the key as written."""
+    run_file = make_records(tmp_path) / "demo" / "run.yaml"
+    run_file.write_text(run_file.read_text(encoding="utf-8") + "  ':smile:': x\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("check", "records")
+    assert result.code == 1
+    assert "unknown key ':smile:'" in result.out, result.out
+    assert "😄" not in result.out

@@ -97,6 +97,9 @@ def parse_anchor(text: str) -> tuple[str, str, tuple[LineRange, ...]] | None:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
 def unsafe_path_reason(path: str) -> str | None:
     """Why a cited path is unsafe to turn into a link, or None when it is safe."""
     if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", path):
@@ -107,6 +110,12 @@ def unsafe_path_reason(path: str) -> str | None:
         return "climbs out of the repository with '..'"
     if "//" in path or _CONTROL.search(path):
         return "contains an empty segment or a control character"
+    # The path becomes part of a URL: an encoded '..' (%2e%2e) or a '?'/'#' would change
+    # which file the link opens, so only the path as the repository spells it is accepted.
+    if _PERCENT_ESCAPE.search(path):
+        return "is percent-encoded; write the path as the repository spells it"
+    if "?" in path or "#" in path:
+        return "contains '?' or '#', which would turn part of it into a URL query or fragment"
     return None
 
 

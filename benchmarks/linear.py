@@ -13,10 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.check.resolve import resolve_id
 from generator.link import link_system
 from generator.model.anchors import find_anchors
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import ID_IN_TEXT, resolve_id
 from generator.pipeline import run_pipeline
 from generator.render.markdown import escape
 from generator.render.text import Linker, find_code_spans

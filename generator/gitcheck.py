@@ -185,7 +185,6 @@ class _Checker:
             yield from self._open(pinned)
 
     def _open(self, pinned: _Pinned) -> Iterator[Diagnostic]:
-        declared = self.ctx.at(pinned.origin, ("id",))
         if pinned.revision is not None and not _HEX_REVISION.fullmatch(pinned.revision):
             yield error(
                 "KB505",
@@ -196,37 +195,13 @@ class _Checker:
                 "relative name.",
             )
             return
-        folder = self.root / self.system.records.slug / pinned.id
-        candidates = [folder]
-        if self.single == pinned.id:
-            candidates.append(folder.parent)
-        found = [c for c in candidates if c.is_dir()]
-        if not found:
-            if pinned.revision is not None:
-                tried = " or ".join(c.as_posix() for c in candidates)
-                yield warning(
-                    "KB501",
-                    f"no clone of {pinned.id}: {tried} does not exist; its anchors are not checked",
-                    *declared,
-                    hint=f"Clone the source to {folder.as_posix()} to check its anchors and quotations.",
-                )
-            return
-        if _NO_GIT is not None:  # pragma: no cover - depends on the machine
-            yield warning("KB501", f"{pinned.id} cannot be checked: {_NO_GIT}", *declared)
-            return
-        repo = None
-        for candidate in found:
-            repo = _open_repo(candidate)
-            if repo is not None:
-                break
+        problems: list[Diagnostic] = []
+        repo = self._find_repo(pinned, problems)
+        yield from problems
         if repo is None:
-            yield warning(
-                "KB501",
-                f"{found[0].as_posix()} is not a git repository; anchors of {pinned.id} are not checked",
-                *declared,
-            )
             return
         self.repos.append(repo)
+        declared = self.ctx.at(pinned.origin, ("id",))
         if pinned.revision is None:
             yield warning(
                 "KB501",
@@ -249,6 +224,39 @@ class _Checker:
             )
             return
         self.clones[pinned.id] = _Clone(pinned.id, repo, commit)
+
+    def _find_repo(self, pinned: _Pinned, problems: list[Diagnostic]) -> git.Repo | None:
+        """The clone of a source (``DIR/<system>/<SRC-ID>``, or ``DIR/<system>`` for a
+        system's only source); why there is none goes to ``problems``."""
+        declared = self.ctx.at(pinned.origin, ("id",))
+        folder = self.root / self.system.records.slug / pinned.id
+        candidates = [folder, folder.parent] if self.single == pinned.id else [folder]
+        found = [c for c in candidates if c.is_dir()]
+        if not found:
+            if pinned.revision is not None:
+                tried = " or ".join(c.as_posix() for c in candidates)
+                problems.append(
+                    warning(
+                        "KB501",
+                        f"no clone of {pinned.id}: {tried} does not exist; its anchors are not checked",
+                        *declared,
+                        hint=f"Clone the source to {folder.as_posix()} to check its anchors and quotations.",
+                    )
+                )
+            return None
+        if _NO_GIT is not None:  # pragma: no cover - depends on the machine
+            problems.append(warning("KB501", f"{pinned.id} cannot be checked: {_NO_GIT}", *declared))
+            return None
+        repo = next((r for r in map(_open_repo, found) if r is not None), None)
+        if repo is None:
+            problems.append(
+                warning(
+                    "KB501",
+                    f"{found[0].as_posix()} is not a git repository; anchors of {pinned.id} are not checked",
+                    *declared,
+                )
+            )
+        return repo
 
     def close(self) -> None:
         for repo in self.repos:

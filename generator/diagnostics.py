@@ -32,19 +32,9 @@ RULES: dict[str, Rule] = {
         Rule("KB005", "file-too-large", "A record file exceeds the size limit."),
         Rule("KB006", "not-a-mapping", "A record file must be a single YAML mapping."),
         Rule("KB007", "unreadable-file", "A record file cannot be read as UTF-8 text."),
-        Rule(
-            "KB008",
-            "not-a-regular-file",
-            "A symlink, FIFO, device or socket in the records is refused; it is never followed or read.",
-        ),
-        Rule(
-            "KB009",
-            "path-outside-system",
-            "A file may lie outside the system folder (a hard link, or a folder met twice).",
-        ),
-        Rule(
-            "KB010", "ignored-name", "A file or folder is not read: its name is hidden or not a record type."
-        ),
+        Rule("KB008", "not-a-regular-file", "A symlink, FIFO, device or socket is refused, never read."),
+        Rule("KB009", "path-outside-system", "A file may lie outside the system folder (hard link, loop)."),
+        Rule("KB010", "ignored-name", "A file or folder is not read: hidden name or not a record type."),
         Rule("KB011", "nesting-too-deep", "YAML values or folders nest deeper than the limit."),
         Rule("KB012", "control-character", "A file holds a NUL or another control character."),
         Rule("KB101", "schema-type", "A value has the wrong type or shape."),
@@ -55,11 +45,7 @@ RULES: dict[str, Rule] = {
         Rule("KB106", "run-id-grammar", "A run ID is not of the form AAS-YYYY-MM-DD-<slug>-NN."),
         Rule("KB107", "empty-text", "A text field is empty."),
         Rule("KB108", "table-row-width", "A generic table row has more or fewer cells than columns."),
-        Rule(
-            "KB109",
-            "label-line",
-            "A label, title, name or revision spans more than one line; it must fit its heading.",
-        ),
+        Rule("KB109", "label-line", "A label, title, name or revision spans more than one line."),
         Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
         Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
         Rule("KB203", "duplicate-id", "Two records of one system share an ID."),
@@ -68,36 +54,21 @@ RULES: dict[str, Rule] = {
         Rule("KB206", "record-placement", "A placement names a record of another kind, or places one twice."),
         Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
-        Rule(
-            "KB209", "annotation-target", "An annotation must target a record declared elsewhere (supplied)."
-        ),
+        Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
         Rule("KB302", "run-id-date", "The run ID's date differs from the run date."),
         Rule("KB303", "run-id-slug", "The run ID's system slug differs from the folder name."),
-        Rule(
-            "KB304",
-            "route-fields",
-            "A route with labelled fields lacks one of the seven, or leaves it empty.",
-        ),
+        Rule("KB304", "route-fields", "A route with labelled fields lacks one of the seven."),
         Rule("KB305", "missing-run", "A system folder declares no run."),
-        Rule(
-            "KB306", "system-slug", "A system folder's name is not a slug (lower-case words joined by '-')."
-        ),
-        Rule(
-            "KB307", "reserved-slug", "A system folder's name is reserved for a page or folder of the site."
-        ),
+        Rule("KB306", "system-slug", "A system folder name is not a slug (lower-case words joined by '-')."),
+        Rule("KB307", "reserved-slug", "A system folder name is reserved for a page or folder of the site."),
         Rule("KB401", "anchor-source", "An evidence anchor cites a source the system does not declare."),
         Rule("KB402", "anchor-path", "An evidence anchor's path is not a safe relative path."),
         Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane."),
         Rule("KB404", "quote-path", "A quotation is not attributed to a file path."),
         Rule("KB405", "include-missing", "A prose include names a Markdown file that is not in the folder."),
         Rule("KB406", "unsafe-url", "A location is not an http or https URL."),
-        Rule(
-            "KB407",
-            "link-template",
-            "A link template uses other than {location} {revision} {path} {start} {end}, "
-            "or does not yield an http or https URL.",
-        ),
+        Rule("KB407", "link-template", "A link template uses unknown fields or yields no http(s) URL."),
         Rule("KB501", "git-unavailable", "The source clone or its pinned revision is not available."),
         Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),

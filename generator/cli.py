@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from rich.console import Console
 
 from . import __version__
-from .check import check_records
+from .check import CheckedSystem, check_records
 from .console import say
 from .diagnostics import Severity
 from .report import as_github, as_json, print_human
@@ -37,6 +37,20 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="also check anchors and quotes against local clones: DIR/<system>/<SRC-ID> (git)",
     )
+    check.add_argument(
+        "--verify",
+        action="store_true",
+        help="also check anchors and quotes against the cache of 'kbgen sources fetch'",
+    )
+    check.add_argument("--cache", metavar="DIR", help="sources cache for --verify (default: .kbgen/sources)")
+
+    sources = commands.add_parser("sources", help="fetch each git source's pinned revision into a cache")
+    sources_commands = sources.add_subparsers(dest="action", required=True, metavar="ACTION")
+    fetch = sources_commands.add_parser("fetch", help="fetch pinned revisions (git URL rewriting applies)")
+    fetch.add_argument("path", nargs="?", default="records", help="records folder or one system folder")
+    fetch.add_argument("--cache", metavar="DIR", help="cache folder (default: .kbgen/sources)")
+    fetch.add_argument("--format", choices=("human", "json", "github"), default="human")
+    fetch.add_argument("--strict", action="store_true", help="a source that cannot be fetched fails")
 
     new = commands.add_parser("new", help="scaffold a system folder that checks clean")
     new.add_argument("slug", help="the system slug: lower-case words joined by '-'")
@@ -63,18 +77,34 @@ def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
     if not path.is_dir():
         say(err, f"kbgen check: {args.path}: no such records folder")
         return EXIT_USAGE
+    if args.sources and args.verify:
+        say(err, "kbgen check: --sources and --verify name two places for the clones; give one")
+        return EXIT_USAGE
     systems = check_records(path)
-    if args.sources:
-        from .gitcheck import check_against_clones
-
-        for system in systems:
-            system.diagnostics = sorted(
-                {*system.diagnostics, *check_against_clones(system, Path(args.sources))},
-                key=lambda d: d.sort_key(),
-            )
+    if args.sources or args.verify:
+        _check_clones(systems, args)
     if not systems:
         say(err, f"kbgen check: {args.path}: no system folders found")
         return EXIT_USAGE
+    return _report(systems, args, out)
+
+
+def _check_clones(systems: list[CheckedSystem], args: argparse.Namespace) -> None:
+    """Add the findings of the clones (``--sources DIR``, or the fetch cache with ``--verify``)."""
+    from .gitcheck import check_against_clones
+    from .sources import cache_folder
+
+    root = Path(args.sources) if args.sources else cache_folder(args.cache)
+    hint = None if args.sources else f"Run 'kbgen sources fetch --cache {root.as_posix()}' first."
+    for system in systems:
+        system.diagnostics = sorted(
+            {*system.diagnostics, *check_against_clones(system, root, hint)},
+            key=lambda d: d.sort_key(),
+        )
+
+
+def _report(systems: list[CheckedSystem], args: argparse.Namespace, out: Console) -> int:
+    """Print the systems' diagnostics in the chosen format; the exit code they call for."""
     if args.format == "json":
         sys.stdout.write(as_json(systems))
     elif args.format == "github":
@@ -84,6 +114,28 @@ def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
     diagnostics = [d for s in systems for d in s.diagnostics]
     failing = [d for d in diagnostics if d.severity is Severity.ERROR or args.strict]
     return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .sources import cache_folder, fetch_all
+
+    path = Path(args.path)
+    if not path.is_dir():
+        say(err, f"kbgen sources: {args.path}: no such records folder")
+        return EXIT_USAGE
+    systems = check_records(path)
+    if not systems:
+        say(err, f"kbgen sources: {args.path}: no system folders found")
+        return EXIT_USAGE
+    cache = cache_folder(args.cache)
+    outcome = fetch_all(systems, cache, err)
+    code = _report(systems, args, out)
+    say(
+        err,
+        f"sources in {cache.as_posix()}: {outcome.fetched} fetched, {outcome.cached} already cached, "
+        f"{outcome.failed} not fetched",
+    )
+    return code
 
 
 def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -142,7 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     # emoji=False: record text such as ":smile:" is printed as written, never as an emoji.
     out = Console(highlight=False, emoji=False)
     err = Console(stderr=True, highlight=False, emoji=False)
-    handlers = {"check": _check, "new": _new, "schema": _schema, "build": _site, "serve": _site}
+    handlers = {
+        "check": _check,
+        "sources": _sources,
+        "new": _new,
+        "schema": _schema,
+        "build": _site,
+        "serve": _site,
+    }
     try:
         return handlers[args.command](args, out, err)
     except KeyboardInterrupt:

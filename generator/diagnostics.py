@@ -74,6 +74,8 @@ RULES: dict[str, Rule] = {
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),
         Rule("KB504", "git-quote-missing", "A quotation does not occur in the cited file."),
         Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
+        Rule("KB506", "source-unreachable", "A source's location cannot be fetched (or it has none)."),
+        Rule("KB507", "revision-not-fetched", "A source's location does not hold its pinned revision."),
         Rule("KB900", "usage", "The command was called wrongly."),
     )
 }

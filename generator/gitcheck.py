@@ -68,7 +68,7 @@ Where = tuple[str, int, int]
 
 # A pinned revision names one commit for ever: a full or abbreviated hex object ID
 # (SHA-1 or SHA-256). Branches, tags and relative names (HEAD~1, @{-1}) move.
-_HEX_REVISION = re.compile(r"[0-9a-fA-F]{7,64}")
+HEX_REVISION = re.compile(r"[0-9a-fA-F]{7,64}")
 
 # Reading objects must never change the clone: no lazy fetch into a partial clone,
 # no opportunistic index refresh.
@@ -169,9 +169,10 @@ def _open_repo(path: Path) -> git.Repo | None:
 
 
 class _Checker:
-    def __init__(self, system: CheckedSystem, root: Path) -> None:
+    def __init__(self, system: CheckedSystem, root: Path, missing_hint: str | None = None) -> None:
         self.system = system
         self.root = root
+        self.missing_hint = missing_hint
         self.ctx = _context(system)
         self.sources = _pinned_sources(system)
         self.single = self.sources[0].id if len(self.sources) == 1 else None
@@ -185,7 +186,7 @@ class _Checker:
             yield from self._open(pinned)
 
     def _open(self, pinned: _Pinned) -> Iterator[Diagnostic]:
-        if pinned.revision is not None and not _HEX_REVISION.fullmatch(pinned.revision):
+        if pinned.revision is not None and not HEX_REVISION.fullmatch(pinned.revision):
             yield error(
                 "KB505",
                 f"revision {pinned.revision!r} of {pinned.id} is not a commit ID; "
@@ -240,7 +241,8 @@ class _Checker:
                         "KB501",
                         f"no clone of {pinned.id}: {tried} does not exist; its anchors are not checked",
                         *declared,
-                        hint=f"Clone the source to {folder.as_posix()} to check its anchors and quotations.",
+                        hint=self.missing_hint
+                        or f"Clone the source to {folder.as_posix()} to check its anchors and quotations.",
                     )
                 )
             return None
@@ -349,9 +351,12 @@ class _Checker:
             )
 
 
-def check_against_clones(system: CheckedSystem, root: Path) -> list[Diagnostic]:
-    """Check one system's anchors and quotations against local clones under ``root``."""
-    checker = _Checker(system, root)
+def check_against_clones(
+    system: CheckedSystem, root: Path, missing_hint: str | None = None
+) -> list[Diagnostic]:
+    """Check one system's anchors and quotations against local clones under ``root``;
+    ``missing_hint`` says how to get a missing clone (default: where to clone it)."""
+    checker = _Checker(system, root, missing_hint)
     found: list[Diagnostic] = []
     try:
         found.extend(checker.open_sources())

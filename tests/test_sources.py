@@ -1,0 +1,197 @@
+"""kbgen sources fetch and kbgen check --verify, against temporary local git repositories.
+
+Records keep a real-looking ``https`` location; git's own URL rewriting
+(``url.<base>.insteadOf``) points it at a local repository, so nothing touches the network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import git
+import pytest
+
+from tests.conftest import CliResult
+
+LOCATION = "https://git.example.org/tiny"
+RECORDS = "records/tiny/records.yaml"
+# Positions in TEMPLATE: source id 4:7, location 7:13, revision 8:13, evidence item 12:5.
+TEMPLATE = """\
+run:
+  system: Tiny
+sources:
+- id: SRC-1
+  source_kind: Git
+  identity: tiny test repository
+  location: {location}
+  revision: {revision}
+components:
+- id: CMP-1
+  evidence:
+  - {evidence}
+"""
+
+
+def commit_files(repo: git.Repo, files: dict[str, str], message: str) -> str:
+    folder = Path(repo.working_dir)
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    repo.index.add(list(files))
+    actor = git.Actor("Test", "test@example.org")
+    return repo.index.commit(message, author=actor, committer=actor).hexsha
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A repository with three commits; the file app.py grows by one line in each."""
+    folder = tmp_path / "upstream"
+    repo = git.Repo.init(folder)
+    shas = [commit_files(repo, {"app.py": "x = 1\n" * (n + 1)}, f"commit {n}") for n in range(3)]
+    repo.close()
+    return folder, shas
+
+
+@pytest.fixture
+def rewrite(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Only this test's git configuration: no user or system files."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "no-global-gitconfig"))
+    monkeypatch.delenv("GIT_CONFIG_COUNT", raising=False)
+
+
+def point_location_at(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
+    """url.<target>.insteadOf=<LOCATION>, set through git's GIT_CONFIG_COUNT variables."""
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", f"url.{target.as_uri()}.insteadOf")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", LOCATION)
+
+
+def write_records(
+    root: Path, revision: str, location: str = LOCATION, evidence: str = "SRC-1 app.py:1"
+) -> None:
+    folder = root / "records" / "tiny"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = TEMPLATE.format(location=location, revision=revision, evidence=evidence)
+    (folder / "records.yaml").write_text(text, encoding="utf-8")
+
+
+def located(result: CliResult) -> set[tuple[str, str, int, int]]:
+    return {(d["code"], d["file"], d["line"], d["col"]) for d in result.json()["diagnostics"]}
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_fetch_gets_the_pinned_older_commit(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, shas = upstream
+    point_location_at(monkeypatch, folder)
+    write_records(tmp_path, shas[1], evidence="SRC-1 app.py:2")
+    fetched = kbgen("sources", "fetch", "--format", "json")
+    assert fetched.code == 0, fetched.err
+    assert located(fetched) == set()
+    assert "1 fetched" in fetched.err
+    cached = git.Repo(tmp_path / ".kbgen" / "sources" / "tiny" / "SRC-1")
+    assert cached.bare and cached.commit(shas[1]).hexsha == shas[1]
+    assert cached.git.rev_parse("refs/kb/pinned") == shas[1]
+    assert (Path(cached.git_dir) / "shallow").is_file()  # the host serves one commit: depth 1
+    cached.close()
+    verified = kbgen("check", "--verify", "--format", "json")
+    assert verified.code == 0 and located(verified) == set()
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_rewrite_from_a_git_config_file(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, shas = upstream
+    config = tmp_path / "no-global-gitconfig"
+    config.write_text(f'[url "{folder.as_uri()}"]\n\tinsteadOf = {LOCATION}\n', encoding="utf-8")
+    write_records(tmp_path, shas[0])
+    result = kbgen("sources", "fetch", "--cache", "cache", "--format", "json")
+    assert result.code == 0 and located(result) == set()
+    assert (tmp_path / "cache" / "tiny" / "SRC-1").is_dir()
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_cache_is_reused_without_the_network(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, shas = upstream
+    point_location_at(monkeypatch, folder)
+    write_records(tmp_path, shas[2])
+    assert kbgen("sources", "fetch").code == 0
+    monkeypatch.delenv("GIT_CONFIG_COUNT")  # the location now points at an unreachable host
+    again = kbgen("sources", "fetch", "--strict", "--format", "json")
+    assert again.code == 0 and located(again) == set()
+    assert "0 fetched, 1 already cached" in again.err
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_abbreviated_revision_is_fetched_with_the_branches(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, shas = upstream
+    point_location_at(monkeypatch, folder)
+    write_records(tmp_path, shas[0][:10])
+    assert kbgen("sources", "fetch").code == 0
+    verified = kbgen("check", "--verify", "--format", "json")
+    assert verified.code == 0 and located(verified) == set()
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_unknown_revision_is_reported_at_the_revision(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, _ = upstream
+    point_location_at(monkeypatch, folder)
+    write_records(tmp_path, "0123456789abcdef0123456789abcdef01234567")
+    result = kbgen("sources", "fetch", "--format", "json")
+    assert result.code == 0  # a warning
+    assert located(result) == {("KB507", RECORDS, 8, 13)}
+    assert kbgen("sources", "fetch", "--strict").code == 1
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_unreachable_location_is_reported_at_the_location(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    _, shas = upstream
+    point_location_at(monkeypatch, tmp_path / "nowhere")
+    write_records(tmp_path, shas[0])
+    result = kbgen("sources", "fetch", "--format", "json")
+    assert located(result) == {("KB506", RECORDS, 7, 13)}
+    (diagnostic,) = result.json()["diagnostics"]
+    assert diagnostic["severity"] == "warning" and "nowhere" in diagnostic["message"]
+    assert kbgen("sources", "fetch", "--strict").code == 1
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_source_without_location_is_reported_once(kbgen, tmp_path, upstream) -> None:
+    _, shas = upstream
+    write_records(tmp_path, shas[0])
+    path = tmp_path / "records" / "tiny" / "records.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(f"  location: {LOCATION}\n", ""), "utf-8")
+    result = kbgen("sources", "fetch", "--format", "json")
+    assert located(result) == {("KB506", RECORDS, 4, 7)}
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_moving_revision_is_refused_before_git_sees_it(kbgen, tmp_path) -> None:
+    write_records(tmp_path, "main")
+    result = kbgen("sources", "fetch", "--format", "json")
+    assert result.code == 1 and located(result) == {("KB505", RECORDS, 8, 13)}
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_verify_finds_a_missing_file_in_the_fetched_commit(kbgen, monkeypatch, tmp_path, upstream) -> None:
+    folder, shas = upstream
+    point_location_at(monkeypatch, folder)
+    write_records(tmp_path, shas[0], evidence="SRC-1 app.py:2")  # one line at the first commit
+    assert kbgen("sources", "fetch").code == 0
+    result = kbgen("check", "--verify", "--format", "json")
+    assert result.code == 1 and located(result) == {("KB503", RECORDS, 12, 5)}
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_verify_without_a_fetch_says_how_to_fetch(kbgen, tmp_path, upstream) -> None:
+    _, shas = upstream
+    write_records(tmp_path, shas[0])
+    result = kbgen("check", "--verify", "--cache", "cache", "--format", "json")
+    assert located(result) == {("KB501", RECORDS, 4, 7)}
+    assert "kbgen sources fetch --cache cache" in result.json()["diagnostics"][0]["hint"]
+
+
+def test_sources_and_verify_together_are_a_usage_error(kbgen, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "records").mkdir()
+    assert kbgen("check", "--verify", "--sources", "x").code == 2

@@ -52,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--format", choices=("human", "json", "github"), default="human")
     fetch.add_argument("--strict", action="store_true", help="a source that cannot be fetched fails")
 
+    linkcheck = commands.add_parser("linkcheck", help="check every internal link and #anchor of a built site")
+    linkcheck.add_argument("site", nargs="?", default="site", help="the built site folder (default: site)")
+    linkcheck.add_argument(
+        "--records", default="records", help="records whose pinned revisions evidence links must name"
+    )
+
     new = commands.add_parser("new", help="scaffold a system folder that checks clean")
     new.add_argument("slug", help="the system slug: lower-case words joined by '-'")
     new.add_argument("--name", help="display name (default: the slug)")
@@ -138,6 +144,30 @@ def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
     return code
 
 
+def _linkcheck(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .linkcheck import check_site, html_pages, pinned_revisions
+    from .manifest import MANIFEST_NAME, verify_manifest
+
+    site = Path(args.site)
+    if not site.is_dir() or not html_pages(site):
+        say(err, f"kbgen linkcheck: {args.site}: no built site (no HTML pages)")
+        return EXIT_USAGE
+    records = Path(args.records)
+    pinned = pinned_revisions(check_records(records)) if records.is_dir() else {}
+    problems = check_site(site, pinned, err)
+    for problem in problems:
+        say(out, problem.as_text())
+    manifest = verify_manifest(site) if (site / MANIFEST_NAME).exists() else []
+    for line in manifest:
+        say(out, line)
+    pages = len(html_pages(site))
+    summary = (
+        f"{site.as_posix()}: {pages} pages, {len(problems)} broken links, {len(manifest)} manifest problems"
+    )
+    say(err, summary, "red" if problems or manifest else None)
+    return EXIT_ERRORS if problems or manifest else EXIT_OK
+
+
 def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
     import re
 
@@ -197,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     handlers = {
         "check": _check,
         "sources": _sources,
+        "linkcheck": _linkcheck,
         "new": _new,
         "schema": _schema,
         "build": _site,

@@ -22,6 +22,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from .diagnostics import Diagnostic
+from .manifest import write_manifest
 from .pipeline import PipelineResult, run_pipeline
 from .report import capped
 from .site_guard import mark_site, protected_paths, site_dir_refusal
@@ -206,6 +207,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         mark_site(Path(config.site_dir))
+        pin_problems = write_manifest(config, self.published.pages) if self.published else []
+        if pin_problems:
+            raise PluginError("kb-records: " + "; ".join(pin_problems))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

@@ -32,20 +32,18 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import git
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from .check import CheckedSystem
 from .check.rules import build_context
 from .diagnostics import Diagnostic, error, warning
 from .gitcheck import HEX_REVISION
+from .progress import progress_bar
 
 DEFAULT_CACHE = Path(".kbgen/sources")
 FETCH_TIMEOUT_SECONDS = 900
@@ -216,29 +214,12 @@ def _unknown_revision(wanted: Wanted) -> Diagnostic:
     )
 
 
-@contextmanager
-def _progress(console: Console, total: int) -> Iterator[Progress]:
-    """A progress bar on a terminal; nothing at all in CI logs and pipes."""
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
-    with progress:
-        progress.add_task("fetching sources", total=total)
-        yield progress
-
-
 def fetch_all(systems: list[CheckedSystem], cache: Path, console: Console) -> FetchOutcome:
     """Fetch every system's sources; each system's diagnostics become the fetch problems."""
     outcome = FetchOutcome()
     plans = [(system, *wanted_sources(system)) for system in systems]
     total = sum(len(wanted) for _, wanted, _ in plans)
-    with _progress(console, total) as progress:
-        (task,) = progress.task_ids
+    with progress_bar(console, "fetching sources", total) as (progress, task):
         for system, wanted, problems in plans:
             found = list(problems)
             for source in wanted:

@@ -1,0 +1,111 @@
+"""The build manifest: each generated page with its SHA-256 and the run ID it carries.
+
+``kb-manifest.json`` at the site's root lists, for every page rendered from the records,
+its Markdown path, the HTML file it became, the SHA-256 of both and the ``run-id`` of its
+front matter (``null`` for cross-system pages). A review page also records the digest it
+pins (``result-sha256``): the build fails when that is not the digest of the result page
+published beside it, and ``kbgen linkcheck`` verifies the pins and the HTML digests of a
+built site again. No clock time or absolute path is written, so two builds of one commit
+give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+
+MANIFEST_NAME = "kb-manifest.json"
+PIN_KEY = "result-sha256"
+PINNED_FROM_KEY = "projected-from"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def front_matter(markdown: str) -> dict[str, Any]:
+    """The YAML front matter of a generated page ({} when it has none)."""
+    if not markdown.startswith("---\n"):
+        return {}
+    end = markdown.find("\n---\n", 4)
+    if end < 0:
+        return {}
+    found = yaml.safe_load(markdown[4:end])
+    return found if isinstance(found, dict) else {}
+
+
+def _entry(path: str, markdown: str, html_path: str, site: Path) -> dict[str, Any]:
+    meta = front_matter(markdown)
+    entry: dict[str, Any] = {
+        "page": path,
+        "html": html_path,
+        "sha256": sha256((site / html_path).read_bytes()),
+        "markdown_sha256": sha256(markdown.encode("utf-8")),
+        "run_id": meta.get("run-id"),
+    }
+    if PIN_KEY in meta:
+        pinned_from = PurePosixPath(path).parent / str(meta.get(PINNED_FROM_KEY, "result.md"))
+        entry["pins"] = {"page": pinned_from.as_posix(), "sha256": str(meta[PIN_KEY])}
+    return entry
+
+
+def pin_problems(entries: list[dict[str, Any]]) -> list[str]:
+    """Every review whose pinned digest is not that of the result page listed beside it."""
+    digests = {entry["page"]: entry["markdown_sha256"] for entry in entries}
+    problems = []
+    for entry in entries:
+        pin = entry.get("pins")
+        if pin is not None and digests.get(pin["page"]) != pin["sha256"]:
+            problems.append(
+                f"{entry['page']} pins {pin['page']} at SHA-256 {pin['sha256']}, "
+                f"but the page published has {digests.get(pin['page'], 'no digest (missing)')}"
+            )
+    return problems
+
+
+def build_manifest(config: MkDocsConfig, pages: dict[str, str]) -> dict[str, Any]:
+    """The manifest of the generated pages of a build whose HTML is already written."""
+    site = Path(config.site_dir)
+    entries = []
+    for path, markdown in sorted(pages.items()):
+        html_path = File(path, config.docs_dir, config.site_dir, config.use_directory_urls).dest_uri
+        entries.append(_entry(path, markdown, html_path, site))
+    return {"pages": entries}
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    return json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_manifest(config: MkDocsConfig, pages: dict[str, str]) -> list[str]:
+    """Write ``kb-manifest.json`` into the site; the pin problems found (the build fails on any)."""
+    manifest = build_manifest(config, pages)
+    target = Path(config.site_dir) / MANIFEST_NAME
+    target.write_text(manifest_text(manifest), encoding="utf-8", newline="\n")
+    return pin_problems(manifest["pages"])
+
+
+def verify_manifest(site: Path) -> list[str]:
+    """Problems of a built site's manifest: an HTML file changed or missing, a review's pin broken."""
+    path = site / MANIFEST_NAME
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        entries = list(manifest["pages"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return [f"{path.as_posix()}: not a readable manifest: {exc}"]
+    problems = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not {"html", "sha256", "page", "markdown_sha256"} <= entry.keys():
+            return [f"{path.as_posix()}: not a readable manifest: an entry lacks its page or digests"]
+        html = site / str(entry["html"])
+        if not html.is_file():
+            problems.append(f"{path.as_posix()}: {entry['html']} is listed but not in the site")
+        elif sha256(html.read_bytes()) != entry["sha256"]:
+            problems.append(f"{path.as_posix()}: {entry['html']} differs from its SHA-256 in the manifest")
+    return problems + [f"{path.as_posix()}: {problem}" for problem in pin_problems(entries)]

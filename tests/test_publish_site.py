@@ -122,3 +122,20 @@ def test_review_pin_that_does_not_match_its_result_is_reported() -> None:
     ]
     (problem,) = pin_problems(entries)
     assert problem.startswith("s/review.md pins s/result.md at SHA-256 " + "c" * 64)
+
+
+@pytest.mark.parametrize(
+    ("href", "reason"),
+    [
+        ("%2e%2e/%2e%2e/etc/passwd", "leaves the site"),
+        ("/../outside.html", "leaves the site"),
+        ("//evil.example/page", "is not http, https or mailto"),
+        ("data:text/html,<script>alert(1)</script>", "is not http, https or mailto"),
+        ("JavaScript:alert(1)", "is not http, https or mailto"),
+    ],
+)
+def test_link_that_tries_to_leave_the_site_or_run_script(tmp_path: Path, href: str, reason: str) -> None:
+    (tmp_path / "index.html").write_text(f'<p>\n  <a href="{href}">x</a>\n</p>\n', encoding="utf-8")
+    (problem,) = check_site(tmp_path, {}, quiet())
+    assert (problem.file, problem.line, problem.col) == ((tmp_path / "index.html").as_posix(), 2, 3)
+    assert reason in problem.reason

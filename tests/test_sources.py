@@ -6,6 +6,8 @@ Records keep a real-looking ``https`` location; git's own URL rewriting
 
 from __future__ import annotations
 
+import http.server
+import threading
 from pathlib import Path
 
 import git
@@ -166,10 +168,12 @@ def test_source_without_location_is_reported_once(kbgen, tmp_path, upstream) -> 
 
 
 @pytest.mark.usefixtures("rewrite")
-def test_moving_revision_is_refused_before_git_sees_it(kbgen, tmp_path) -> None:
-    write_records(tmp_path, "main")
+@pytest.mark.parametrize("revision", ["main", "HEAD~1", "--upload-pack=touch pwned"])
+def test_moving_or_option_like_revision_is_refused_before_git_sees_it(kbgen, tmp_path, revision) -> None:
+    write_records(tmp_path, revision)
     result = kbgen("sources", "fetch", "--format", "json")
     assert result.code == 1 and located(result) == {("KB505", RECORDS, 8, 13)}
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / ".kbgen").exists()
 
 
 @pytest.mark.usefixtures("rewrite")
@@ -195,3 +199,30 @@ def test_sources_and_verify_together_are_a_usage_error(kbgen, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     (tmp_path / "records").mkdir()
     assert kbgen("check", "--verify", "--sources", "x").code == 2
+
+
+class _AskForPassword(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="private"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet test output
+        pass
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_location_asking_for_a_password_gets_none(kbgen, tmp_path, upstream) -> None:
+    _, shas = upstream
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AskForPassword)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        write_records(tmp_path, shas[0], location=f"http://127.0.0.1:{server.server_port}/private")
+        result = kbgen("sources", "fetch", "--format", "json")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert located(result) == {("KB506", RECORDS, 7, 13)}
+    assert "terminal prompts disabled" in result.json()["diagnostics"][0]["message"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
+from ..model.records import Guarantee
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
 from .links import link
 from .markdown import Md, escape
@@ -38,7 +38,7 @@ class Badges:
             value = ConclusionStatus(value)
         return Md(f'<span class="kb-status-label">{_one_line(label)}</span> {self.vocab_link(value)}')
 
-    def guarantee(self, guarantee: Any) -> Md:
+    def guarantee(self, guarantee: Guarantee) -> Md:
         scope = (
             f' <span class="kb-status-label">({_one_line(guarantee.scope)})</span>' if guarantee.scope else ""
         )

@@ -37,27 +37,26 @@ if TYPE_CHECKING:
     from ..link import Place, SystemGraph
 
 
-def _table_columns(linker: Linker) -> Any:
-    def columns(table: Any) -> dict[str, Any]:
-        if isinstance(table, GenericTable):
-            headers = [escape(c) for c in table.columns]
-            rows = [[linker.cell(cell) for cell in row] for row in table.rows]
-            width = len(headers)
-            rows = [row + [Md("")] * (width - len(row)) for row in rows]
-            return {"headers": headers, "rows": rows}
-        row_type = ROW_TYPES[table.kind]
-        headers = [escape(h) for h in row_type.COLUMNS.values()]
-        rows = []
-        for row in table.rows:
-            cells = []
-            for name in row_type.COLUMNS:
-                value = getattr(row, name)
-                # Provenance tags are not references: keep them literal.
-                cells.append(escape(value) if name in row_type.PROVENANCE_FIELDS else linker.cell(value))
-            rows.append(cells)
-        return {"headers": headers, "rows": rows}
-
-    return columns
+def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
+    """Headers and cells of a typed or generic table (typed tables are built at run time)."""
+    if isinstance(table, GenericTable):
+        headers = [escape(c) for c in table.columns]
+        width = len(headers)
+        rows = [[linker.cell(cell) for cell in row] for row in table.rows]
+        return {"headers": headers, "rows": [row + [Md("")] * (width - len(row)) for row in rows]}
+    row_type = ROW_TYPES[table.kind]
+    cells = []
+    for row in table.rows:
+        # Provenance tags are not references: keep them literal.
+        cells.append(
+            [
+                escape(getattr(row, name))
+                if name in row_type.PROVENANCE_FIELDS
+                else linker.cell(getattr(row, name))
+                for name in row_type.COLUMNS
+            ]
+        )
+    return {"headers": [escape(h) for h in row_type.COLUMNS.values()], "rows": cells}
 
 
 def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
@@ -140,6 +139,9 @@ class RecordPageView:
             key=lambda record: sort_key(record.id),
         )
 
+    def table_columns(self, table: Any) -> dict[str, list[Any]]:
+        return _table_columns(self.linker, table)
+
     def included(self, relative: str) -> str:
         return self.graph.system.prose[relative]
 
@@ -156,7 +158,7 @@ class RecordPageView:
             "kind_count": self.kind_count,
             "page_title": self.page_title,
             "home_link": self.home_link,
-            "table_columns": _table_columns(self.linker),
+            "table_columns": self.table_columns,
             "status_badge": self.badges.status,
             "epistemic_badge": self.badges.vocab_link,
             "guarantee_badge": self.badges.guarantee,

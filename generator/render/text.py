@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..model.anchors import LineRange, find_anchors
@@ -66,7 +67,7 @@ class Linker:
     graph: SystemGraph
     page: str  # the key of the page being rendered: index, result, memory-report, review
 
-    @property
+    @cached_property
     def path(self) -> str:
         """The path of the page being rendered."""
         return urls.page_path(self.page, self.graph.slug)

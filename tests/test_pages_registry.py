@@ -5,11 +5,13 @@ and a cross-system "record counts" page are registered through the public API in
 fixture, with their templates given as text, and removed afterwards. With no other
 code change they are rendered, listed among the artifacts, placed in the navigation,
 their links resolve, their names become reserved system slugs, and a strict
-``kbgen build`` publishes them.
+``kbgen build`` publishes them. Two guards keep page paths in one place: no module
+but the registry and ``urls.py`` and no template writes one.
 """
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -266,3 +268,47 @@ def test_strict_site_build_publishes_the_new_pages(
     assert 'href="../demo/"' in counts
     # In the navigation of every page.
     assert 'href="../../record-counts/"' in sources
+
+
+# ---------------------------------------------------------------- one place names page paths
+
+GENERATOR = Path(__file__).resolve().parent.parent / "generator"
+# The registry's path patterns and the URL module are the only places a page path is written.
+PATH_OWNERS = {"render/registry.py", "render/urls.py", "render/builtin_pages.py"}
+_PAGE_PATH = re.compile(r"\.md#|[\w-]\.md(?![\w.])|\bsystems/")
+
+
+def _string_constants(path: Path) -> Iterator[tuple[int, str]]:
+    """The string literals of a module, docstrings left out (they may name paths)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+def test_no_module_but_the_registry_and_urls_writes_a_page_path() -> None:
+    offenders = [
+        f"{relative}:{line}: {value!r}"
+        for path in sorted(GENERATOR.rglob("*.py"))
+        if (relative := path.relative_to(GENERATOR).as_posix()) not in PATH_OWNERS
+        for line, value in _string_constants(path)
+        if _PAGE_PATH.search(value)
+    ]
+    assert offenders == []
+
+
+def test_no_template_writes_a_page_path() -> None:
+    offenders = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted((GENERATOR / "templates" / "pages").glob("*.j2"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _PAGE_PATH.search(line)
+    ]
+    assert offenders == []

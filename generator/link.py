@@ -1,7 +1,8 @@
 """Link stage: one resolved graph per system — IDs, pages, references, backlinks, evidence URLs.
 
-Every record has one home page (the result when the system has one, else the memory
-report, else the system page); other pages link there. References are collected
+Every record has one home page (the first page of the system that holds records in
+the page registry: the result, else the memory report, else the system page); other
+pages link there. References are collected
 from structured fields and from prose, so each record can list what cites it.
 """
 
@@ -25,16 +26,8 @@ from .model.records import RecordBase, Source, Supplied
 from .model.system import SystemRecords
 from .model.urls import PATH_SAFE, LinkTemplate, TemplateError, parse_link_template, repository_base
 from .model.walk import collect
-
-PAGE_INDEX, PAGE_RESULT, PAGE_MEMORY, PAGE_REVIEW = "index", "result", "memory-report", "review"
-
-
-def slugify(title: str) -> str:
-    """Section anchors: lower-case words joined by '-', like the Markdown toc extension."""
-    out = []
-    for ch in title.lower():
-        out.append(ch if ch.isalnum() else "-")
-    return "-".join(part for part in "".join(out).split("-") if part) or "section"
+from .render.registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, home_page
+from .render.urls import slugify
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +62,12 @@ class SystemGraph:
     @property
     def annotation_page(self) -> str:
         """Annotations belong to the memory report; without one, to the system page."""
-        return PAGE_MEMORY if self.system.memory_report is not None else PAGE_INDEX
+        return MEMORY_PAGE if self.system.memory_report is not None else SYSTEM_PAGE
 
     @property
     def limitations_anchor(self) -> str:
         """The anchor of the section that lists the limitations on the home page."""
-        if self.home_page == PAGE_MEMORY:
+        if self.home_page == MEMORY_PAGE:
             return slugify(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
         return slugify("Limitations")
 
@@ -140,14 +133,6 @@ def _template_values(
     }
 
 
-def _home_page(system: SystemRecords) -> str:
-    if system.result is not None:
-        return PAGE_RESULT
-    if system.memory_report is not None:
-        return PAGE_MEMORY
-    return PAGE_INDEX
-
-
 def _section_places(slug: str, page: str, doc: Result | MemoryReport) -> Iterator[tuple[Place, Any]]:
     titles = RESULT_SECTION_TITLES if isinstance(doc, Result) else MEMORY_REPORT_SECTION_TITLES
     for key, title in titles.items():
@@ -168,43 +153,60 @@ def _nested_sections(place: Place, section: Section) -> Iterator[tuple[Place, An
         yield from _nested_sections(Place(place.slug, place.page, slugify(title), title), sub)
 
 
-def link_system(system: SystemRecords) -> SystemGraph:
-    """Build the resolved graph of one checked system."""
-    graph = SystemGraph(system=system, home_page=_home_page(system))
-    for record in system.records:
-        graph.records.setdefault(record.id, record)
-    for supplied in system.supplied:
-        graph.supplied.setdefault(supplied.id, supplied)
-    graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
-    graph.sources.update(system.source_records())
+class _References:
+    """Target ID → the places that cite it, one entry per (page, anchor)."""
 
-    references: dict[str, dict[tuple[str, str], Place]] = {}
+    def __init__(self, graph: SystemGraph) -> None:
+        self.graph = graph
+        self.found: dict[str, dict[tuple[str, str], Place]] = {}
 
-    def add(target: str | None, place: Place) -> None:
+    def add(self, target: str | None, place: Place) -> None:
         if target is None or target == place.title:
             return
-        references.setdefault(target, {})[(place.page, place.anchor)] = place
+        self.found.setdefault(target, {})[(place.page, place.anchor)] = place
 
+    def add_text(self, value: Any, place: Place) -> None:
+        """Every declared ID written in the texts of ``value`` is cited by ``place``."""
+        for token in _ids_in(value):
+            self.add(self.graph.resolve(token), place)
+
+    def sorted(self) -> dict[str, list[Place]]:
+        return {
+            target: sorted(places.values(), key=lambda p: (p.page, sort_key(p.title), p.anchor))
+            for target, places in sorted(self.found.items())
+        }
+
+
+def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> set[str]:
+    """What a record cites: IDs in its texts, its parent, affected findings, evidence sources."""
+    targets = {graph.resolve(token) for token in _ids_in(record)}
+    if record.part_of:
+        targets.add(record.part_of)
+    for amendment in record.amendments:
+        targets.update(amendment.affects)
+    for evidence in record.evidence:
+        targets.add(evidence.source)
+    targets.discard(record_id)
+    return {target for target in targets if target is not None}
+
+
+def _cite_from_records(graph: SystemGraph, references: _References) -> None:
     for record_id, record in graph.records.items():
         place = graph.place_of(record_id)
         assert place is not None
         place = Place(place.slug, place.page, place.anchor, record_id)
-        targets = {graph.resolve(token) for token in _ids_in(record)}
-        if record.part_of:
-            targets.add(record.part_of)
-        for amendment in record.amendments:
-            targets.update(amendment.affects)
-        for evidence in record.evidence:
-            targets.add(evidence.source)
-        targets.discard(None)
-        targets.discard(record_id)
-        graph.cites[record_id] = sorted((t for t in targets if t is not None), key=sort_key)
+        targets = _record_targets(graph, record_id, record)
+        graph.cites[record_id] = sorted(targets, key=sort_key)
         for target in targets:
-            add(target, place)
+            references.add(target, place)
+
+
+def _cite_from_notes(graph: SystemGraph, references: _References) -> None:
+    """Limitations and annotations cite from their section of their page."""
+    system = graph.system
     for limitation in system.limitations:
         place = Place(system.slug, graph.home_page, graph.limitations_anchor, "Limitations")
-        for token in _ids_in(limitation):
-            add(graph.resolve(token), place)
+        references.add_text(limitation, place)
     for annotation in system.annotations:
         place = Place(
             system.slug,
@@ -212,19 +214,33 @@ def link_system(system: SystemRecords) -> SystemGraph:
             "on-" + anchor_of(annotation.target),
             f"On {annotation.target}",
         )
-        add(annotation.target, place)
-        for token in _ids_in(annotation):
-            add(graph.resolve(token), place)
-    for page, doc in ((PAGE_RESULT, system.result), (PAGE_MEMORY, system.memory_report)):
+        references.add(annotation.target, place)
+        references.add_text(annotation, place)
+
+
+def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
+    system = graph.system
+    for page, doc in ((RESULT_PAGE, system.result), (MEMORY_PAGE, system.memory_report)):
         if doc is None:
             continue
         for place, value in _section_places(system.slug, page, doc):
             parts = _nested_sections(place, value) if isinstance(value, Section) else [(place, value)]
             for sub_place, sub_value in parts:
-                for token in _ids_in(sub_value):
-                    add(graph.resolve(token), sub_place)
-    graph.referenced_by = {
-        target: sorted(places.values(), key=lambda p: (p.page, sort_key(p.title), p.anchor))
-        for target, places in sorted(references.items())
-    }
+                references.add_text(sub_value, sub_place)
+
+
+def link_system(system: SystemRecords) -> SystemGraph:
+    """Build the resolved graph of one checked system."""
+    graph = SystemGraph(system=system, home_page=home_page(system))
+    for record in system.records:
+        graph.records.setdefault(record.id, record)
+    for supplied in system.supplied:
+        graph.supplied.setdefault(supplied.id, supplied)
+    graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
+    graph.sources.update(system.source_records())
+    references = _References(graph)
+    _cite_from_records(graph, references)
+    _cite_from_notes(graph, references)
+    _cite_from_sections(graph, references)
+    graph.referenced_by = references.sorted()
     return graph

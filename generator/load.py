@@ -378,24 +378,48 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
     brackets crash or overflow them. The event stream is flat, so count depth there
     and stop at the first crossing.
     """
+    try:
+        return _first_crossing(yaml.parse(text, Loader=_Loader), display)
+    except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" not in (exc.problem or ""):
+            raise
+        # Newer libyaml stops at a nesting limit of its own while it scans ahead of the
+        # events, before the crossing of MAX_DEPTH is seen. The crossing lies in the text
+        # before that point: find it there with the pure-Python parser, which yields
+        # each event as soon as it is scanned.
+        end = exc.problem_mark.index if exc.problem_mark is not None else len(text)
+        try:
+            found = _first_crossing(yaml.parse(text[:end], Loader=yaml.SafeLoader), display)
+        except yaml.YAMLError:
+            found = None
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        return found or _too_deep_at(display, line, col)
+
+
+def _first_crossing(events: Iterator[yaml.Event], display: str) -> Diagnostic | None:
     depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in events:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
                 mark = event.start_mark
                 line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                return error(
-                    "KB011",
-                    f"values nest deeper than {MAX_DEPTH} levels",
-                    display,
-                    line,
-                    col,
-                    hint="Records are shallow; flatten the structure.",
-                )
+                return _too_deep_at(display, line, col)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
     return None
+
+
+def _too_deep_at(display: str, line: int, col: int) -> Diagnostic:
+    return error(
+        "KB011",
+        f"values nest deeper than {MAX_DEPTH} levels",
+        display,
+        line,
+        col,
+        hint="Records are shallow; flatten the structure.",
+    )
 
 
 _DECLARED_ID = re.compile(r"^[ \t]*(?:-[ \t]+)?id:[ \t]*[\"']?([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)", re.M)

@@ -14,7 +14,9 @@ from .diagnostics import Diagnostic, Severity
 from .link import SystemGraph, link_system
 from .render.cross import render_cross_system
 from .render.pages import render_system
+from .render.registry import system_pages
 from .render.summary import summarize
+from .render.urls import page_path
 
 
 @dataclass
@@ -42,15 +44,10 @@ class PipelineResult:
         found: dict[str, Path] = {}
         for system in self.systems:
             records = system.records
-            main = {
-                "result": records.result,
-                "review": records.result,  # projected from the result
-                "memory-report": records.memory_report,
-                "index": records.run or records.result or records.memory_report,
-            }
-            for page, model in main.items():
+            for spec in system_pages(records):
+                model = spec.edit_source(records) if spec.edit_source is not None else None
                 origin = records.origin(model) if model is not None else None
-                path = f"systems/{records.slug}/{page}.md"
+                path = page_path(spec.key, records.slug)
                 if origin is not None and path in self.pages:
                     found[path] = self.base / origin.file  # an absolute display path stays absolute
         return found

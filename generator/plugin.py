@@ -24,6 +24,7 @@ from mkdocs.structure.files import File, Files
 from .diagnostics import Diagnostic
 from .manifest import write_manifest
 from .pipeline import PipelineResult, run_pipeline
+from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
@@ -44,34 +45,46 @@ class RecordsConfig(Config):
     max_diagnostics = c.Type(int, default=50)
 
 
-SYSTEMS_INDEX = "systems/index.md"
+def _nav_entry(spec: PageSpec, path: str) -> Any:
+    return path if spec.nav is Nav.SECTION_INDEX else {spec.title: path}
 
 
 def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
-    """The navigation of the generated pages: systems index, one section per system, matrix."""
-    entries: list[Any] = [SYSTEMS_INDEX]
+    """The generated 'Systems' section, from the page registry: the section's index page, one
+    section per system (its pages in registry order), then the other cross-system pages."""
+    cross = [spec for spec in cross_pages() if spec.nav is not Nav.NONE]
+    entries: list[Any] = [_nav_entry(spec, spec.path) for spec in cross if spec.nav is Nav.SECTION_INDEX]
     for summary in summaries:
-        pages: list[Any] = [f"systems/{summary['slug']}/index.md"]
-        for artifact in summary["artifacts"]:
-            pages.append({artifact["title"]: f"systems/{summary['slug']}/{artifact['href']}"})
+        pages = [
+            _nav_entry(spec, page["path"])
+            for page in summary["pages"]
+            if (spec := page_spec(page["key"])).nav is not Nav.NONE
+        ]
         # The theme prints nav titles unescaped: a system name is data, so escape it.
         entries.append({html.escape(str(summary["name"])): pages})
-    entries.append({"Status matrix": "systems/status-matrix.md"})
+    entries.extend(_nav_entry(spec, spec.path) for spec in cross if spec.nav is Nav.ENTRY)
     return entries
 
 
+def systems_index() -> PageSpec:
+    """The page the 'Systems' nav entry of mkdocs.yml points at: the section's index page."""
+    return next(spec for spec in cross_pages() if spec.nav is Nav.SECTION_INDEX)
+
+
 def expand_nav(nav: list[Any], summaries: list[dict[str, Any]]) -> list[Any]:
-    """Replace the nav entry that points at systems/index.md by the generated section.
+    """Replace the nav entry that points at the systems index by the generated section.
 
     The navigation is rebuilt from the records on every build, so it is never stale.
     """
+    spec = systems_index()
+    index = spec.path
     expanded: list[Any] = []
     for item in nav:
-        if item == SYSTEMS_INDEX:
-            expanded.append({"Systems": systems_nav(summaries)})
+        if item == index:
+            expanded.append({spec.title: systems_nav(summaries)})
         elif isinstance(item, dict) and len(item) == 1:
             ((title, value),) = item.items()
-            if value == SYSTEMS_INDEX:
+            if value == index:
                 expanded.append({title: systems_nav(summaries)})
             elif isinstance(value, list):
                 expanded.append({title: expand_nav(value, summaries)})

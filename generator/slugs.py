@@ -12,15 +12,12 @@ import re
 SLUG_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 SLUG = re.compile(SLUG_PATTERN)
 
-# Names the site uses beside system folders: generated pages under systems/ and at the
-# top level (systems/index.md, systems/status-matrix.md, glossary.md), hand-written pages
-# of kb/, theme and plugin output folders (assets/, search/), and names kept for
-# cross-system pages (comparisons, export).
-RESERVED_SLUGS = frozenset(
+# Names the theme, the plugins and the hand-written pages use beside system folders
+# (assets/, search/, sitemap.xml, 404.html, kb/authoring.md), and names kept for
+# cross-system pages to come (comparisons, export). The generated pages' own names come
+# from the page registry (``generator.render.urls.reserved_slugs``).
+SITE_NAMES = frozenset(
     {
-        "index",
-        "status-matrix",
-        "glossary",
         "search",
         "assets",
         "comparisons",
@@ -36,11 +33,19 @@ RESERVED_SLUGS = frozenset(
 )
 
 
+def reserved_slugs() -> frozenset[str]:
+    """Every name a system folder may not take: the site's own and the generated pages'."""
+    # Imported here: the page registry renders pages, which needs the loaded model.
+    from .render.urls import reserved_slugs as page_names
+
+    return SITE_NAMES | page_names()
+
+
 def slug_problem(name: str) -> tuple[str, str] | None:
     """(rule code, reason) when ``name`` cannot be a system slug, else None."""
     if not SLUG.fullmatch(name):
         return "KB306", "is not a slug: lower-case letters and digits in words joined by single '-'"
-    if name in RESERVED_SLUGS:
+    if name in reserved_slugs():
         return "KB307", "is reserved: the site uses this name for a generated page or folder"
     return None
 
@@ -49,4 +54,4 @@ def suggest_slug(name: str) -> str:
     """A slug close to ``name``: lower-cased, every run of other characters one '-'."""
     words = re.findall(r"[a-z0-9]+", name.lower())
     slug = "-".join(words) or "system"
-    return f"{slug}-system" if slug in RESERVED_SLUGS else slug
+    return f"{slug}-system" if slug in reserved_slugs() else slug

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
-from ..link import slugify
+from ..model.records import Guarantee
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
 from .links import link
 from .markdown import Md, escape
+from .registry import GLOSSARY_PAGE
+from .urls import href, page_path, slugify
 
 
 def _one_line(text: str) -> Md:
@@ -25,19 +26,19 @@ def vocab_anchor(value: StrEnum) -> str:
 class Badges:
     """Status badges: visible text, a class per value, a link to the glossary meaning."""
 
-    glossary: str  # relative path to glossary.md from the page
+    page: str  # the path of the page the badges are on
 
     def vocab_link(self, value: StrEnum) -> Md:
         meaning = MEANINGS[type(value)][value.value]
-        href = f"{self.glossary}#{vocab_anchor(value)}"
-        return link(value.value, href, ("kb-badge", f"kb-badge--{slugify(value.value)}"), meaning)
+        target = href(self.page, page_path(GLOSSARY_PAGE), vocab_anchor(value))
+        return link(value.value, target, ("kb-badge", f"kb-badge--{slugify(value.value)}"), meaning)
 
     def status(self, label: str, value: StrEnum | str) -> Md:
         if isinstance(value, str) and not isinstance(value, StrEnum):
             value = ConclusionStatus(value)
         return Md(f'<span class="kb-status-label">{_one_line(label)}</span> {self.vocab_link(value)}')
 
-    def guarantee(self, guarantee: Any) -> Md:
+    def guarantee(self, guarantee: Guarantee) -> Md:
         scope = (
             f' <span class="kb-status-label">({_one_line(guarantee.scope)})</span>' if guarantee.scope else ""
         )

@@ -1,57 +1,91 @@
-"""Cross-system pages: the systems index, the status matrix and the glossary."""
+"""Cross-system pages: the view builders of the systems index, the status matrix and the
+glossary, and ``render_cross_system``."""
 
 from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..link import SystemGraph, slugify
 from ..model.kinds import status_fields
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
+from . import urls
 from .badges import vocab_anchor
-from .environment import frontmatter, render
-from .summary import summarize
+from .environment import frontmatter
+from .pages import render_page
+from .registry import GLOSSARY_PAGE, PageRequest, cross_pages
+from .summary import SystemSummary, summarize
 from .text import Md
 
+if TYPE_CHECKING:
+    from ..link import SystemGraph
 
-def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
-    """The systems index, the status matrix and the glossary."""
-    summaries = [summarize(graph) for graph in graphs]
-    pages = {
-        "systems/index.md": render(
-            "systems-index.md.j2",
-            {},
-            systems=summaries,
-            frontmatter=frontmatter({"type": "kb/types/system-index.md", "render_macros": False}),
-        )
+
+def _cross_frontmatter(request: PageRequest) -> Md:
+    return frontmatter({"type": request.spec.type_name, "render_macros": False})
+
+
+def _system_rows(request: PageRequest, summaries: Sequence[SystemSummary]) -> list[dict[str, Any]]:
+    """One row per system, with hrefs from the requested page."""
+    return [
+        {
+            "summary": summary,
+            "href": urls.href(request.path, summary.path),
+            "artifacts": [
+                {"title": a.title, "href": urls.href(request.path, a.path)} for a in summary.artifacts
+            ],
+        }
+        for summary in summaries
+    ]
+
+
+def systems_index_view(request: PageRequest) -> dict[str, Any]:
+    """Every system with its run and the artifacts its records carry."""
+    return {
+        "systems": _system_rows(request, [summarize(graph) for graph in request.graphs]),
+        "frontmatter": _cross_frontmatter(request),
     }
+
+
+def _status_counts(graph: SystemGraph) -> tuple[Counter[str], dict[str, Counter[str]]]:
+    """Conclusion-status values of a system's records: in total and per status field."""
+    totals: Counter[str] = Counter()
+    per_field: dict[str, Counter[str]] = {}
+    for record in graph.system.records:
+        for label, value in status_fields(record):
+            totals[value] += 1
+            per_field.setdefault(label, Counter())[value] += 1
+    return totals, per_field
+
+
+def status_matrix_view(request: PageRequest) -> dict[str, Any]:
+    """How many status fields of each system hold each conclusion status."""
     statuses = [status.value for status in ConclusionStatus]
     rows, field_rows = [], []
-    for graph, summary in zip(graphs, summaries, strict=True):
-        totals: Counter[str] = Counter()
-        per_field: dict[str, Counter[str]] = {}
-        for record in graph.system.records:
-            for label, value in status_fields(record):
-                totals[value] += 1
-                per_field.setdefault(label, Counter())[value] += 1
-        rows.append({"name": summary.name, "slug": summary.slug, "counts": [totals[s] for s in statuses]})
+    for graph in request.graphs:
+        summary = summarize(graph)
+        system = {"name": summary.name, "href": urls.href(request.path, summary.path)}
+        totals, per_field = _status_counts(graph)
+        rows.append({**system, "counts": [totals[s] for s in statuses]})
         for label in sorted(per_field):
-            field_rows.append(
-                {
-                    "name": summary.name,
-                    "slug": summary.slug,
-                    "field": label,
-                    "counts": [per_field[label][s] for s in statuses],
-                }
-            )
-    pages["systems/status-matrix.md"] = render(
-        "status-matrix.md.j2",
-        {},
-        statuses=statuses,
-        rows=rows,
-        field_rows=field_rows,
-        frontmatter=frontmatter({"type": "kb/types/status-matrix.md", "render_macros": False}),
-    )
+            field_rows.append({**system, "field": label, "counts": [per_field[label][s] for s in statuses]})
+    return {
+        "statuses": statuses,
+        "rows": rows,
+        "field_rows": field_rows,
+        "glossary_href": urls.href(request.path, urls.page_path(GLOSSARY_PAGE), "conclusion-status"),
+        "frontmatter": _cross_frontmatter(request),
+    }
+
+
+def _badge(_vocab: object, entry: dict[str, Any]) -> Md:
+    value = entry["value"]
+    return Md(f'<span class="kb-badge kb-badge--{urls.slugify(value)}">{html.escape(value)}</span>')
+
+
+def glossary_view(request: PageRequest) -> dict[str, Any]:
+    """Every controlled vocabulary, each value with its meaning."""
     vocabularies = []
     for vocab, title in VOCABULARY_TITLES.items():
         entries = [
@@ -63,14 +97,14 @@ def render_cross_system(graphs: list[SystemGraph]) -> dict[str, str]:
             }
             for member in vocab
         ]
-        vocabularies.append({"title": title, "anchor": slugify(title), "entries": entries})
-    pages["glossary.md"] = render(
-        "glossary.md.j2",
-        {},
-        vocabularies=vocabularies,
-        badge_for=lambda _vocab, entry: Md(
-            f'<span class="kb-badge kb-badge--{slugify(entry["value"])}">{html.escape(entry["value"])}</span>'
-        ),
-        frontmatter=frontmatter({"type": "kb/types/glossary.md", "render_macros": False}),
-    )
+        vocabularies.append({"title": title, "anchor": urls.slugify(title), "entries": entries})
+    return {"vocabularies": vocabularies, "badge_for": _badge, "frontmatter": _cross_frontmatter(request)}
+
+
+def render_cross_system(graphs: Sequence[SystemGraph]) -> dict[str, str]:
+    """Every cross-system page (path → Markdown), in registry order."""
+    pages: dict[str, str] = {}
+    for spec in cross_pages():
+        path = urls.page_path(spec.key)
+        pages[path] = render_page(spec, path, graphs, pages)
     return pages

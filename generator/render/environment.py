@@ -6,19 +6,21 @@ is escaped as Markdown, only already-safe Markdown (``Md``) passes through.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
 import yaml
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import ChoiceLoader, Environment, FunctionLoader, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..link import slugify
 from ..model.fields import record_badges, record_fields
 from ..model.ids import anchor_of
 from ..model.kinds import SHARED_KIND_TITLES
 from .links import link
 from .markdown import Md, code_block, code_span, escape
+from .registry import registered_pages
+from .urls import slugify
 
 
 def _finalize(value: Any) -> str:
@@ -36,9 +38,20 @@ def _finalize(value: Any) -> str:
     raise TypeError(f"a template printed a {type(value).__name__}; render it explicitly")
 
 
+def _registered_template(name: str) -> tuple[str, None, Callable[[], bool]] | None:
+    """The text of a template a page spec carries itself (``PageSpec.template_source``)."""
+    for spec in registered_pages():
+        if spec.template == name and spec.template_source is not None:
+            # Never cached as fresh: the spec may be unregistered or replaced.
+            return spec.template_source, None, lambda: False
+    return None
+
+
 def _environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("generator", "templates/pages"),
+        loader=ChoiceLoader(
+            [FunctionLoader(_registered_template), PackageLoader("generator", "templates/pages")]
+        ),
         undefined=StrictUndefined,
         autoescape=True,
         finalize=_finalize,
@@ -93,5 +106,6 @@ def _tidy(markdown: str) -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
-def render(template: str, context: dict[str, Any], **values: Any) -> str:
+def render(template: str, context: Mapping[str, Any], **values: Any) -> str:
+    """A template rendered with a context (and more values), tidied."""
     return _tidy(_ENV.get_template(template).render(**context, **values))

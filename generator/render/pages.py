@@ -1,64 +1,62 @@
-"""Render stage: resolved graphs → Markdown pages (path → text), from Jinja2 templates.
+"""The pages of one system: their view builders and ``render_system``.
 
-Pages of one system live side by side in ``systems/<slug>/``; cross-system pages sit
-in ``systems/`` and at the top. Output is deterministic: sorted inputs, ``\\n`` line
-endings, no clock time.
+Which pages a system has, where they live and what they are called comes from the
+page registry (``registry.py``, built-ins in ``builtin_pages.py``); each page's
+template context is built by its view builder from a ``PageRequest``. Output is
+deterministic: sorted inputs, ``\\n`` line endings, no clock time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..link import PAGE_INDEX, PAGE_MEMORY, PAGE_RESULT, PAGE_REVIEW, Place, SystemGraph, slugify
 from ..model.ids import KIND_NAMES, LIST_KINDS, RecordKind, kind_of, sort_key
 from ..model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
     ROW_TYPES,
     GenericTable,
+    MemoryReport,
+    Result,
 )
 from ..model.records import RecordBase, Route, Source
 from ..model.walk import collect
+from . import urls
 from .badges import Badges
 from .environment import frontmatter, render
 from .links import link
+from .registry import RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
 from .text import Linker, Md, code_span, escape
+from .urls import slugify
 
-PAGE_TITLES = {
-    PAGE_INDEX: "system page",
-    PAGE_RESULT: "result",
-    PAGE_MEMORY: "memory report",
-    PAGE_REVIEW: "review",
-}
-RESULT_TYPE_DEFAULT = "kb/types/agentic-system-analysis-result.md"
-REVIEW_TYPE = "kb/types/agentic-system-review.md"
-SYSTEM_TYPE = "kb/types/agentic-system.md"
+if TYPE_CHECKING:
+    from ..link import Place, SystemGraph
 
 
-def _table_columns(linker: Linker) -> Any:
-    def columns(table: Any) -> dict[str, Any]:
-        if isinstance(table, GenericTable):
-            headers = [escape(c) for c in table.columns]
-            rows = [[linker.cell(cell) for cell in row] for row in table.rows]
-            width = len(headers)
-            rows = [row + [Md("")] * (width - len(row)) for row in rows]
-            return {"headers": headers, "rows": rows}
-        row_type = ROW_TYPES[table.kind]
-        headers = [escape(h) for h in row_type.COLUMNS.values()]
-        rows = []
-        for row in table.rows:
-            cells = []
-            for name in row_type.COLUMNS:
-                value = getattr(row, name)
-                # Provenance tags are not references: keep them literal.
-                cells.append(escape(value) if name in row_type.PROVENANCE_FIELDS else linker.cell(value))
-            rows.append(cells)
-        return {"headers": headers, "rows": rows}
-
-    return columns
+def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
+    """Headers and cells of a typed or generic table (typed tables are built at run time)."""
+    if isinstance(table, GenericTable):
+        headers = [escape(c) for c in table.columns]
+        width = len(headers)
+        rows = [[linker.cell(cell) for cell in row] for row in table.rows]
+        return {"headers": headers, "rows": [row + [Md("")] * (width - len(row)) for row in rows]}
+    row_type = ROW_TYPES[table.kind]
+    cells = []
+    for row in table.rows:
+        # Provenance tags are not references: keep them literal.
+        cells.append(
+            [
+                escape(getattr(row, name))
+                if name in row_type.PROVENANCE_FIELDS
+                else linker.cell(getattr(row, name))
+                for name in row_type.COLUMNS
+            ]
+        )
+    return {"headers": [escape(h) for h in row_type.COLUMNS.values()], "rows": cells}
 
 
 def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
@@ -86,70 +84,90 @@ def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
     return Md(header + "\n".join(rows) + "\n")
 
 
-class _PageContext:
-    """Builds the template context for one page of one system."""
+class RecordPageView:
+    """The template context shared by the pages of one system: a linker, badges, backlinks
+    and the records this page publishes. A page's view builder adds its own values."""
 
-    def __init__(self, graph: SystemGraph, page: str) -> None:
+    def __init__(self, graph: SystemGraph, page: str, doc: Result | MemoryReport | None = None) -> None:
         self.graph = graph
         self.page = page
+        self.doc = doc
         self.linker = Linker(graph, page)
-        self.badges = Badges("../../glossary.md")
+        self.badges = Badges(self.linker.path)
+        self._placed = (
+            {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
+            if doc is not None
+            else set()
+        )
 
     def place_label(self, place: Place) -> str:
         """A backlink's text: the record ID, or the section title and, elsewhere, its page."""
         if place.title in self.graph.records or place.page == self.page:
             return place.title
-        return f"{place.title} ({PAGE_TITLES[place.page]})"
+        return f"{place.title} ({self.page_title(place.page)})"
 
     def place_link(self, place: Place) -> Md:
         """A backlink: the place's label linking to its anchor."""
-        href = f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}"
-        return link(self.place_label(place), href)
+        return link(self.place_label(place), self.linker.place_href(place))
 
-    def unplaced(self, doc: Any) -> Any:
-        placed = {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
+    @staticmethod
+    def page_title(page: str) -> str:
+        """How a page of the system is named in running text ("memory report")."""
+        return page_spec(page).label
 
-        def records_for(section_key: str, _kind_section: Any) -> list[RecordBase]:
-            # Records nobody placed are published on their home page only, in ID order
-            # (so the page does not depend on how the records are split into files).
-            if self.page != self.graph.home_page:
-                return []
-            kind = LIST_KINDS[section_key]
-            return sorted(
-                (
-                    record
-                    for record in self.graph.system.records
-                    if kind_of(record.id) is kind and record.id not in placed
-                ),
-                key=lambda record: sort_key(record.id),
-            )
+    def home_link(self, text: str, anchor: str) -> Md:
+        """A link to a section of the system's home page."""
+        home = urls.page_path(self.graph.home_page, self.graph.slug)
+        return link(text, urls.file_href(self.linker.path, home, anchor))
 
-        return records_for
+    def kind_count(self, list_key: str) -> int:
+        kind = LIST_KINDS[list_key]
+        return sum(1 for record in self.graph.system.records if kind_of(record.id) is kind)
+
+    def unplaced(self, list_key: str, _kind_section: object = None) -> list[RecordBase]:
+        """Records of a kind nobody placed: published on their home page only, in ID order
+        (so the page does not depend on how the records are split into files)."""
+        if self.doc is None or self.page != self.graph.home_page:
+            return []
+        kind = LIST_KINDS[list_key]
+        return sorted(
+            (
+                record
+                for record in self.graph.system.records
+                if kind_of(record.id) is kind and record.id not in self._placed
+            ),
+            key=lambda record: sort_key(record.id),
+        )
+
+    def table_columns(self, table: Any) -> dict[str, list[Any]]:
+        return _table_columns(self.linker, table)
 
     def included(self, relative: str) -> str:
         return self.graph.system.prose[relative]
 
-    def base(self, doc: Any = None) -> dict[str, Any]:
-        context: dict[str, Any] = {
+    @staticmethod
+    def kind_slug(record: RecordBase) -> str:
+        return slugify(KIND_NAMES[kind_of(record.id)][0])  # type: ignore[index]
+
+    def context(self) -> dict[str, Any]:
+        """The names the shared template macros (``_blocks.md.j2``) use."""
+        return {
             "t": self.linker,
             "graph": self.graph,
             "place_link": self.place_link,
-            "kind_count": lambda key: sum(
-                1 for record in self.graph.system.records if kind_of(record.id) is LIST_KINDS[key]
-            ),
-            "page_title": lambda page: PAGE_TITLES[page],
-            "home_link": lambda text, anchor: link(text, f"{self.graph.home_page}.md#{anchor}"),
-            "table_columns": _table_columns(self.linker),
+            "kind_count": self.kind_count,
+            "page_title": self.page_title,
+            "home_link": self.home_link,
+            "table_columns": self.table_columns,
             "status_badge": self.badges.status,
             "epistemic_badge": self.badges.vocab_link,
             "guarantee_badge": self.badges.guarantee,
             "vocab_link": self.badges.vocab_link,
-            "kind_slug": lambda record: slugify(KIND_NAMES[kind_of(record.id)][0]),  # type: ignore[index]
+            "kind_slug": self.kind_slug,
             "included": self.included,
-            "unplaced": self.unplaced(doc) if doc is not None else (lambda *_: []),
+            "unplaced": self.unplaced,
             "limitations_table": _limitations_table(self.graph, self.linker),
         }
-        return context
 
 
 def _run_frontmatter(graph: SystemGraph, type_name: str, extra: dict[str, Any] | None = None) -> Md:
@@ -194,75 +212,112 @@ def _mermaid_id(record_id: str) -> str:
     return "n_" + "".join(ch if ch.isalnum() else "_" for ch in record_id)
 
 
-def render_system(graph: SystemGraph) -> dict[str, str]:
-    """All pages of one system: path → Markdown."""
-    pages: dict[str, str] = {}
-    base = f"systems/{graph.slug}"
-    system = graph.system
-    sources = sorted(
-        (r for r in system.records if isinstance(r, Source)),
+def _sources(graph: SystemGraph) -> list[Source]:
+    return sorted(
+        (r for r in graph.system.records if isinstance(r, Source)),
         key=lambda r: sort_key(r.id),
     )
-    if system.result is not None:
-        ctx = _PageContext(graph, PAGE_RESULT)
-        result_md = render(
-            "result.md.j2",
-            ctx.base(system.result),
-            doc=system.result,
-            section_titles=RESULT_SECTION_TITLES,
-            sources=sources,
-            frontmatter=_run_frontmatter(graph, system.result.type, {"title": _title(system.result.title)}),
-        )
-        pages[f"{base}/result.md"] = result_md
-        review_ctx = _PageContext(graph, PAGE_REVIEW)
-        pages[f"{base}/review.md"] = render(
-            "review.md.j2",
-            review_ctx.base(system.result),
-            doc=system.result,
-            title=f"{system.run.system if system.run else graph.slug} — review",
-            evidence_basis=_evidence_basis(graph, review_ctx.linker),
-            result_sha256=hashlib.sha256(result_md.encode("utf-8")).hexdigest(),
-            frontmatter=_run_frontmatter(
-                graph,
-                REVIEW_TYPE,
-                {
-                    "title": _title(f"{system.run.system if system.run else graph.slug} — review"),
-                    "projected-from": "result.md",
-                    "result-sha256": hashlib.sha256(result_md.encode("utf-8")).hexdigest(),
-                },
-            ),
-        )
-    if system.memory_report is not None:
-        ctx = _PageContext(graph, PAGE_MEMORY)
-        pages[f"{base}/memory-report.md"] = render(
-            "memory-report.md.j2",
-            ctx.base(system.memory_report),
-            doc=system.memory_report,
-            section_titles=MEMORY_REPORT_SECTION_TITLES,
-            sources=sources if graph.home_page == PAGE_MEMORY else [],
-            annotations=system.annotations,
-            frontmatter=_run_frontmatter(
-                graph, system.memory_report.type, {"title": _title(system.memory_report.title)}
-            ),
-        )
-    ctx = _PageContext(graph, PAGE_INDEX)
-    run = system.run
-    pages[f"{base}/index.md"] = render(
-        "system.md.j2",
-        ctx.base(),
-        run=run,
-        artifacts=artifacts_of(graph),
-        counts=counts_of(graph),
-        diagram=_diagram(graph),
-        supplied=sorted(system.supplied, key=lambda s: sort_key(s.id)),
-        records_by_kind=_records_by_kind(graph) if graph.home_page == PAGE_INDEX else [],
-        limitations=graph.home_page == PAGE_INDEX and bool(system.limitations),
-        annotations=system.annotations if graph.annotation_page == PAGE_INDEX else [],
-        revision_link=_revision_link(graph),
-        frontmatter=_run_frontmatter(
-            graph, SYSTEM_TYPE, {"title": _title(run.system if run else graph.slug)}
+
+
+def _system_name(graph: SystemGraph) -> str:
+    run = graph.system.run
+    return run.system if run else graph.slug
+
+
+def result_view(request: PageRequest) -> dict[str, Any]:
+    """The result page: every section of the result, records on their home page."""
+    graph = request.graph
+    result = graph.system.result
+    assert result is not None
+    return {
+        **RecordPageView(graph, request.spec.key, result).context(),
+        "doc": result,
+        "section_titles": RESULT_SECTION_TITLES,
+        "sources": _sources(graph),
+        "frontmatter": _run_frontmatter(graph, result.type, {"title": _title(result.title)}),
+    }
+
+
+def review_view(request: PageRequest) -> dict[str, Any]:
+    """The review: a projection of the result page, pinned by the SHA-256 of its Markdown."""
+    graph = request.graph
+    result = graph.system.result
+    assert result is not None
+    view = RecordPageView(graph, request.spec.key, result)
+    result_path = urls.page_path(RESULT_PAGE, graph.slug)
+    result_sha256 = hashlib.sha256(request.rendered[result_path].encode("utf-8")).hexdigest()
+    title = f"{_system_name(graph)} — review"
+    projected_from = urls.file_href(request.path, result_path)
+    return {
+        **view.context(),
+        "doc": result,
+        "title": title,
+        "evidence_basis": _evidence_basis(graph, view.linker),
+        "result_sha256": result_sha256,
+        "result_href": projected_from,
+        "frontmatter": _run_frontmatter(
+            graph,
+            request.spec.type_name or "",
+            {"title": _title(title), "projected-from": projected_from, "result-sha256": result_sha256},
         ),
-    )
+    }
+
+
+def memory_report_view(request: PageRequest) -> dict[str, Any]:
+    """The memory report: its sections; records too when it is the home page."""
+    graph = request.graph
+    report = graph.system.memory_report
+    assert report is not None
+    is_home = graph.home_page == request.spec.key
+    return {
+        **RecordPageView(graph, request.spec.key, report).context(),
+        "doc": report,
+        "section_titles": MEMORY_REPORT_SECTION_TITLES,
+        "sources": _sources(graph) if is_home else [],
+        "annotations": graph.system.annotations,
+        "is_home": is_home,
+        "frontmatter": _run_frontmatter(graph, report.type, {"title": _title(report.title)}),
+    }
+
+
+def system_view(request: PageRequest) -> dict[str, Any]:
+    """The system page: run, artifacts, counts, route diagram; the records when no other page
+    holds them."""
+    graph = request.graph
+    system = graph.system
+    page = request.spec.key
+    view = RecordPageView(graph, page)
+    return {
+        **view.context(),
+        "run": system.run,
+        "artifacts": [
+            {"title": a.title, "href": urls.href(request.path, a.path), "note": a.note}
+            for a in artifacts_of(graph)
+        ],
+        "counts": counts_of(graph),
+        "diagram": _diagram(graph),
+        "supplied": sorted(system.supplied, key=lambda s: sort_key(s.id)),
+        "records_by_kind": _records_by_kind(graph) if graph.home_page == page else [],
+        "limitations": graph.home_page == page and bool(system.limitations),
+        "annotations": system.annotations if graph.annotation_page == page else [],
+        "revision_link": _revision_link(graph),
+        "frontmatter": _run_frontmatter(
+            graph, request.spec.type_name or "", {"title": _title(_system_name(graph))}
+        ),
+    }
+
+
+def render_page(spec: PageSpec, path: str, graphs: Sequence[SystemGraph], rendered: Mapping[str, str]) -> str:
+    """One page: its spec's view builder makes the context its template is rendered with."""
+    return render(spec.template, spec.view(PageRequest(spec, path, graphs, rendered)))
+
+
+def render_system(graph: SystemGraph) -> dict[str, str]:
+    """All pages of one system (path → Markdown), in registry order."""
+    pages: dict[str, str] = {}
+    for spec in system_pages(graph.system):
+        path = urls.page_path(spec.key, graph.slug)
+        pages[path] = render_page(spec, path, (graph,), pages)
     return pages
 
 

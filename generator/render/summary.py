@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..link import SystemGraph
 from ..model.kinds import count_by_kind
+from . import urls
 from .links import link
 from .markdown import escape
+from .registry import SYSTEM_PAGE, system_pages
+
+if TYPE_CHECKING:
+    from ..link import SystemGraph
 
 
 def counts_of(graph: SystemGraph) -> dict[str, int]:
@@ -23,20 +27,27 @@ def counts_of(graph: SystemGraph) -> dict[str, int]:
     return counts
 
 
-def artifacts_of(graph: SystemGraph) -> list[dict[str, str]]:
-    artifacts = []
-    if graph.system.result is not None:
-        artifacts.append(
-            {"title": "Result", "href": "result.md", "note": "the full analysis, eleven sections"}
-        )
-        artifacts.append(
-            {"title": "Review", "href": "review.md", "note": "the compact review projected from the result"}
-        )
-    if graph.system.memory_report is not None:
-        artifacts.append(
-            {"title": "Memory report", "href": "memory-report.md", "note": "the memory analysis"}
-        )
-    return artifacts
+@dataclass(frozen=True)
+class Artifact:
+    """A page of a system listed among its artifacts: title, path below docs_dir, note."""
+
+    title: str
+    path: str
+    note: str
+
+
+def pages_of(graph: SystemGraph) -> list[tuple[str, str]]:
+    """(page key, path) of every page this system has, in registry order."""
+    return [(spec.key, urls.page_path(spec.key, graph.slug)) for spec in system_pages(graph.system)]
+
+
+def artifacts_of(graph: SystemGraph) -> list[Artifact]:
+    """The pages of a system that its system page lists as artifacts."""
+    return [
+        Artifact(spec.title, urls.page_path(spec.key, graph.slug), spec.artifact_note)
+        for spec in system_pages(graph.system)
+        if spec.artifact_note is not None
+    ]
 
 
 @dataclass(frozen=True)
@@ -49,9 +60,16 @@ class SystemSummary:
     disposition: str | None
     tier: str | None
     total: int
-    artifacts: list[dict[str, str]]
+    artifacts: list[Artifact]
+    pages: list[tuple[str, str]]  # (page key, path) of every page of the system
+
+    @property
+    def path(self) -> str:
+        """The path of the system page."""
+        return urls.page_path(SYSTEM_PAGE, self.slug)
 
     def as_dict(self) -> dict[str, Any]:
+        """For the nav and the hand-written home page (links relative to the site root)."""
         return {
             "slug": self.slug,
             "name": self.name,
@@ -59,12 +77,12 @@ class SystemSummary:
             "disposition": self.disposition,
             "tier": self.tier,
             "total": self.total,
-            "artifacts": self.artifacts,
-            "url": f"systems/{self.slug}/",
+            "pages": [{"key": key, "path": path} for key, path in self.pages],
+            "url": urls.system_dir(self.slug),
             "name_md": str(escape(self.name)),
-            "link_md": str(link(self.name, f"systems/{self.slug}/index.md")),
+            "link_md": str(link(self.name, urls.href(urls.HOME, self.path))),
             "artifact_links_md": [
-                str(link(a["title"].lower(), f"systems/{self.slug}/{a['href']}")) for a in self.artifacts
+                str(link(a.title.lower(), urls.href(urls.HOME, a.path))) for a in self.artifacts
             ],
         }
 
@@ -79,4 +97,5 @@ def summarize(graph: SystemGraph) -> SystemSummary:
         tier=run.evidence_tier.value if run and run.evidence_tier else None,
         total=len(graph.system.records),
         artifacts=artifacts_of(graph),
+        pages=pages_of(graph),
     )

@@ -11,12 +11,18 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from ..link import SystemGraph
 from ..model.anchors import LineRange, find_anchors
-from ..model.ids import ID_IN_TEXT, anchor_of
+from ..model.ids import ID_IN_TEXT
+from . import urls
 from .links import link
 from .markdown import Md, code_block, code_span, escape
+from .registry import SYSTEM_PAGE
+
+if TYPE_CHECKING:
+    from ..link import Place, SystemGraph
 
 __all__ = ["Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
 
@@ -59,15 +65,27 @@ class Linker:
     """Turns one system's record text into Markdown for one page of that system."""
 
     graph: SystemGraph
-    page: str  # the page being rendered: index, result, memory-report, review
+    page: str  # the key of the page being rendered: index, result, memory-report, review
+
+    @cached_property
+    def path(self) -> str:
+        """The path of the page being rendered."""
+        return urls.page_path(self.page, self.graph.slug)
+
+    def place_href(self, place: Place) -> str:
+        """The href of a place (a record or a section) from this page."""
+        return urls.href(self.path, urls.page_path(place.page, place.slug), place.anchor)
 
     def href(self, record_id: str) -> str | None:
         """The link target of a record from this page, or None when it has no page."""
         place = self.graph.place_of(record_id)
         if place is not None:
-            return f"#{place.anchor}" if place.page == self.page else f"{place.page}.md#{place.anchor}"
+            return self.place_href(place)
         if record_id in self.graph.supplied:
-            return f"#{anchor_of(record_id)}" if self.page == "index" else f"index.md#{anchor_of(record_id)}"
+            # Supplied records are listed on the system page ("Declared elsewhere").
+            return urls.href(
+                self.path, urls.page_path(SYSTEM_PAGE, self.graph.slug), urls.anchor_of(record_id)
+            )
         return None
 
     def ref(self, record_id: str) -> Md:

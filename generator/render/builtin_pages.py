@@ -1,0 +1,122 @@
+"""The built-in page types: the pages of a system and the cross-system pages.
+
+Registration order is the order of the navigation and of a system's artifacts; it is
+also the rendering order, so the review (which pins the SHA-256 of the result page)
+comes after the result.
+"""
+
+from __future__ import annotations
+
+from ..model.system import SystemRecords
+from .cross import glossary_view, status_matrix_view, systems_index_view
+from .pages import memory_report_view, result_view, review_view, system_view
+from .registry import (
+    GLOSSARY_PAGE,
+    MEMORY_PAGE,
+    RESULT_PAGE,
+    REVIEW_PAGE,
+    STATUS_MATRIX_PAGE,
+    SYSTEM_PAGE,
+    SYSTEMS_INDEX_PAGE,
+    Nav,
+    PageSpec,
+    register_page,
+)
+
+
+def _has_result(system: SystemRecords) -> bool:
+    return system.result is not None
+
+
+def _has_memory_report(system: SystemRecords) -> bool:
+    return system.memory_report is not None
+
+
+def _run_source(system: SystemRecords) -> object | None:
+    return system.run or system.result or system.memory_report
+
+
+BUILTIN_PAGES = (
+    PageSpec(
+        key=SYSTEM_PAGE,
+        path="systems/{slug}/index.md",
+        title="System",
+        label="system page",
+        template="system.md.j2",
+        view=system_view,
+        nav=Nav.SECTION_INDEX,
+        type_name="kb/types/agentic-system.md",
+        edit_source=_run_source,
+    ),
+    PageSpec(
+        key=RESULT_PAGE,
+        path="systems/{slug}/result.md",
+        title="Result",
+        label="result",
+        template="result.md.j2",
+        view=result_view,
+        exists=_has_result,
+        artifact_note="the full analysis, eleven sections",
+        holds_records=True,
+        edit_source=lambda system: system.result,
+    ),
+    PageSpec(
+        key=REVIEW_PAGE,
+        path="systems/{slug}/review.md",
+        title="Review",
+        label="review",
+        template="review.md.j2",
+        view=review_view,
+        exists=_has_result,
+        type_name="kb/types/agentic-system-review.md",
+        artifact_note="the compact review projected from the result",
+        edit_source=lambda system: system.result,  # projected from the result
+    ),
+    PageSpec(
+        key=MEMORY_PAGE,
+        path="systems/{slug}/memory-report.md",
+        title="Memory report",
+        label="memory report",
+        template="memory-report.md.j2",
+        view=memory_report_view,
+        exists=_has_memory_report,
+        artifact_note="the memory analysis",
+        holds_records=True,
+        edit_source=lambda system: system.memory_report,
+    ),
+    PageSpec(
+        key=SYSTEMS_INDEX_PAGE,
+        path="systems/index.md",
+        title="Systems",
+        label="systems index",
+        template="systems-index.md.j2",
+        view=systems_index_view,
+        per_system=False,
+        nav=Nav.SECTION_INDEX,
+        type_name="kb/types/system-index.md",
+    ),
+    PageSpec(
+        key=STATUS_MATRIX_PAGE,
+        path="systems/status-matrix.md",
+        title="Status matrix",
+        label="status matrix",
+        template="status-matrix.md.j2",
+        view=status_matrix_view,
+        per_system=False,
+        type_name="kb/types/status-matrix.md",
+    ),
+    PageSpec(
+        key=GLOSSARY_PAGE,
+        path="glossary.md",
+        title="Glossary",
+        label="glossary",
+        template="glossary.md.j2",
+        view=glossary_view,
+        per_system=False,
+        nav=Nav.NONE,  # a top-level entry of mkdocs.yml
+        type_name="kb/types/glossary.md",
+    ),
+)
+
+for _spec in BUILTIN_PAGES:
+    register_page(_spec)

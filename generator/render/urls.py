@@ -1,0 +1,95 @@
+"""Every page URL and anchor of the site: page paths, hrefs between pages, anchors.
+
+Paths come from the page registry's path patterns; an href from one page to another
+is the relative path between them, so templates, the linker, the nav and the home
+page cannot disagree about where a page lives. Links themselves are built by
+``links.link`` from these hrefs.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from ..model.ids import anchor_of
+from .registry import cross_pages, page_spec
+
+__all__ = [
+    "HOME",
+    "anchor_of",
+    "file_href",
+    "href",
+    "page_path",
+    "reserved_slugs",
+    "slugify",
+    "system_dir",
+]
+
+HOME = "index.md"  # the site's hand-written home page (kb/index.md)
+SYSTEMS_DIR = "systems"  # where system folders live; a per-system pattern starts with it
+
+
+def slugify(title: str) -> str:
+    """Section anchors: lower-case words joined by '-', like the Markdown toc extension."""
+    out = []
+    for ch in title.lower():
+        out.append(ch if ch.isalnum() else "-")
+    return "-".join(part for part in "".join(out).split("-") if part) or "section"
+
+
+def page_path(key: str, slug: str | None = None) -> str:
+    """The path below docs_dir of a page type (of the system ``slug`` for a per-system page)."""
+    spec = page_spec(key)
+    if spec.per_system:
+        if slug is None:
+            raise ValueError(f"page {key!r} is per-system: a system slug is needed")
+        return spec.path.replace("{slug}", slug)
+    return spec.path
+
+
+def system_dir(slug: str) -> str:
+    """The URL of a system's folder, relative to the site root (``systems/<slug>/``)."""
+    return f"{SYSTEMS_DIR}/{slug}/"
+
+
+def file_href(from_path: str, to_path: str, anchor: str | None = None) -> str:
+    """The href from one page to another, always naming the target file."""
+    relative = _relative(from_path, to_path)
+    return f"{relative}#{anchor}" if anchor else relative
+
+
+def _relative(from_path: str, to_path: str) -> str:
+    """The path of ``to_path`` from the folder of ``from_path`` (both below docs_dir).
+
+    Computed from the segments alone: ``posixpath.relpath`` would consult the working
+    folder on every call.
+    """
+    folder = from_path.split("/")[:-1]
+    target = to_path.split("/")
+    common = 0
+    while common < len(folder) and common < len(target) - 1 and folder[common] == target[common]:
+        common += 1
+    return "/".join([".."] * (len(folder) - common) + target[common:])
+
+
+def href(from_path: str, to_path: str, anchor: str | None = None) -> str:
+    """The href from one page to another; on the same page, the fragment alone."""
+    if from_path == to_path and anchor:
+        return f"#{anchor}"
+    return file_href(from_path, to_path, anchor)
+
+
+def reserved_slugs() -> frozenset[str]:
+    """Names a system folder may not take because a generated page or folder uses them.
+
+    Every cross-system page's file stem (``index``, ``status-matrix``, ``glossary``) and
+    the first folder of its path below ``systems/``: a system folder of that name would
+    share a URL with it.
+    """
+    reserved: set[str] = set()
+    for spec in cross_pages():
+        path = PurePosixPath(spec.path)
+        reserved.add(path.stem)
+        parts = path.parts
+        if len(parts) > 2 and parts[0] == SYSTEMS_DIR:
+            reserved.add(parts[1])
+    return frozenset(reserved)

@@ -50,8 +50,10 @@ def _entry(path: str, markdown: str, html_path: str, site: Path) -> dict[str, An
         "run_id": meta.get("run-id"),
     }
     if PIN_KEY in meta:
-        pinned_from = PurePosixPath(path).parent / str(meta.get(PINNED_FROM_KEY, "result.md"))
-        entry["pins"] = {"page": pinned_from.as_posix(), "sha256": str(meta[PIN_KEY])}
+        # The page it was projected from, beside it; without one the pin names no page.
+        source = meta.get(PINNED_FROM_KEY)
+        pinned_from = (PurePosixPath(path).parent / str(source)).as_posix() if source else None
+        entry["pins"] = {"page": pinned_from, "sha256": str(meta[PIN_KEY])}
     return entry
 
 

@@ -18,7 +18,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -192,6 +192,11 @@ def _report_failure(plugin: RecordsPlugin, exc: Exception, err: Console) -> None
         say(err, f"kbgen build: {exc}; the previous site is unchanged", "red")
 
 
+def _building(console: Console) -> AbstractContextManager[object]:
+    """A spinner while MkDocs builds, on a terminal only: CI logs get the results alone."""
+    return console.status("building the site", spinner="dots") if console.is_terminal else nullcontext()
+
+
 def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: Console, err: Console) -> int:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
@@ -201,7 +206,8 @@ def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: 
         config.site_dir = str(staging)
         config.plugins.on_startup(command="build", dirty=False)
         try:
-            build(config)
+            with _building(err):
+                build(config)
         finally:
             config.plugins.on_shutdown()
         if plugin.result is not None:

@@ -13,6 +13,7 @@ from rich.console import Console
 from generator.cli import main
 from generator.linkcheck import SiteLinks, check_site
 from generator.manifest import MANIFEST_NAME, pin_problems, verify_manifest
+from generator.progress import progress_bar
 from tests.conftest import FIXTURES, REPO_ROOT
 
 BROKEN = FIXTURES / "linkcheck" / "broken-site"
@@ -139,3 +140,12 @@ def test_link_that_tries_to_leave_the_site_or_run_script(tmp_path: Path, href: s
     (problem,) = check_site(tmp_path, {}, quiet())
     assert (problem.file, problem.line, problem.col) == ((tmp_path / "index.html").as_posix(), 2, 3)
     assert reason in problem.reason
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_progress_shows_on_a_terminal_only(terminal: bool) -> None:
+    stream = io.StringIO()
+    console = Console(file=stream, force_terminal=terminal, width=80)
+    with progress_bar(console, "checking links", 2) as (progress, task):
+        progress.advance(task, 2)
+    assert bool(stream.getvalue()) is terminal

@@ -24,6 +24,7 @@ from mkdocs.structure.files import File, Files
 from .diagnostics import Diagnostic
 from .pipeline import PipelineResult, run_pipeline
 from .report import capped
+from .search import write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -205,6 +206,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         return files
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.published is not None:
+            # The search plugin's on_post_build has written its index (it is listed first).
+            write_site_index(Path(config.site_dir), self.published.graphs)
         mark_site(Path(config.site_dir))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:

@@ -65,7 +65,10 @@ def report(name: str, site: Path, records: int) -> None:
     size = (site / SITE_INDEX).stat().st_size
     with serve_directory(site) as url:
         first = time_to_first_result(f"{url}/", "RTE-11")
-    print(f"{name}: {records} records, index {size} bytes ({size // records} per record), first result {first:.2f} s")
+    per_record = size // records
+    print(
+        f"{name}: {records} records, index {size} bytes ({per_record} per record), first result {first:.2f} s"
+    )
 
 
 def main() -> None:

@@ -238,6 +238,8 @@ def write_site_index(site_dir: Path, graphs: Iterable[SystemGraph]) -> int | Non
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        return None  # not mkdocs-material's index: leave it alone
     data["docs"] = []
     data["config"]["kb"] = build_index(graphs).as_json()
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -186,3 +186,12 @@ def test_label_with_markup_is_printed_as_text(kbgen, tmp_path, monkeypatch):
     hit = kbgen("search", "RTE-1", "--json").json()["hits"][0]
     assert hit["label"] == LABEL_WITH_MARKUP
     assert html.escape(LABEL_WITH_MARKUP) not in result.out
+
+
+def test_site_without_the_theme_index_is_left_alone(tmp_path):
+    assert search.write_site_index(tmp_path, []) is None
+    other = tmp_path / "search" / "search_index.json"
+    other.parent.mkdir()
+    other.write_text('{"docs": []}', encoding="utf-8")
+    assert search.write_site_index(tmp_path, []) is None
+    assert other.read_text(encoding="utf-8") == '{"docs": []}'

@@ -1,7 +1,7 @@
 """The search query table: a query and the record it must show first (system, ID).
 
 Shared by tests/test_search.py (``kbgen search`` and the built site's index read by
-lunr in Python) and tests/browser/test_search.py (the same index in lunr.js, and the
+lunr in Python) and tests/browser/test_search_box.py (the same index in lunr.js, and the
 search box). ``None`` expects no match.
 """
 

@@ -1,7 +1,7 @@
 """Record search: ``kbgen search`` and the index the site ships rank the query table alike.
 
 The site's index is read back from a real build (``search/search_index.json``) and queried
-with lunr in Python through the same query plan; tests/browser/test_search.py runs the
+with lunr in Python through the same query plan; tests/browser/test_search_box.py runs the
 same table through lunr.js and the search box.
 """
 

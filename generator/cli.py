@@ -1,4 +1,4 @@
-"""kbgen: check records, scaffold a system, write the schema, build and preview the site."""
+"""kbgen: check records, scaffold a system, write the schema, search records, build and preview the site."""
 
 from __future__ import annotations
 
@@ -66,6 +66,14 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="write the JSON Schema of record files")
     schema.add_argument("--output", default=str(SCHEMA_PATH), help=f"default: {SCHEMA_PATH}")
     schema.add_argument("--check", action="store_true", help="fail if the file differs from the models")
+
+    search = commands.add_parser("search", help="find records by ID or words, best first")
+    search.add_argument("query", help="an ID (RTE-11, MEM-RTE-knowledge-store), words or a quoted phrase")
+    search.add_argument("--records", default="records", help="records folder (default: records)")
+    search.add_argument("--system", help="only records of this system (its folder name)")
+    search.add_argument("--kind", help="only records of this kind: a code (RTE) or a name (route)")
+    search.add_argument("--limit", type=int, default=10, help="at most N hits (default 10; 0: all)")
+    search.add_argument("--json", action="store_true", help="print the hits as JSON")
 
     for name, text in (("build", "validate, then build the site"), ("serve", "preview with live reload")):
         command = commands.add_parser(name, help=text)
@@ -210,6 +218,30 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK
 
 
+def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from . import search
+
+    records = Path(args.records)
+    if not records.is_dir() or args.limit < 0:
+        problem = f"{args.records}: no such records folder" if args.limit >= 0 else "--limit must be >= 0"
+        say(err, f"kbgen search: {problem}")
+        return EXIT_USAGE
+    index = search.load_index(records)
+    if index is None:
+        say(err, f"kbgen search: {args.records} has errors or no systems; run 'kbgen check {args.records}'")
+        return EXIT_USAGE
+    hits = index.search(args.query, system=args.system, kind=args.kind)
+    hits = hits[: args.limit] if args.limit else hits
+    if args.json:
+        sys.stdout.write(search.hits_as_json(args.query, hits))
+    elif hits:
+        for line in search.hits_as_lines(hits):
+            say(out, line)
+    else:
+        say(err, f"kbgen search: nothing matches {args.query!r}")
+    return EXIT_OK if hits else EXIT_ERRORS
+
+
 def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .site import build_site, serve_site
 
@@ -230,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         "linkcheck": _linkcheck,
         "new": _new,
         "schema": _schema,
+        "search": _search,
         "build": _site,
         "serve": _site,
     }

@@ -26,6 +26,7 @@ from .manifest import write_manifest
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
+from .search import write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -219,6 +220,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         return files
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.published is not None:
+            # The search plugin's on_post_build has written its index (it is listed first).
+            write_site_index(Path(config.site_dir), self.published.graphs)
         mark_site(Path(config.site_dir))
         pin_problems = write_manifest(config, self.published.pages) if self.published else []
         if pin_problems:

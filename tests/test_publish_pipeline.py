@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +41,30 @@ def script_steps() -> set[str]:
     return set(re.findall(r"^    ([a-z-]+)\)", SCRIPT.read_text(encoding="utf-8"), re.MULTILINE))
 
 
-@pytest.mark.skipif(
-    shutil.which("actionlint") is None, reason="actionlint not installed (pip install '.[workflow]')"
-)
+def _actionlint() -> str:
+    """The actionlint the test extras installed beside this Python (or on PATH)."""
+    beside = Path(sys.executable).parent / "actionlint"
+    found = str(beside) if beside.is_file() else shutil.which("actionlint")
+    assert found, "actionlint is missing: pip install -e '.[test]'"
+    return found
+
+
 def test_workflow_passes_actionlint() -> None:
-    result = subprocess.run(["actionlint", str(WORKFLOW)], capture_output=True, text=True, cwd=REPO_ROOT)
+    result = subprocess.run([_actionlint(), str(WORKFLOW)], capture_output=True, text=True, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
+    """The lint is real: an undefined context property is reported, located."""
+    broken = tmp_path / "broken.yml"
+    broken.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: echo ${{ github.no_such_property }}\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run([_actionlint(), str(broken)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "broken.yml:6:" in result.stdout and "no_such_property" in result.stdout
 
 
 def test_every_action_is_pinned_to_a_commit() -> None:

@@ -46,6 +46,16 @@ def page_path(key: str, slug: str | None = None) -> str:
     return spec.path
 
 
+def site_url(path: str, anchor: str | None = None) -> str:
+    """The URL of a page relative to the site root, as MkDocs publishes it with
+    directory URLs (``systems/x/result.md`` → ``systems/x/result/``, ``…/index.md`` →
+    ``systems/x/``)."""
+    folder, _, name = path.rpartition("/")
+    stem = name.removesuffix(".md")
+    url = (f"{folder}/" if folder else "") + ("" if stem == "index" else f"{stem}/")
+    return f"{url}#{anchor}" if anchor else url
+
+
 def system_dir(slug: str) -> str:
     """The URL of a system's folder, relative to the site root (``systems/<slug>/``)."""
     return f"{SYSTEMS_DIR}/{slug}/"

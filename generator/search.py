@@ -1,0 +1,270 @@
+"""Record search: one entry per record, a lunr index shared by ``kbgen search`` and the site.
+
+The index is built here with lunr (Python) and shipped in the site's
+``search/search_index.json``; the site's search worker (``overrides/assets/javascripts/
+kb-search.js``) loads it with lunr.js and runs the same query plan, so a query ranks the
+same records in the terminal and in the browser.
+
+Tokens are runs of letters, digits and ``_`` joined by hyphens, so an ID (``RTE-11``,
+``MEM-RTE-knowledge-store``) is one token; a hyphenated word also yields its parts, so
+``knowledge`` finds ``knowledge-store``. Fields: ``id`` (boost 50), ``label`` (boost 10),
+``body`` (every other text of the record, boost 1).
+
+The query plan, per query token: an exact clause (stemmed like the index) plus a
+trailing-wildcard clause with a small boost (the word being typed); a token that matches
+nothing retries with edit distance 1 (a typo). Every token must match (quoted phrases
+too); scores add up; ties are broken by system, then record order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from lunr.builder import Builder
+from lunr.index import Index
+from lunr.query import Query, QueryPresence
+from lunr.stemmer import stemmer
+from lunr.stop_word_filter import stop_word_filter
+from lunr.trimmer import trimmer
+
+from .check import check_records, collector_paused
+from .diagnostics import Severity
+from .link import SystemGraph, link_system
+from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
+from .model.kinds import spec_of_id
+from .render import urls
+from .render.registry import SYSTEM_PAGE
+
+# Kept in step with TOKEN in overrides/assets/javascripts/kb-search.js.
+TOKEN = re.compile(r"[^\W]+(?:-[^\W]+)*")
+FIELD_BOOSTS = {"id": 50, "label": 10, "body": 1}
+PREFIX_BOOST = 0.1
+CONTEXT_CHARS = 160
+INDEX_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One searchable record: what a hit shows."""
+
+    id: str
+    kind: str
+    label: str
+    system: str
+    url: str  # site-relative, with the record's anchor
+    context: str  # the start of the record's text
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    entry: Entry
+    score: float
+
+
+def tokens(text: str) -> list[str]:
+    """Query tokens: lower-cased ID-or-word runs (``RTE-11`` stays whole)."""
+    return [match.group(0).lower() for match in TOKEN.finditer(text)]
+
+
+def index_tokens(text: str) -> list[str]:
+    """Index tokens: the query tokens plus the parts of hyphenated words (not of numbered IDs)."""
+    found: list[str] = []
+    for token in tokens(text):
+        found.append(token)
+        if "-" in token and not NUMBERED_ID.match(token.upper()):
+            found.extend(part for part in token.split("-") if part)
+    return found
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string inside a dumped record, in field order."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _kind_name(record_id: str) -> str:
+    spec = spec_of_id(record_id)
+    return spec.singular.lower() if spec is not None else str(kind_of(record_id) or "record")
+
+
+def _page_url(graph: SystemGraph, page: str, anchor: str) -> str:
+    return urls.site_url(urls.page_path(page, graph.slug), anchor)
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= CONTEXT_CHARS else flat[: CONTEXT_CHARS - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    entry: Entry
+    body: str
+
+
+def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
+    """One document per record and per supplied ID, systems in order, records by ID."""
+    found: list[Document] = []
+    for graph in sorted(graphs, key=lambda g: g.slug):
+        for record_id in sorted(graph.records, key=sort_key):
+            record = graph.records[record_id]
+            place = graph.place_of(record_id)
+            assert place is not None  # every record has a home page
+            dumped = record.model_dump(mode="json", exclude={"id", "label"})
+            body = " ".join(_strings(dumped))
+            url = _page_url(graph, place.page, place.anchor)
+            context = _short(record.body or body)  # the record's own prose reads best
+            entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
+            found.append(Document(entry, body))
+        for record_id in sorted(graph.supplied, key=sort_key):
+            supplied = graph.supplied[record_id]
+            body = f"declared elsewhere: {supplied.declared_in}"
+            url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
+            entry = Entry(
+                record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body)
+            )
+            found.append(Document(entry, body))
+    return found
+
+
+def _builder() -> Builder:
+    builder = Builder()
+    builder.pipeline.add(trimmer, stop_word_filter, stemmer)
+    builder.search_pipeline.add(stemmer)
+    builder.ref("ref")
+    for name, boost in FIELD_BOOSTS.items():
+        builder.field(name, boost)
+    return builder
+
+
+@dataclass
+class RecordIndex:
+    """The lunr index and the entries its refs (positions) point to."""
+
+    index: Index
+    entries: list[Entry]
+
+    def search(self, query: str, system: str | None = None, kind: str | None = None) -> list[Hit]:
+        """Hits best first: every query token matches; filtered by system and kind."""
+        totals: dict[int, float] | None = None
+        for token in tokens(query):
+            scores = self._token_scores(token)
+            if totals is None:
+                totals = scores
+            else:
+                totals = {ref: totals[ref] + score for ref, score in scores.items() if ref in totals}
+        ranked = sorted((totals or {}).items(), key=lambda item: (-round(item[1], 6), item[0]))
+        # Rounding keeps the order the same as the browser's floating-point sums.
+        hits = [Hit(self.entries[ref], score) for ref, score in ranked]
+        return [
+            hit
+            for hit in hits
+            if (system is None or hit.entry.system == system) and (kind is None or _kind_matches(hit, kind))
+        ]
+
+    def _token_scores(self, token: str) -> dict[int, float]:
+        for edit_distance in (0, 1):
+            query = self.index.create_query()
+            query.term(token, use_pipeline=True, edit_distance=edit_distance, presence=QueryPresence.OPTIONAL)
+            query.term(token, use_pipeline=False, wildcard=Query.WILDCARD_TRAILING, boost=PREFIX_BOOST)
+            results = self.index.query(query)
+            if results:
+                return {int(result["ref"]): result["score"] for result in results}
+        return {}
+
+    def as_json(self) -> dict[str, Any]:
+        """What the site ships: the serialized lunr index and the entries, refs being positions."""
+        return {
+            "version": INDEX_VERSION,
+            "index": self.index.serialize(),
+            "entries": [list(asdict(entry).values()) for entry in self.entries],
+        }
+
+
+def _kind_matches(hit: Hit, kind: str) -> bool:
+    """``--kind`` takes a kind code (``RTE``) or a kind's name (``route``)."""
+    spec = spec_of_id(hit.entry.id)
+    return hit.entry.kind == kind.lower() or (spec is not None and spec.code == kind.upper())
+
+
+def build_index(graphs: Iterable[SystemGraph]) -> RecordIndex:
+    """The lunr index of every record of the linked systems."""
+    docs = documents(graphs)
+    builder = _builder()
+    for ref, doc in enumerate(docs):
+        builder.add(
+            {
+                "ref": str(ref),
+                "id": index_tokens(doc.entry.id),
+                "label": index_tokens(doc.entry.label),
+                "body": index_tokens(doc.body),
+            }
+        )
+    return RecordIndex(builder.build(), [doc.entry for doc in docs])
+
+
+def load_index(records: Path) -> RecordIndex | None:
+    """Check and link a records folder (no rendering) and index it; None when it has errors."""
+    systems = check_records(records, Path.cwd().resolve())
+    if not systems or any(d.severity is Severity.ERROR for system in systems for d in system.diagnostics):
+        return None
+    with collector_paused():
+        graphs = [link_system(system.records) for system in systems]
+    return build_index(graphs)
+
+
+SITE_INDEX = "search/search_index.json"
+
+
+def write_site_index(site_dir: Path, graphs: Iterable[SystemGraph]) -> int | None:
+    """Put the record index into the search plugin's index file; returns its size in bytes.
+
+    mkdocs-material's page documents are dropped (the record worker does not read them).
+    The record index goes under ``config.kb``: the theme passes only ``config`` and ``docs``
+    on to the worker; the rest of ``config`` stays, the page highlighter uses it. None
+    when search is not enabled.
+    """
+    path = site_dir / SITE_INDEX
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        return None  # not mkdocs-material's index: leave it alone
+    data["docs"] = []
+    data["config"]["kb"] = build_index(graphs).as_json()
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
+    return len(text.encode("utf-8"))
+
+
+def hits_as_json(query: str, hits: list[Hit]) -> str:
+    """``kbgen search --json``: the query and its hits, best first (documented in the README)."""
+    rows = [{**asdict(hit.entry), "score": round(hit.score, 4)} for hit in hits]
+    return json.dumps({"query": query, "hits": rows}, ensure_ascii=False, indent=2) + "\n"
+
+
+def _printable(text: str) -> str:
+    """Record text for a terminal: control characters shown escaped, never sent."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+
+
+def hits_as_lines(hits: list[Hit]) -> list[str]:
+    """Two lines per hit: ID, kind, label, system and URL; then the context, indented."""
+    lines: list[str] = []
+    for hit in hits:
+        entry = hit.entry
+        label = f" — {entry.label}" if entry.label else ""
+        lines.append(_printable(f"{entry.id} ({entry.kind}, {entry.system}){label}  {entry.url}"))
+        lines.append(_printable(f"    {entry.context}"))
+    return lines

@@ -1,0 +1,145 @@
+"""The site's search box: typed queries show the record first and land on its anchor.
+
+Also runs the whole query table (tests/search_queries.py) through lunr.js and kb-search.js,
+the code of the site's search worker, over the index the site ships.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from browser_support import LANDED_JS, build_site, serve_directory
+from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
+from search_queries import DECAPOD, OMP, QUERIES, anchor
+
+pytestmark = pytest.mark.browser
+
+START = "systems/oh-my-pi/result/"
+TYPED = [
+    ("RTE-11", OMP, "RTE-11", "route"),
+    ("RTE-1", OMP, "RTE-1", "route"),
+    ("BAP-2", OMP, "BAP-2", "behavioral-authority path"),
+    ("CLM-7", OMP, "CLM-7", "claim"),
+    ("OBJ-2", OMP, "OBJ-2", "operative object"),
+    ("MEM-RTE-knowledge-store", DECAPOD, "MEM-RTE-knowledge-store", "route"),
+    ("RT-RTE-context-resolve", DECAPOD, "RT-RTE-context-resolve", "route"),
+    ("Hashline", OMP, "CMP-4", "component"),
+    ("stale edit", OMP, "RTE-11", "route"),
+    ("sharpshoter", OMP, "OBJ-39", "operative object"),
+]
+FIRST_LINK = ".md-search-result__item:first-child a.md-search-result__link"
+
+
+def expect(target: Any) -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(target)
+
+
+def open_search(page: Any, base_url: str, key: str = "/") -> Any:
+    """Load a page, open the search with its keyboard shortcut, return the focused box."""
+    page.goto(f"{base_url}/{START}")
+    page.wait_for_load_state("load")
+    page.keyboard.press(key)
+    box = page.locator("input.md-search__input")
+    expect(box).to_be_focused()
+    return box
+
+
+def first_result_for(page: Any, box: Any, query: str, record_id: str) -> Any:
+    """Type like a person and wait until the first result links to the record's anchor."""
+    box.press_sequentially(query, delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(f"#{re.escape(anchor(record_id))}$"), timeout=15_000)
+    return link
+
+
+@pytest.mark.parametrize(("query", "system", "record_id", "kind"), TYPED, ids=[t[0] for t in TYPED])
+def test_typed_query_shows_the_record_first_and_lands_on_its_anchor(
+    browsing, base_url, query, system, record_id, kind
+):
+    page = browsing.page
+    box = open_search(page, base_url)
+    link = first_result_for(page, box, query, record_id)
+    expect(link.locator("h1")).to_contain_text(record_id)
+    tags = link.locator(".md-tag").all_inner_texts()
+    assert tags == [system, kind]
+    link.click()
+    page.wait_for_url(re.compile(f"/systems/{system}/.*#{re.escape(anchor(record_id))}$"))
+    page.wait_for_function(LANDED_JS, arg=anchor(record_id), timeout=5_000)
+    assert browsing.errors == []
+
+
+def test_enter_opens_the_first_result(browsing, base_url):
+    page = browsing.page
+    box = open_search(page, base_url, key="s")
+    first_result_for(page, box, "BAP-2", "BAP-2")
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"#bap-2$"))
+    page.wait_for_function(LANDED_JS, arg="bap-2", timeout=5_000)
+
+
+def test_no_match_says_so(browsing, base_url):
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially("zzzqqq", delay=30)
+    expect(page.locator(".md-search-result__meta")).to_have_text(re.compile("No matching"))
+    expect(page.locator(".md-search-result__item")).to_have_count(0)
+
+
+def test_time_to_first_result(browsing, base_url):
+    """Printed, not asserted (shared machine): page load to the first result of a typed ID."""
+    page = browsing.page
+    started = time.perf_counter()
+    box = open_search(page, base_url)
+    first_result_for(page, box, "RTE-11", "RTE-11")
+    print(f"\ntime to first result (shipped site, incl. page load): {time.perf_counter() - started:.2f} s")
+
+
+def test_query_table_in_lunr_js(browsing, base_url):
+    """The shipped index, queried by the worker's own code in Chromium, ranks the table alike."""
+    page = browsing.page
+    page.goto(f"{base_url}/")
+    page.add_script_tag(url=f"{base_url}/assets/javascripts/vendor/lunr-2.3.9.js")
+    page.add_script_tag(url=f"{base_url}/assets/javascripts/kb-search.js")
+    firsts = page.evaluate(
+        """async (queries) => {
+          const data = await (await fetch("search/search_index.json")).json()
+          const index = new kbSearch.RecordIndex(data.config.kb)
+          return queries.map(q => {
+            const hits = index.search(q)
+            return hits.length ? [hits[0].entry.system, hits[0].entry.id] : null
+          })
+        }""",
+        [query for query, _ in QUERIES],
+    )
+    expected = [list(first) if first else None for _, first in QUERIES]
+    assert dict(zip([q for q, _ in QUERIES], firsts, strict=True)) == dict(
+        zip([q for q, _ in QUERIES], expected, strict=True)
+    )
+
+
+@pytest.fixture(scope="module")
+def markup_label_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    root = tmp_path_factory.mktemp("markup-label")
+    text = (CLEAN_SYSTEM / "records.yaml").read_text(encoding="utf-8")
+    label = "'<img src=x onerror=\"window.pwned=1\"> Prompt to answer'"
+    records = make_records(root, {"records.yaml": text.replace("label: Prompt to answer", f"label: {label}")})
+    site = build_site(root / "site", records)
+    with serve_directory(site) as url:
+        yield url
+
+
+def test_label_with_markup_shows_as_text_in_search_results(browsing, markup_label_site):
+    page = browsing.page
+    page.goto(f"{markup_label_site}/systems/demo/result/")
+    page.wait_for_load_state("load")
+    page.keyboard.press("/")
+    box = page.locator("input.md-search__input")
+    link = first_result_for(page, box, "RTE-1", "RTE-1")
+    expect(link.locator("h1")).to_contain_text('<img src=x onerror="window.pwned=1">')
+    assert link.locator("img").count() == 0
+    assert page.evaluate("window.pwned") is None

@@ -1,0 +1,59 @@
+"""The search query table: a query and the record it must show first (system, ID).
+
+Shared by tests/test_search.py (``kbgen search`` and the built site's index read by
+lunr in Python) and tests/browser/test_search_box.py (the same index in lunr.js, and the
+search box). ``None`` expects no match.
+"""
+
+from __future__ import annotations
+
+OMP, DECAPOD = "oh-my-pi", "decapod"
+
+QUERIES: list[tuple[str, tuple[str, str] | None]] = [
+    # Numbered IDs, including prefixes of other IDs (RTE-1 vs RTE-10…RTE-13).
+    ("RTE-11", (OMP, "RTE-11")),
+    ("RTE-1", (OMP, "RTE-1")),
+    ("RTE-2", (OMP, "RTE-2")),
+    ("RTE-10", (OMP, "RTE-10")),
+    ("CLM-7", (OMP, "CLM-7")),
+    ("CLM-1", (OMP, "CLM-1")),
+    ("OBJ-2", (OMP, "OBJ-2")),
+    ("BAP-2", (OMP, "BAP-2")),
+    ("BAP-23", (OMP, "BAP-23")),
+    ("CMP-24", (OMP, "CMP-24")),
+    ("SRC-2", (OMP, "SRC-2")),
+    ("rte-13", (OMP, "RTE-13")),  # lower case
+    # Analyst-prefixed IDs.
+    ("MEM-RTE-knowledge-store", (DECAPOD, "MEM-RTE-knowledge-store")),
+    ("MEM-OBJ-jev-ledger", (DECAPOD, "MEM-OBJ-jev-ledger")),
+    ("MEM-BAP-retained-content", (DECAPOD, "MEM-BAP-retained-content")),
+    # Supplied IDs, declared in another member of the analysis set.
+    ("RT-RTE-context-resolve", (DECAPOD, "RT-RTE-context-resolve")),
+    ("EPI-RTE-feedback-proposal", (DECAPOD, "EPI-RTE-feedback-proposal")),
+    ("RT-CMP-jev", (DECAPOD, "RT-CMP-jev")),
+    # Words: the record whose label carries the word comes before body mentions.
+    ("Hashline", (OMP, "CMP-4")),
+    ("sharpshooter", (OMP, "OBJ-39")),
+    ("Mnemopi", (OMP, "OBJ-32")),
+    ("rewind", (OMP, "OBJ-26")),
+    ("lease", (DECAPOD, "MEM-RTE-internalization-lease")),
+    ("knowledge", (DECAPOD, "MEM-OBJ-knowledge-entry")),
+    # Multi-word queries and phrases: every word must match.
+    ("stale edit", (OMP, "RTE-11")),
+    ('"stale edit"', (OMP, "RTE-11")),
+    ("agent loop", (OMP, "CMP-1")),
+    ("retry fallback", (OMP, "RTE-12")),
+    ("jev ledger", (DECAPOD, "MEM-OBJ-jev-ledger")),
+    # A word being typed, and typos.
+    ("Hashli", (OMP, "CMP-4")),
+    ("Hashlien", (OMP, "CMP-4")),
+    ("sharpshoter", (OMP, "OBJ-39")),
+    # No match.
+    ("zzzqqq", None),
+    ("Hashline zzzqqq", None),
+]
+
+
+# The anchor a hit lands on: the record's lower-cased ID.
+def anchor(record_id: str) -> str:
+    return record_id.lower()

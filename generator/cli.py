@@ -7,6 +7,7 @@ import datetime
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from rich.console import Console
@@ -27,7 +28,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kbgen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_record_commands(commands)
+    _add_site_commands(commands)
+    return parser
 
+
+def _add_record_commands(commands: Any) -> None:
+    """Commands that read the records: check, sources fetch, new, schema, search."""
     check = commands.add_parser("check", help="validate records and report every problem")
     check.add_argument("path", nargs="?", default="records", help="records folder or one system folder")
     check.add_argument("--format", choices=("human", "json", "github"), default="human")
@@ -52,12 +59,6 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--format", choices=("human", "json", "github"), default="human")
     fetch.add_argument("--strict", action="store_true", help="a source that cannot be fetched fails")
 
-    linkcheck = commands.add_parser("linkcheck", help="check every internal link and #anchor of a built site")
-    linkcheck.add_argument("site", nargs="?", default="site", help="the built site folder (default: site)")
-    linkcheck.add_argument(
-        "--records", default="records", help="records whose pinned revisions evidence links must name"
-    )
-
     new = commands.add_parser("new", help="scaffold a system folder that checks clean")
     new.add_argument("slug", help="the system slug: lower-case words joined by '-'")
     new.add_argument("--name", help="display name (default: the slug)")
@@ -75,6 +76,15 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--limit", type=int, default=10, help="at most N hits (default 10; 0: all)")
     search.add_argument("--json", action="store_true", help="print the hits as JSON")
 
+
+def _add_site_commands(commands: Any) -> None:
+    """Commands that build, serve or check the site: build, serve, linkcheck."""
+    linkcheck = commands.add_parser("linkcheck", help="check every internal link and #anchor of a built site")
+    linkcheck.add_argument("site", nargs="?", default="site", help="the built site folder (default: site)")
+    linkcheck.add_argument(
+        "--records", default="records", help="records whose pinned revisions evidence links must name"
+    )
+
     for name, text in (("build", "validate, then build the site"), ("serve", "preview with live reload")):
         command = commands.add_parser(name, help=text)
         command.add_argument("--records", default=None, help="records folder (default: from mkdocs.yml)")
@@ -83,7 +93,6 @@ def _parser() -> argparse.ArgumentParser:
             command.add_argument("--site-dir", default=None, help="output folder (default: site)")
         else:
             command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
-    return parser
 
 
 def _check(args: argparse.Namespace, out: Console, err: Console) -> int:

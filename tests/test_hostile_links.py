@@ -8,7 +8,6 @@ planted text stays inert in the HTML Python-Markdown makes of the page.
 
 from __future__ import annotations
 
-import ast
 import html
 import os
 import re
@@ -22,6 +21,7 @@ import markdown
 import pytest
 from hostile_support import located, make_records
 from mkdocs.utils.meta import get_data
+from source_scan import string_constants
 
 from generator.pipeline import run_pipeline
 
@@ -370,18 +370,9 @@ def test_no_module_outside_the_text_modules_builds_link_or_attribute_markup():
         relative = path.relative_to(GENERATOR).as_posix()
         if relative in ALLOWED:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        docstrings = {
-            id(node.body[0].value)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
-            and node.body
-            and isinstance(node.body[0], ast.Expr)
-        }
-        for node in ast.walk(tree):
-            literal = isinstance(node, ast.Constant) and isinstance(node.value, str)
-            if literal and id(node) not in docstrings and _MARKUP_IN_PY.search(node.value):
-                offenders.append(f"{relative}:{node.lineno}: {node.value!r}")
+        for line, value in string_constants(path):
+            if _MARKUP_IN_PY.search(value):
+                offenders.append(f"{relative}:{line}: {value!r}")
     assert offenders == []
 
 

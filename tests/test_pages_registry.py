@@ -11,7 +11,6 @@ but the registry and ``urls.py`` and no template writes one.
 
 from __future__ import annotations
 
-import ast
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -20,6 +19,7 @@ from typing import Any
 
 import pytest
 from site_support import make_project
+from source_scan import string_constants
 
 from generator.model.records import Source
 from generator.pipeline import PipelineResult, run_pipeline
@@ -278,27 +278,12 @@ PATH_OWNERS = {"render/registry.py", "render/urls.py", "render/builtin_pages.py"
 _PAGE_PATH = re.compile(r"\.md#|[\w-]\.md(?![\w.])|\bsystems/")
 
 
-def _string_constants(path: Path) -> Iterator[tuple[int, str]]:
-    """The string literals of a module, docstrings left out (they may name paths)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            yield node.lineno, node.value
-
-
 def test_no_module_but_the_registry_and_urls_writes_a_page_path() -> None:
     offenders = [
         f"{relative}:{line}: {value!r}"
         for path in sorted(GENERATOR.rglob("*.py"))
         if (relative := path.relative_to(GENERATOR).as_posix()) not in PATH_OWNERS
-        for line, value in _string_constants(path)
+        for line, value in string_constants(path)
         if _PAGE_PATH.search(value)
     ]
     assert offenders == []

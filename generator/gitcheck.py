@@ -52,11 +52,11 @@ from pathlib import Path
 from .check import CheckedSystem
 from .check.rules import Context, build_context
 from .diagnostics import Diagnostic, error, warning
-from .load import LineIndex
 from .model.anchors import LineRange, find_anchors, unsafe_path_reason
 from .model.base import Quote
 from .model.system import Origin
 from .model.walk import DataPath
+from .textpos import LineIndex
 
 _NO_GIT: str | None = None
 try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -31,15 +31,14 @@ from .readfs import (
     read_text,
     walk_system,
 )
-from .readfs import line_col as _line_col
 from .slugs import slug_problem, suggest_slug
+from .textpos import LineIndex
 
 try:
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - libyaml missing: slower but equivalent
     _Loader = yaml.SafeLoader
 
-MAX_FILE_BYTES = 2 * 1024 * 1024  # read by readfs at call time, so tests may lower it here
 MAX_DEPTH = 64  # nesting of YAML collections; records need fewer than ten
 
 _PLAIN_TAGS = frozenset(
@@ -168,18 +167,6 @@ class LoadedFile:
 
 
 _NEWLINE = re.compile("\n")
-
-
-class LineIndex:
-    """Line starts of one text, computed once: each offset is then located by bisection."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
-
-    def position(self, offset: int) -> tuple[int, int]:
-        """The 1-based line and column of character ``offset``."""
-        row = bisect_right(self.starts, offset) - 1
-        return row + 1, offset - self.starts[row] + 1
 
 
 def _quoted_map(raw: str, col: int, quote: str) -> list[int]:
@@ -311,7 +298,7 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
             return None, [too_deep]
         documents = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.reader.ReaderError as exc:
-        line, col = _line_col(text, exc.position)
+        line, col = LineIndex(text).position(exc.position)
         return None, [error("KB012", f"character not allowed in YAML: {exc.reason}", display, line, col)]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

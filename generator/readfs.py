@@ -19,7 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic, error, warning
+from .textpos import LineIndex
 
+MAX_FILE_BYTES = 2 * 1024 * 1024  # YAML and Markdown alike
 MAX_FOLDER_DEPTH = 16
 RECORD_SUFFIXES = (".yaml", ".yml")
 PROSE_SUFFIX = ".md"
@@ -41,19 +43,6 @@ def printable(name: str) -> str:
     return _UNPRINTABLE.sub(lambda m: repr(m.group(0))[1:-1], name)
 
 
-def line_col(text: str, position: int) -> tuple[int, int]:
-    """The 1-based line and column of character ``position`` in ``text`` (one lookup)."""
-    line = text.count("\n", 0, position) + 1
-    return line, position - text.rfind("\n", 0, position)
-
-
-def _max_bytes() -> int:
-    # Read at call time so tests can lower the limit on the loader module.
-    from . import load
-
-    return load.MAX_FILE_BYTES
-
-
 def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Diagnostic]]:
     """Read one regular file ``name`` in the open folder ``dir_fd`` as UTF-8 text.
 
@@ -73,7 +62,7 @@ def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Di
             return None, [not_regular(display, _kind_of_mode(info.st_mode))]
         if info.st_nlink > 1:
             return None, [_hard_link(display, info.st_nlink)]
-        limit = _max_bytes()
+        limit = MAX_FILE_BYTES
         if info.st_size > limit:
             return None, [_too_large(display, info.st_size, limit)]
         data = _read_at_most(fd, limit + 1)
@@ -107,7 +96,7 @@ def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
         return None, [error("KB007", f"not UTF-8 text: byte 0x{data[exc.start]:02x}", display, line, col)]
     bad = CONTROL_CHARACTER.search(text)
     if bad is not None:
-        line, col = line_col(text, bad.start())
+        line, col = LineIndex(text).position(bad.start())
         return None, [
             error(
                 "KB012",

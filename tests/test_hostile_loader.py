@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hostile_support import located, make_records
 
-import generator.load
+import generator.readfs
 
 REPO_RECORDS = Path(__file__).resolve().parent.parent / "records"
 SYSTEM = "records/demo"
@@ -181,7 +181,7 @@ def test_put_an_escape_sequence_into_prose(tmp_path: Path, check) -> None:
 
 
 def test_publish_an_oversized_prose_file(tmp_path: Path, check, monkeypatch) -> None:
-    monkeypatch.setattr(generator.load, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(generator.readfs, "MAX_FILE_BYTES", 1000)
     make_records(tmp_path, {"long.md": "word " * 400})
     assert located(check()) == {("KB005", f"{SYSTEM}/long.md", 1, 1)}
 

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from ..diagnostics import Diagnostic, error, warning
-from ..load import DataPath, LineIndex, LoadedFile, SystemSource
+from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
 from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, resolve_id
@@ -21,6 +21,7 @@ from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
 from ..model.walk import Contents, collect
+from ..textpos import LineIndex
 from .links import LINK_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)

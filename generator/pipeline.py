@@ -53,14 +53,23 @@ class PipelineResult:
         return found
 
 
-def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
-    """Check every system; render pages only when no system has errors."""
+def link_records(records: Path, base: Path | None = None) -> PipelineResult:
+    """Check every system and link it when no system has errors; nothing is rendered."""
     base = (base or Path.cwd()).resolve()
     result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [], base=base)
     if result.errors:
         return result
     with collector_paused():
         result.graphs = [link_system(system.records) for system in result.systems]
+    return result
+
+
+def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
+    """Check every system; link and render pages only when no system has errors."""
+    result = link_records(records, base)
+    if result.errors:
+        return result
+    with collector_paused():
         pages: dict[str, str] = {}
         for graph in result.graphs:
             pages.update(render_system(graph))

@@ -32,9 +32,7 @@ from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.trimmer import trimmer
 
-from .check import check_records, collector_paused
-from .diagnostics import Severity
-from .link import SystemGraph, link_system
+from .link import SystemGraph
 from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from .model.kinds import spec_of_id
 from .render import urls
@@ -216,12 +214,13 @@ def build_index(graphs: Iterable[SystemGraph]) -> RecordIndex:
 
 def load_index(records: Path) -> RecordIndex | None:
     """Check and link a records folder (no rendering) and index it; None when it has errors."""
-    systems = check_records(records, Path.cwd().resolve())
-    if not systems or any(d.severity is Severity.ERROR for system in systems for d in system.diagnostics):
+    # Imported here: the pipeline imports the renderer, which a plain search never needs.
+    from .pipeline import link_records
+
+    linked = link_records(records)
+    if not linked.systems or linked.errors:
         return None
-    with collector_paused():
-        graphs = [link_system(system.records) for system in systems]
-    return build_index(graphs)
+    return build_index(linked.graphs)
 
 
 SITE_INDEX = "search/search_index.json"

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,47 @@ def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
     return found
 
 
+PAGE_KIND = "page"
+
+
+class _TextOnly(HTMLParser):
+    """The text of an HTML snippet from the theme's index, without its tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def _text_of(html: str) -> str:
+    parser = _TextOnly()
+    parser.feed(html)
+    parser.close()
+    return " ".join("".join(parser.parts).split())
+
+
+def page_documents(theme_docs: Iterable[Any], generated_urls: Collection[str]) -> list[Document]:
+    """One document per section of a hand-written page, from the theme's own index.
+
+    Generated pages are left out: their records are indexed one by one. A section has no
+    ID and no system; its title is the label, so it ranks like a record label.
+    """
+    found: list[Document] = []
+    for doc in theme_docs:
+        if not isinstance(doc, dict) or not isinstance(doc.get("location"), str):
+            continue
+        location = doc["location"]
+        if location.partition("#")[0] in generated_urls:
+            continue
+        title = _text_of(str(doc.get("title", "")))
+        text = _text_of(str(doc.get("text", "")))
+        entry = Entry("", PAGE_KIND, title, "", location, _short(text))
+        found.append(Document(entry, text))
+    return found
+
+
 def _builder() -> Builder:
     builder = Builder()
     builder.pipeline.add(trimmer, stop_word_filter, stemmer)
@@ -196,9 +238,12 @@ def _kind_matches(hit: Hit, kind: str) -> bool:
     return hit.entry.kind == kind.lower() or (spec is not None and spec.code == kind.upper())
 
 
-def build_index(graphs: Iterable[SystemGraph]) -> RecordIndex:
-    """The lunr index of every record of the linked systems."""
-    docs = documents(graphs)
+def build_index(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -> RecordIndex:
+    """The lunr index of every record of the linked systems, then of the ``pages`` given.
+
+    Pages come after records, so on equal scores a record ranks first.
+    """
+    docs = [*documents(graphs), *pages]
     builder = _builder()
     for ref, doc in enumerate(docs):
         builder.add(
@@ -226,13 +271,17 @@ def load_index(records: Path) -> RecordIndex | None:
 SITE_INDEX = "search/search_index.json"
 
 
-def write_site_index(site_dir: Path, graphs: Iterable[SystemGraph]) -> int | None:
+def write_site_index(
+    site_dir: Path, graphs: Iterable[SystemGraph], generated_paths: Collection[str] = ()
+) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
-    mkdocs-material's page documents are dropped (the record worker does not read them).
-    The record index goes under ``config.kb``: the theme passes only ``config`` and ``docs``
-    on to the worker; the rest of ``config`` stays, the page highlighter uses it. None
-    when search is not enabled.
+    mkdocs-material's page documents are replaced: the sections of hand-written pages
+    (every page not in ``generated_paths``, docs-relative ``.md`` paths) join the record
+    index, the generated pages' sections are dropped (their records are indexed whole).
+    The index goes under ``config.kb``: the theme passes only ``config`` and ``docs`` on
+    to the worker; the rest of ``config`` stays, the page highlighter uses it. None when
+    search is not enabled.
     """
     path = site_dir / SITE_INDEX
     if not path.is_file():
@@ -240,8 +289,10 @@ def write_site_index(site_dir: Path, graphs: Iterable[SystemGraph]) -> int | Non
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         return None  # not mkdocs-material's index: leave it alone
+    generated_urls = {urls.site_url(path) for path in generated_paths}
+    pages = page_documents(data.get("docs") or [], generated_urls)
     data["docs"] = []
-    data["config"]["kb"] = build_index(graphs).as_json()
+    data["config"]["kb"] = build_index(graphs, pages).as_json()
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     path.write_text(text, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))

@@ -95,9 +95,48 @@ def test_query_table_has_thirty_queries_of_every_sort():
 
 def test_every_site_entry_lands_on_an_anchor_of_its_page(built_site, site_index):
     for entry in site_index.entries:
-        page, fragment = entry.url.split("#")
+        page, _, fragment = entry.url.partition("#")
         text = (built_site / page / "index.html").read_text(encoding="utf-8")
-        assert f'id="{fragment}"' in text, entry.url
+        assert not fragment or f'id="{fragment}"' in text, entry.url
+
+
+def test_hand_written_pages_are_searchable_by_section(site_index):
+    """The home page and the authoring guide are in the index, one entry per section."""
+    pages = [entry for entry in site_index.entries if entry.kind == search.PAGE_KIND]
+    assert {entry.url for entry in pages} >= {"", "#systems", "#reading-a-record", "authoring/"}
+    assert all(entry.id == "" and entry.system == "" for entry in pages)
+    first = site_index.search("Authoring records")[0].entry
+    assert (first.kind, first.url, first.label) == ("page", "authoring/", "Authoring records")
+    assert site_index.search("lower-cased ID")[0].entry.url == "#reading-a-record"
+
+
+def test_generated_pages_are_indexed_by_record_not_by_section(site_index):
+    """The theme's sections of generated pages are dropped: records stand for them."""
+    pages = {entry.url.partition("#")[0] for entry in site_index.entries if entry.kind == search.PAGE_KIND}
+    assert not any(url.startswith("systems/") or url.startswith("glossary/") for url in pages)
+
+
+def test_records_rank_before_pages_on_equal_scores(site_index):
+    kinds = [entry.kind for entry in site_index.entries]
+    first_page = kinds.index(search.PAGE_KIND)
+    assert search.PAGE_KIND not in kinds[:first_page] and set(kinds[first_page:]) == {search.PAGE_KIND}
+
+
+def test_page_sections_are_read_as_text_and_malformed_ones_skipped():
+    theme_docs = [
+        {
+            "location": "guide/#tips",
+            "title": "Tips &amp; <code>tricks</code>",
+            "text": "<p>Use <em>kbgen</em>.</p>",
+        },
+        {"location": "systems/x/result/#rte-1", "title": "RTE-1", "text": "generated"},
+        {"title": "no location"},
+        "not a mapping",
+    ]
+    found = search.page_documents(theme_docs, {"systems/x/result/"})
+    assert [(doc.entry.label, doc.entry.url, doc.body) for doc in found] == [
+        ("Tips & tricks", "guide/#tips", "Use kbgen.")
+    ]
 
 
 def test_site_search_box_talks_to_the_record_worker(built_site):
@@ -110,7 +149,7 @@ def test_site_search_box_talks_to_the_record_worker(built_site):
 
 
 def test_site_index_is_lean(built_site, site_index):
-    """Index bytes per record (printed for the README); the theme's page documents are dropped."""
+    """Index bytes per entry (printed for the README); the theme's page documents are replaced."""
     data = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     size = (built_site / "search" / "search_index.json").stat().st_size
     count = len(site_index.entries)

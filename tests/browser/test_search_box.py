@@ -82,6 +82,21 @@ def test_enter_opens_the_first_result(browsing, base_url):
     page.wait_for_function(LANDED_JS, arg="bap-2", timeout=5_000)
 
 
+def test_hand_written_page_is_found_and_opened(browsing, base_url):
+    """A section of a hand-written page is a result too: no ID, no system, just the title."""
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially("Authoring records", delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(r"/authoring/(\?h=[^#]*)?$"), timeout=15_000)
+    expect(link.locator("h1")).to_have_text("Authoring records")
+    assert link.locator(".md-tag").all_inner_texts() == ["page"]
+    link.click()
+    page.wait_for_url(re.compile(r"/authoring/"))
+    expect(page.locator("h1")).to_contain_text("Authoring records")
+    assert browsing.errors == []
+
+
 def test_no_match_says_so(browsing, base_url):
     page = browsing.page
     box = open_search(page, base_url)

@@ -17,12 +17,13 @@ function escapeHtml(text) {
 
 function resultItem(hit, terms) {
   var entry = hit.entry
-  var title = entry.label ? entry.id + " · " + entry.label : entry.id
+  // A hand-written page's section has a title but no ID and no system.
+  var title = [entry.id, entry.label].filter(Boolean).join(" · ")
   return {
     location: entry.url,
     title: escapeHtml(title),
     text: escapeHtml(entry.context),
-    tags: [escapeHtml(entry.system), escapeHtml(entry.kind)],
+    tags: [entry.system, entry.kind].filter(Boolean).map(escapeHtml),
     score: hit.score,
     terms: terms  // highlighted on the landing page (?h=)
   }

@@ -190,7 +190,8 @@ def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
     settings.update({key: raw[key] for key in KEPT_SETTINGS[8:] if key in raw})
     settings["markdown_extensions"] = markdown_extensions(config)
     settings["plugins"] = _search_plugin(raw.get("plugins"))
-    settings["nav"] = config.nav
+    if config.nav is not None:  # without one, every engine lists the pages itself
+        settings["nav"] = config.nav
     return settings
 
 

@@ -220,3 +220,14 @@ def test_review_pins_hold_in_the_render(shipped: Path) -> None:
     review = (shipped / "docs" / "systems" / "oh-my-pi" / "review.md").read_text(encoding="utf-8")
     pin = front_matter(review)[PIN_KEY]
     assert sha256((shipped / "docs" / "systems" / "oh-my-pi" / "result.md").read_bytes()) == pin
+
+
+def test_render_system_name_with_html_in_the_nav(project: Path, kbgen: Any) -> None:
+    """Themes print nav titles unescaped: the rendered nav carries the plugin's escaped name."""
+    name = 'system: "A & B <img src=x onerror=alert(1)>"'
+    _replace(project / "records" / "demo" / "run.yaml", "system: Demo", name)
+    out = project.parent / "out"
+    assert kbgen("render", "--out", str(out)).code == 0
+    titles = {next(iter(entry)) for entry in _config(out)["nav"][1]["Systems"] if isinstance(entry, dict)}
+    assert "A &amp; B &lt;img src=x onerror=alert(1)&gt;" in titles
+    assert "<img" not in (out / "mkdocs.yml").read_text(encoding="utf-8")

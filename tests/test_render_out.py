@@ -231,3 +231,10 @@ def test_render_system_name_with_html_in_the_nav(project: Path, kbgen: Any) -> N
     titles = {next(iter(entry)) for entry in _config(out)["nav"][1]["Systems"] if isinstance(entry, dict)}
     assert "A &amp; B &lt;img src=x onerror=alert(1)&gt;" in titles
     assert "<img" not in (out / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_render_a_records_folder_that_does_not_exist(project: Path, kbgen: Any) -> None:
+    result = kbgen("render", "--records", "nowhere", "--out", str(project.parent / "out"))
+    assert result.code == 2
+    assert f"kbgen render: {project / 'nowhere'}: no such records folder" in result.err
+    assert not (project.parent / "out").exists()

@@ -30,7 +30,7 @@ from rich.console import Console
 from .console import say
 from .report import print_human
 from .site import _environment, _mkdocs_log, _new_staging, _records_plugin, _swap_lock
-from .site_guard import Protected, git_paths, protected_paths
+from .site_guard import Protected, _overlaps, git_paths, protected_paths
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -234,23 +234,10 @@ def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protec
     ]
 
 
-def _overlap(out: Path, protected: list[Protected]) -> str | None:
-    for guard in protected:
-        if out == guard.path:
-            return f"it is {guard.what} ({guard.path})"
-    for guard in protected:
-        if out in guard.path.parents:
-            return f"it contains {guard.what} ({guard.path})"
-    for guard in protected:
-        if not guard.enclosing and guard.path in out.parents:
-            return f"it is inside {guard.what} ({guard.path})"
-    return None
-
-
 def output_refusal(out: Path, protected: list[Protected]) -> str | None:
     """Why ``out`` must not receive a render, or None when it may be (re)placed."""
     out = out.resolve()
-    problem = _overlap(out, protected)
+    problem = next(_overlaps(out, protected), None)
     if problem is not None:
         return f"refusing output folder {out}: {problem}; nothing was changed"
     replaceable = not out.exists() or (

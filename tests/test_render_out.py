@@ -15,10 +15,11 @@ import pytest
 import yaml
 from site_support import REPO_ROOT, make_project, tree_hashes
 
+import generator.render_out
 from generator.cli import main
 from generator.manifest import PIN_KEY, front_matter, sha256
 from generator.pipeline import run_pipeline
-from generator.render_out import RENDER_MARKER
+from generator.render_out import RENDER_MARKER, Rendered
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -238,3 +239,22 @@ def test_render_a_records_folder_that_does_not_exist(project: Path, kbgen: Any) 
     assert result.code == 2
     assert f"kbgen render: {project / 'nowhere'}: no such records folder" in result.err
     assert not (project.parent / "out").exists()
+
+
+def test_render_failing_midway_keeps_the_previous_output(
+    project: Path, kbgen: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = project.parent / "out"
+    assert kbgen("render", "--out", str(out)).code == 0
+    before = tree_hashes(out)
+
+    def half_written(rendered: Rendered, staging: Path) -> None:
+        (staging / "mkdocs.yml").write_text("site_name: half\n", encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(generator.render_out, "write_rendered", half_written)
+    result = kbgen("render", "--out", str(out))
+    assert result.code == 1
+    assert "No space left on device" in result.err
+    assert tree_hashes(out) == before
+    assert not list(project.parent.glob(".out.building-*"))

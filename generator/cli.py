@@ -78,7 +78,7 @@ def _add_record_commands(commands: Any) -> None:
 
 
 def _add_site_commands(commands: Any) -> None:
-    """Commands that build, serve or check the site: build, serve, linkcheck."""
+    """Commands that build, serve, render or check the site: build, serve, render, linkcheck."""
     linkcheck = commands.add_parser("linkcheck", help="check every internal link and #anchor of a built site")
     linkcheck.add_argument("site", nargs="?", default="site", help="the built site folder (default: site)")
     linkcheck.add_argument(
@@ -93,6 +93,13 @@ def _add_site_commands(commands: Any) -> None:
             command.add_argument("--site-dir", default=None, help="output folder (default: site)")
         else:
             command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
+
+    render = commands.add_parser(
+        "render", help="write the pages as Markdown with a standalone mkdocs.yml (ProperDocs, Zensical)"
+    )
+    render.add_argument("--out", required=True, metavar="DIR", help="output folder (replaced as a whole)")
+    render.add_argument("--records", default=None, help="records folder (default: from mkdocs.yml)")
+    render.add_argument("--config-file", "-f", default="mkdocs.yml")
 
 
 def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -254,6 +261,10 @@ def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .site import build_site, serve_site
 
+    if args.command == "render":
+        from .render_out import render_site
+
+        return render_site(Path(args.config_file), args.records, args.out, out, err)
     if args.command == "build":
         return build_site(Path(args.config_file), args.records, args.site_dir, out, err)
     return serve_site(Path(args.config_file), args.records, args.dev_addr, out, err)
@@ -274,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         "search": _search,
         "build": _site,
         "serve": _site,
+        "render": _site,
     }
     try:
         return handlers[args.command](args, out, err)

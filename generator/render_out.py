@@ -1,0 +1,343 @@
+"""kbgen render --out DIR: the KB as plain Markdown and a standalone mkdocs.yml, for any engine.
+
+The pages come from the MkDocs plugins themselves: the ``kb-records`` plugin checks the
+records and adds the generated pages, the macros plugin expands the hand-authored pages
+that opt in, exactly as in ``kbgen build``; only the HTML step is left out. What is
+written is therefore the Markdown MkDocs would convert, and ``DIR`` builds with any
+engine that reads ``mkdocs.yml`` and needs no plugin (MkDocs, ProperDocs, Zensical):
+
+    DIR/mkdocs.yml   theme material, the Markdown extensions, the expanded nav; plugins: search
+    DIR/docs/        every page (generated and hand-authored) and the assets they need
+
+The output is written into a staging folder beside ``DIR`` and swapped in under a lock,
+so a failure leaves the previous ``DIR`` whole; it never lands in the sources.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from rich.console import Console
+
+from .console import say
+from .report import print_human
+from .site import _environment, _mkdocs_log, _new_staging, _records_plugin, _swap_lock
+from .site_guard import Protected, _overlaps, git_paths, protected_paths
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
+
+    from .plugin import RecordsPlugin
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+# Written into every render output, so the next render knows it may replace the folder.
+RENDER_MARKER = ".kbgen-render"
+RENDER_MARKER_TEXT = "Rendered by kbgen render; the next render replaces this folder.\n"
+DOCS = "docs"
+CONFIG_NAME = "mkdocs.yml"
+# Settings of the project's mkdocs.yml the standalone site keeps, in this order; everything
+# else (plugins, docs_dir, site_dir, hooks, theme.custom_dir) belongs to the plugin build.
+KEPT_SETTINGS = (
+    "site_name",
+    "site_description",
+    "site_author",
+    "site_url",
+    "copyright",
+    "repo_url",
+    "repo_name",
+    "use_directory_urls",
+    "extra",
+    "extra_css",
+    "extra_javascript",
+    "validation",
+)
+# The theme's own search stands in for the record search, which the kb-records plugin writes.
+SEARCH_PLUGIN = "search"
+PLUGIN_ONLY_META = ("render_macros",)  # front matter for the macros plugin, spent once expanded
+
+
+@dataclass
+class Rendered:
+    """What a render writes: pages and assets (docs-relative path → bytes) and the configuration."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    config_text: str = ""
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    """YAML for the standalone mkdocs.yml: data, and Python callables as ``!!python/name:`` tags
+    (the mermaid fence's ``format``), the form MkDocs, ProperDocs and Zensical all read."""
+
+
+def _python_name(dumper: yaml.SafeDumper, value: Any) -> yaml.Node:
+    name = f"{value.__module__}.{value.__qualname__}"
+    return dumper.represent_scalar(f"tag:yaml.org,2002:python/name:{name}", "")
+
+
+for _callable in (types.FunctionType, types.BuiltinFunctionType, type):
+    _ConfigDumper.add_representer(_callable, _python_name)
+
+
+def config_text(settings: dict[str, Any]) -> str:
+    """The standalone configuration as YAML, keys in the given order, always ``\\n``."""
+    return yaml.dump(settings, Dumper=_ConfigDumper, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def _front_matter(meta: dict[str, Any]) -> str:
+    kept = {key: value for key, value in meta.items() if key not in PLUGIN_ONLY_META}
+    if not kept:
+        return ""
+    return "---\n" + yaml.safe_dump(kept, sort_keys=False, allow_unicode=True, width=1000) + "---\n\n"
+
+
+def page_markdown(file: File, config: MkDocsConfig, files: Files) -> str:
+    """The page as the engine must read it: the source as MkDocs serves it when no plugin
+    changes its Markdown (generated pages: the very bytes of the kb-records plugin), else the
+    expanded Markdown under its front matter (without the macros plugin's switches)."""
+    from mkdocs.structure.pages import Page
+
+    page = file.page if file.page is not None else Page(None, file, config)
+    page = config.plugins.on_pre_page(page, config=config, files=files)
+    page.read_source(config)
+    assert page.markdown is not None
+    source_markdown = page.markdown
+    expanded = config.plugins.on_page_markdown(source_markdown, page=page, config=config, files=files)
+    if expanded == source_markdown:
+        return file.content_string
+    return _front_matter(dict(page.meta)) + expanded
+
+
+def _custom_dir_assets(config: MkDocsConfig) -> Iterator[tuple[str, Path]]:
+    """The theme overrides' static files (not its templates): stylesheets, scripts, vendored code."""
+    custom_dir = config.theme.custom_dir
+    if not custom_dir:
+        return
+    root = Path(custom_dir)
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        static = path.suffix != ".html" and not relative.startswith(".")
+        if static and path.is_file() and not path.is_symlink():
+            yield relative, path
+
+
+def collect_files(config: MkDocsConfig) -> dict[str, bytes]:
+    """Every page and asset of the site, docs-relative, through the plugins' own events."""
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.nav import get_navigation
+
+    files = get_files(config)
+    files = config.plugins.on_files(files, config=config)
+    nav = get_navigation(files, config)
+    config.plugins.on_nav(nav, config=config, files=files)
+    found = {relative: path.read_bytes() for relative, path in _custom_dir_assets(config)}
+    for file in sorted(files, key=lambda f: f.src_uri):
+        if file.is_documentation_page():
+            found[file.src_uri] = page_markdown(file, config, files).encode("utf-8")
+        elif file.abs_src_path is not None and Path(file.abs_src_path).is_relative_to(config.docs_dir):
+            found[file.src_uri] = Path(file.abs_src_path).read_bytes()
+    return dict(sorted(found.items()))
+
+
+def _theme(raw: Any) -> dict[str, Any]:
+    theme = dict(raw) if isinstance(raw, dict) else {"name": raw or "material"}
+    theme.pop("custom_dir", None)  # its templates need the plugin; its assets are copied to docs/
+    return theme
+
+
+def _search_plugin(raw_plugins: Any) -> list[Any]:
+    """The theme's search plugin with the project's options (e.g. its separator), nothing else."""
+    for entry in raw_plugins or []:
+        if entry == SEARCH_PLUGIN:
+            return [SEARCH_PLUGIN]
+        if isinstance(entry, dict) and SEARCH_PLUGIN in entry:
+            return [{SEARCH_PLUGIN: entry[SEARCH_PLUGIN]}]
+    return [SEARCH_PLUGIN]
+
+
+def _raw_settings(config: MkDocsConfig) -> dict[str, Any]:
+    """The configuration file as written (``!ENV`` resolved, ``INHERIT`` merged), read the way
+    MkDocs reads it: the loaded configuration holds plugin objects and normalized options."""
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+
+    with open(config.config_file_path, "rb") as source:
+        return yaml_load(source, get_yaml_loader(config=config))
+
+
+def markdown_extensions(config: MkDocsConfig) -> list[Any]:
+    """The extensions MkDocs loads for the project (its built-ins too), with their options."""
+    options = config.mdx_configs
+    return [{name: options[name]} if options.get(name) else name for name in config.markdown_extensions]
+
+
+def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
+    """The project's settings for a plugin-free build of DIR: same theme, extensions and nav."""
+    raw = _raw_settings(config)
+    settings: dict[str, Any] = {key: raw[key] for key in KEPT_SETTINGS[:8] if key in raw}
+    settings["docs_dir"] = DOCS
+    settings["site_dir"] = "site"
+    if "repo_url" in raw:
+        settings["edit_uri"] = ""  # the pages are generated: there is no source file to edit
+    settings["theme"] = _theme(raw.get("theme"))
+    settings.update({key: raw[key] for key in KEPT_SETTINGS[8:] if key in raw})
+    settings["markdown_extensions"] = markdown_extensions(config)
+    settings["plugins"] = _search_plugin(raw.get("plugins"))
+    if config.nav is not None:  # without one, every engine lists the pages itself
+        settings["nav"] = config.nav
+    return settings
+
+
+def render_files(config: MkDocsConfig, plugin: RecordsPlugin) -> Rendered:
+    """Run the plugins' events up to the Markdown of every page; raises what a build raises."""
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        config = config.plugins.on_config(config)
+        config.plugins.on_pre_build(config=config)
+        files = collect_files(config)
+        return Rendered(files=files, config_text=config_text(standalone_settings(config)))
+    finally:
+        config.plugins.on_shutdown()
+
+
+def tracked_folders(project: Path) -> list[Protected]:
+    """The project's top-level folders that hold files git tracks: its source folders."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=project, capture_output=True, check=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    entries = listed.decode("utf-8", "replace").split("\0")
+    names = {entry.split("/", 1)[0] for entry in entries if "/" in entry}
+    return [Protected(f"the source folder {name}/", (project / name).resolve()) for name in sorted(names)]
+
+
+def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protected]:
+    """Every source an output folder must not be, contain or lie inside."""
+    project = Path(config.config_file_path or ".").resolve().parent
+    custom_dir = config.theme.custom_dir
+    package = Path(__file__).resolve().parent
+    theme_dir = Path(custom_dir) if custom_dir else None
+    return [
+        *protected_paths(project, plugin.records_folder(config), Path(config.docs_dir), theme_dir),
+        Protected("the generator package", package),
+        *git_paths(package),
+        *tracked_folders(project),
+    ]
+
+
+def output_refusal(out: Path, protected: list[Protected]) -> str | None:
+    """Why ``out`` must not receive a render, or None when it may be (re)placed."""
+    out = out.resolve()
+    problem = next(_overlaps(out, protected), None)
+    if problem is not None:
+        return f"refusing output folder {out}: {problem}; nothing was changed"
+    replaceable = not out.exists() or (
+        out.is_dir() and ((out / RENDER_MARKER).is_file() or not any(out.iterdir()))
+    )
+    if not replaceable:
+        return (
+            f"refusing output folder {out}: it exists and is not a render output "
+            f"(no {RENDER_MARKER}); remove it or choose another folder"
+        )
+    return None
+
+
+def write_rendered(rendered: Rendered, staging: Path) -> None:
+    """Lay the render out in ``staging``: mkdocs.yml, the marker and docs/."""
+    (staging / CONFIG_NAME).write_text(rendered.config_text, encoding="utf-8", newline="\n")
+    (staging / RENDER_MARKER).write_text(RENDER_MARKER_TEXT, encoding="utf-8", newline="\n")
+    for relative, content in rendered.files.items():
+        target = staging / DOCS / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+
+
+def swap_in(staging: Path, out: Path, protected: list[Protected]) -> str | None:
+    """Replace ``out`` by the staged render under the lock; why not, if it cannot be done safely."""
+    retired: Path | None = None
+    with _swap_lock(out) as locked:
+        if not locked:
+            return f"another render is writing {out}; this render was not installed"
+        refusal = output_refusal(out, protected)  # another run may have changed it
+        if refusal is not None:
+            return refusal
+        if out.exists():
+            retired = staging.with_name(staging.name + ".previous")
+            out.rename(retired)
+        staging.rename(out)
+    if retired is not None:
+        shutil.rmtree(retired, ignore_errors=True)
+    return None
+
+
+def _render_into(
+    config: MkDocsConfig, plugin: RecordsPlugin, out: Path, protected: list[Protected], err: Console
+) -> int:
+    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+    staging = _new_staging(out)
+    try:
+        config.site_dir = str(staging / "site")  # never built: the plugin's site guard sees a new folder
+        try:
+            rendered = render_files(config, plugin)
+        except (Abort, ConfigurationError, PluginError) as exc:
+            if plugin.result is not None and plugin.result.errors:
+                print_human(plugin.result.systems, err)
+                say(err, "kbgen: the records have errors; nothing was rendered", "red")
+            else:
+                say(err, f"kbgen render: {exc}; nothing was rendered", "red")
+            return EXIT_ERRORS
+        if plugin.result is not None:
+            print_human(plugin.result.systems, err)  # warnings and counts: the single check
+        write_rendered(rendered, staging)
+        problem = swap_in(staging, out, protected)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if problem is not None:
+        say(err, f"kbgen render: {problem}", "red")
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def render_site(config_file: Path, records: str | None, out_dir: str, out: Console, err: Console) -> int:
+    """Check the records, then write the KB as Markdown with a standalone mkdocs.yml into ``out_dir``."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError
+
+    if not config_file.is_file():
+        say(err, f"kbgen: {config_file}: no such MkDocs configuration")
+        return EXIT_USAGE
+    with _environment(config_file), _mkdocs_log(err, logging.WARNING, hide_record_errors=True):
+        try:
+            config = load_config(str(config_file), strict=True)
+        except (Abort, ConfigurationError) as exc:
+            say(err, f"kbgen render: {exc}", "red")
+            return EXIT_ERRORS
+        plugin = _records_plugin(config)
+        if plugin is None:
+            say(err, f"kbgen render: {config_file} does not enable the kb-records plugin")
+            return EXIT_USAGE
+        if records:
+            plugin.config.records_dir = str(Path(records).resolve())
+        if not plugin.records_folder(config).is_dir():
+            say(err, f"kbgen render: {plugin.records_folder(config)}: no such records folder")
+            return EXIT_USAGE
+        target = Path(out_dir).resolve()
+        protected = output_protected(config, plugin)
+        refusal = output_refusal(target, protected)
+        if refusal is not None:
+            say(err, f"kbgen render: {refusal}", "red")
+            return EXIT_USAGE
+        code = _render_into(config, plugin, target, protected, err)
+    if code == EXIT_OK:
+        say(out, f"rendered {target} (build it with: properdocs build, or zensical build, in that folder)")
+    return code

@@ -52,7 +52,11 @@ RULES: dict[str, Rule] = {
         Rule("KB204", "part-of-target", "part_of names itself, a missing record or a cycle."),
         Rule("KB205", "id-range", "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID."),
         Rule("KB206", "record-placement", "A placement names a record of another kind, or places one twice."),
-        Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
+        Rule(
+            "KB207",
+            "duplicate-singleton",
+            "A run, document or analysis set is declared twice.",
+        ),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
         Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
@@ -76,6 +80,14 @@ RULES: dict[str, Rule] = {
         Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
         Rule("KB506", "source-unreachable", "A source's location cannot be fetched (or it has none)."),
         Rule("KB507", "revision-not-fetched", "A source's location does not hold its pinned revision."),
+        Rule("KB801", "set-run", "A member of an analysis set names another run ID or reviewed boundary."),
+        Rule("KB802", "set-membership", "A set's members do not match its outcome or its member documents."),
+        Rule("KB803", "set-member-type", "A set's members are out of order or carry another member's type."),
+        Rule("KB804", "set-record-member", "A record belongs to no member of the set that declares records."),
+        Rule(
+            "KB805", "set-supplied", "A record is supplied as declared elsewhere by a member the set holds."
+        ),
+        Rule("KB806", "set-duplicate-id", "Two members of an analysis set declare one ID."),
         Rule("KB900", "usage", "The command was called wrongly."),
     )
 }

@@ -19,6 +19,7 @@ from .base import RecordId, Strict, Text
 from .ids import RUN_ID_PATTERN, IdGrammar
 from .prose import MemoryReport, Result, sync_document_models
 from .records import Annotation, Limitation, Supplied
+from .sets import SET_DOCUMENTS, AnalysisSet
 from .vocab import BoundaryKind, Disposition, EvidenceTier
 
 __all__ = ["RUN_ID_PATTERN", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
@@ -52,7 +53,13 @@ class Run(Strict):
 
 
 # Top-level keys that hold one mapping per system, and lists that are not record kinds.
-SINGLE_MODELS: dict[str, type[BaseModel]] = {"run": Run, "result": Result, "memory_report": MemoryReport}
+SINGLE_MODELS: dict[str, type[BaseModel]] = {
+    "run": Run,
+    "result": Result,
+    "memory_report": MemoryReport,
+    "analysis_set": AnalysisSet,
+    **SET_DOCUMENTS,
+}
 OTHER_LIST_MODELS: dict[str, type[BaseModel]] = {
     "limitations": Limitation,
     "supplied": Supplied,
@@ -70,6 +77,9 @@ def _build_record_file() -> type[BaseModel]:
         fields[key] = (list[model], Field(default_factory=list))  # type: ignore[valid-type]
     fields["result"] = (Result | None, None)
     fields["memory_report"] = (MemoryReport | None, None)
+    fields["analysis_set"] = (AnalysisSet | None, None)
+    for key, model in SET_DOCUMENTS.items():
+        fields[key] = (model | None, None)
     return create_model(
         "RecordFile", __base__=Strict, __doc__="One YAML record file of a system folder.", **fields
     )

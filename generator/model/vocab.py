@@ -76,6 +76,16 @@ class EvidenceTier(StrEnum):
     DOC_GROUNDED = "doc-grounded"
 
 
+class Member(StrEnum):
+    """A member of an analysis set, in the set's reading order."""
+
+    OVERVIEW = "overview"
+    RUNTIME = "runtime"
+    MEMORY = "memory"
+    EPISTEMIC = "epistemic"
+    RECONCILIATION = "reconciliation"
+
+
 MEANINGS: dict[type[StrEnum], dict[str, str]] = {
     ConclusionStatus: {
         "absent": "A bounded search at a pinned revision found no such mechanism.",

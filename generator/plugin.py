@@ -217,6 +217,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             source = edits.get(path)
             file.edit_uri = _relative_posix(source, docs) if source is not None else None
             files.append(file)
+        for path, text in self.published.artifacts.items():
+            files.append(File.generated(config, path, content=text))
         return files
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -224,7 +226,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             # The search plugin's on_post_build has written its index (it is listed first).
             write_site_index(Path(config.site_dir), self.published.graphs, self.published.pages)
         mark_site(Path(config.site_dir))
-        pin_problems = write_manifest(config, self.published.pages) if self.published else []
+        pin_problems = (
+            write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []
+        )
         if pin_problems:
             raise PluginError("kb-records: " + "; ".join(pin_problems))
 

@@ -64,6 +64,15 @@ def _add_record_commands(commands: Any) -> None:
     new.add_argument("--name", help="display name (default: the slug)")
     new.add_argument("--records", default="records", help="records folder (default: records)")
 
+    imp = commands.add_parser(
+        "import", help="convert an analysis document (Markdown or text) into a system folder"
+    )
+    imp.add_argument("file", help="the document: Markdown with frontmatter, or plain text")
+    imp.add_argument("--system", required=True, metavar="SLUG", help="the new system folder's name")
+    imp.add_argument("--records", default="records", help="records folder (default: records)")
+    imp.add_argument("--force", action="store_true", help="replace an existing system folder")
+    imp.add_argument("--format", choices=("human", "json"), default="human")
+
     schema = commands.add_parser("schema", help="write the JSON Schema of record files")
     schema.add_argument("--output", default=str(SCHEMA_PATH), help=f"default: {SCHEMA_PATH}")
     schema.add_argument("--check", action="store_true", help="fail if the file differs from the models")
@@ -211,6 +220,31 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK
 
 
+def _import(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Import a document, then check the new folder as ``kbgen check`` would."""
+    from .importer import import_document
+
+    outcome = import_document(Path(args.file), args.system, Path(args.records), args.force)
+    systems = check_records(outcome.folder) if outcome.folder is not None else []
+    found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
+    if args.format == "json":
+        payload = {
+            "folder": outcome.folder.as_posix() if outcome.folder else None,
+            "diagnostics": [d.as_dict() for d in found],
+        }
+        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for diagnostic in found:
+            say(out, diagnostic.as_text())
+    if outcome.folder is None:
+        say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
+        return EXIT_USAGE if any(d.code == "KB610" for d in found) else EXIT_ERRORS
+    errors = [d for d in found if d.severity is Severity.ERROR]
+    verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
+    say(err, f"kbgen import: wrote {outcome.folder}/; {verdict}", "red" if errors else None)
+    return EXIT_ERRORS if errors else EXIT_OK
+
+
 def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
     target = Path(args.output)
     text = schema_text()
@@ -271,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "linkcheck": _linkcheck,
         "new": _new,
         "schema": _schema,
+        "import": _import,
         "search": _search,
         "build": _site,
         "serve": _site,

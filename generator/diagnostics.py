@@ -76,6 +76,34 @@ RULES: dict[str, Rule] = {
         Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
         Rule("KB506", "source-unreachable", "A source's location cannot be fetched (or it has none)."),
         Rule("KB507", "revision-not-fetched", "A source's location does not hold its pinned revision."),
+        Rule("KB601", "import-kept-as-prose", "Imported text could not be structured; it is kept as prose."),
+        Rule(
+            "KB602", "import-table-row", "A table row is unterminated or its cells do not match the header."
+        ),
+        Rule("KB603", "import-unlabelled", "An imported record declaration has no label."),
+        Rule(
+            "KB604", "import-status-value", "A status line's value is not a conclusion status; kept as prose."
+        ),
+        Rule(
+            "KB605",
+            "import-duplicate-id",
+            "A document declares a record ID twice; the later one is kept as prose.",
+        ),
+        Rule("KB606", "import-quote-path", "A quotation has no '--- path' attribution; it is kept as prose."),
+        Rule(
+            "KB607",
+            "import-supplied",
+            "A document cites an ID it does not declare; it becomes a supplied record.",
+        ),
+        Rule(
+            "KB608",
+            "import-section",
+            "A section is not one of the document type's; kept under the one before.",
+        ),
+        Rule("KB609", "import-frontmatter", "A document's frontmatter is not a YAML mapping."),
+        Rule(
+            "KB610", "import-target", "The import's target folder exists (no --force) or is not a safe place."
+        ),
         Rule("KB900", "usage", "The command was called wrongly."),
     )
 }

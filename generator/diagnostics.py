@@ -52,7 +52,11 @@ RULES: dict[str, Rule] = {
         Rule("KB204", "part-of-target", "part_of names itself, a missing record or a cycle."),
         Rule("KB205", "id-range", "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID."),
         Rule("KB206", "record-placement", "A placement names a record of another kind, or places one twice."),
-        Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
+        Rule(
+            "KB207",
+            "duplicate-singleton",
+            "run, result, memory_report or memory_comparison is declared more than once.",
+        ),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
         Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
@@ -103,6 +107,55 @@ RULES: dict[str, Rule] = {
         Rule("KB609", "import-frontmatter", "A document's frontmatter is not a YAML mapping."),
         Rule(
             "KB610", "import-target", "The import's target folder exists (no --force) or is not a safe place."
+        ),
+        Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
+        Rule(
+            "KB702",
+            "profile-axis-unknown",
+            "The memory-comparison profile names an axis the spec does not list.",
+        ),
+        Rule("KB703", "profile-axis-duplicate", "The memory-comparison profile lists an axis twice."),
+        Rule("KB704", "profile-assessment", "An axis assessment is not in the assessment vocabulary."),
+        Rule("KB705", "profile-value", "A value is not one of its axis's controlled values."),
+        Rule(
+            "KB706", "profile-value-repeated", "An axis lists a value twice; a value counts once per system."
+        ),
+        Rule("KB707", "profile-values-required", "A known or partial axis lists no values."),
+        Rule(
+            "KB708", "profile-evidence-missing", "A value of a known or partial axis has no evidence entry."
+        ),
+        Rule(
+            "KB709", "profile-evidence-unlisted", "An evidence entry is for a value the axis does not list."
+        ),
+        Rule(
+            "KB710",
+            "profile-values-forbidden",
+            "An axis assessed other than known or partial has values or evidence.",
+        ),
+        Rule(
+            "KB711",
+            "profile-basis",
+            "An evidence basis is not claimed, afforded, wired, observed or causally supported.",
+        ),
+        Rule("KB712", "profile-evidence-records", "An evidence entry cites no record, or one record twice."),
+        Rule("KB713", "profile-absence-record", "An absent axis cites no evidenced-absence record."),
+        Rule(
+            "KB714",
+            "profile-record-unresolved",
+            "A profile cites a record neither declared nor annotated in the system.",
+        ),
+        Rule("KB715", "profile-note", "An axis or one of its values has no note or an empty one."),
+        Rule("KB716", "profile-trace-learning-value", "Trace learning lists more than one value."),
+        Rule("KB717", "profile-partial-no", 'A partial trace-learning assessment asserts "no".'),
+        Rule(
+            "KB718",
+            "profile-pull-only-signal",
+            "A known pull-only read-back has a read-back signal that is not inapplicable.",
+        ),
+        Rule(
+            "KB719",
+            "profile-trace-source",
+            "Trace learning is known not to occur, but trace source is not inapplicable.",
         ),
         Rule("KB900", "usage", "The command was called wrongly."),
     )

@@ -20,6 +20,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from .diagnostics import Diagnostic, error
 from .model.meta import DataPath
+from .model.profile import DUPLICATE_KEY_CODES
 from .readfs import (
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
@@ -257,20 +258,24 @@ class _Builder:
                 continue
             key = str(key_node.value)
             if key in result:
-                line = key_node.start_mark.line + 1
-                self.diagnostics.append(
-                    error(
-                        "KB002",
-                        f"key {key!r} appears twice in this mapping",
-                        self.display,
-                        line,
-                        key_node.start_mark.column + 1,
-                        hint="YAML keeps only the last value; merge the two entries.",
-                    )
-                )
+                self._duplicate_key(key, key_node.start_mark, path)
                 continue
             result[key] = self.build(value_node, (*path, key), key_node.start_mark)
         return result
+
+    def _duplicate_key(self, key: str, mark: yaml.Mark, path: DataPath) -> None:
+        # Some mappings are keyed collections with a rule of their own (the profile's axes).
+        code, message = DUPLICATE_KEY_CODES.get(path, ("KB002", "key {key!r} appears twice in this mapping"))
+        self.diagnostics.append(
+            error(
+                code,
+                message.format(key=key),
+                self.display,
+                mark.line + 1,
+                mark.column + 1,
+                hint="YAML keeps only the last value; merge the two entries.",
+            )
+        )
 
     def _refuse(self, code: str, message: str, mark: yaml.Mark) -> None:
         self.diagnostics.append(error(code, message, self.display, mark.line + 1, mark.column + 1))

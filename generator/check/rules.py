@@ -23,6 +23,7 @@ from ..model.system import Origin, SystemRecords
 from ..model.walk import Contents, collect
 from ..textpos import LineIndex
 from .links import LINK_RULES
+from .profile import PROFILE_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
@@ -92,6 +93,7 @@ def _declared_objects(system: SystemRecords) -> Iterator[Any]:
         *system.annotations,
         system.result,
         system.memory_report,
+        system.memory_comparison,
     ):
         if obj is not None:
             yield obj
@@ -413,6 +415,7 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_route_fields,
     rule_placements,
     *LINK_RULES,
+    *PROFILE_RULES,
 )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from .files import Run
 from .ids import RecordKind, kind_of
 from .meta import DataPath
+from .profile import MemoryComparison
 from .prose import MemoryReport, Result
 from .records import Annotation, Limitation, RecordBase, Source, Supplied
 
@@ -34,6 +35,7 @@ class SystemRecords:
     annotations: list[Annotation] = field(default_factory=list)
     result: Result | None = None
     memory_report: MemoryReport | None = None
+    memory_comparison: MemoryComparison | None = None
     prose: dict[str, str] = field(default_factory=dict)  # included Markdown: relative path → text
     prose_display: dict[str, str] = field(default_factory=dict)  # relative path → path shown in diagnostics
     origins: dict[int, Origin] = field(default_factory=dict)  # id(model object) → origin

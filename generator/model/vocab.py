@@ -76,6 +76,17 @@ class EvidenceTier(StrEnum):
     DOC_GROUNDED = "doc-grounded"
 
 
+class ProfileAssessment(StrEnum):
+    """Coverage of one memory-comparison axis, separate from evidence strength."""
+
+    KNOWN = "known"
+    PARTIAL = "partial"
+    ABSENT = "absent"
+    INAPPLICABLE = "inapplicable"
+    UNINSPECTED = "uninspected"
+    NOT_DETERMINABLE = "not-determinable"
+
+
 MEANINGS: dict[type[StrEnum], dict[str, str]] = {
     ConclusionStatus: {
         "absent": "A bounded search at a pinned revision found no such mechanism.",

@@ -134,6 +134,30 @@ CASES = {
         "      prevents: A settled read-back.\n  amendments:\n",
         ("KB201", "records/demo/reconciliation.yaml", 11, 17),
     ),
+    "test_member_edited_after_the_manifest_was_pinned": (
+        "runtime.yaml",
+        "    label: Write a note\n",
+        "    label: Write a trusted note\n",
+        ("KB807", "records/demo/ARTIFACT.yaml", 6, 13),
+    ),
+    "test_manifest_pins_a_member_outside_the_set": (
+        "ARTIFACT.yaml",
+        "members:\n",
+        "members:\n  notes.md:\n    sha256: " + "ab" * 32 + "\n",
+        ("KB807", "records/demo/ARTIFACT.yaml", 3, 3),
+    ),
+    "test_manifest_drops_a_member": (
+        "ARTIFACT.yaml",
+        "  epistemic.md:\n    sha256: 5a3c62ba92667d094195d4dfa03d16df20e71a24e551d33170df39a0417a7552\n",
+        "",
+        ("KB807", "records/demo/ARTIFACT.yaml", 3, 3),
+    ),
+    "test_manifest_pins_digests_yaml_reads_as_numbers": (
+        "ARTIFACT.yaml",
+        "    sha256: 6de67f46a584f40a8dcdaa024da3c3db59893544dd5f13601650d6dcc74f7a53\n",
+        "    sha256: 1234\n",
+        ("KB807", "records/demo/ARTIFACT.yaml", 3, 3),
+    ),
 }
 
 

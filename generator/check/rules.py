@@ -25,6 +25,7 @@ from ..model.vocab import Member
 from ..model.walk import Contents, collect
 from ..textpos import LineIndex
 from .links import LINK_RULES
+from .profile import PROFILE_RULES
 from .sets import SET_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
@@ -41,6 +42,7 @@ class Context:
     sources: frozenset[str]
     owners: list[tuple[Any, Origin | None, Contents]]
     folder: str  # the system folder as diagnostics show paths
+    manifest: LoadedFile | None = None  # the committed set manifest, when there is one
     _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     def resolve(self, token: str) -> str | None:
@@ -100,6 +102,7 @@ def _declared_objects(system: SystemRecords) -> Iterator[Any]:
         system.runtime_report,
         system.epistemic_report,
         system.reconciliation_report,
+        system.memory_comparison,
     ):
         if obj is not None:
             yield obj
@@ -464,6 +467,7 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_placements,
     *LINK_RULES,
     *SET_RULES,
+    *PROFILE_RULES,
 )
 
 
@@ -479,6 +483,7 @@ def build_context(system: SystemRecords, source: SystemSource) -> Context:
         sources=_source_ids(system),
         owners=[(owner, origin, collect(owner)) for owner, origin in _owners(system)],
         folder=source.display,
+        manifest=source.manifest,
     )
 
 

@@ -23,6 +23,7 @@ from ..model.sets import (
     type_member,
 )
 from ..model.vocab import Disposition, Member
+from ..setmanifest import member_digests
 
 if TYPE_CHECKING:
     from .rules import Context
@@ -257,7 +258,61 @@ def rule_set_references(ctx: Context) -> Iterator[Diagnostic]:
                 yield error("KB201", f"{what} {ref}, which no member declares", *ctx.at(origin, path))
 
 
+def _pinned(ctx: Context) -> tuple[dict[str, Any], Diagnostic | None]:
+    """The manifest's member → pinned digest mapping, or why it is not a set manifest."""
+    assert ctx.manifest is not None
+    data = ctx.manifest.data
+    members = data.get("members") if isinstance(data, dict) else None
+    spot = ctx.manifest.spot(("members",) if members is not None else ())
+    if not isinstance(members, dict) or not all(
+        isinstance(v, dict) and isinstance(v.get("sha256"), str) for v in members.values()
+    ):
+        message = "not a set manifest: expected 'members: {<member>.md: {sha256: …}}'"
+        problem = error("KB807", message, ctx.manifest.display, spot.line, spot.col)
+        return {}, problem
+    return {str(name): entry["sha256"] for name, entry in members.items()}, None
+
+
+def rule_set_manifest(ctx: Context) -> Iterator[Diagnostic]:
+    """KB807: a committed ``ARTIFACT.yaml`` pins each member's canonical digest; a member
+    whose records changed since is named."""
+    if ctx.manifest is None:
+        return
+    manifest = ctx.manifest
+    if ctx.system.analysis_set is None:
+        yield error(
+            "KB807", "ARTIFACT.yaml pins a set, but no file declares 'analysis_set:'", manifest.display
+        )
+        return
+    pinned, problem = _pinned(ctx)
+    if problem is not None:
+        yield problem
+        return
+    computed = member_digests(ctx.system)
+    for name, digest in computed.items():
+        if name not in pinned:
+            spot = manifest.spot(("members",))
+            message = f"the manifest does not pin the member {name}"
+            yield error("KB807", message, manifest.display, spot.line, spot.col)
+        elif pinned[name] != digest:
+            spot = manifest.spot(("members", name, "sha256"))
+            yield error(
+                "KB807",
+                f"{name} changed: its records give SHA-256 {digest}, the manifest pins {pinned[name]}",
+                manifest.display,
+                spot.line,
+                spot.col,
+                hint="A published set is frozen; a correction is a new run with a new manifest.",
+            )
+    for name in pinned:
+        if name not in computed:
+            spot = manifest.spot(("members", name))
+            message = f"the manifest pins {name}, which is not a member of the set"
+            yield error("KB807", message, manifest.display, spot.key_line, spot.key_col)
+
+
 SET_RULES = (
+    rule_set_manifest,
     rule_set_references,
     rule_set_run,
     rule_set_membership,

@@ -41,6 +41,7 @@ OTHER_FILE_KEYS = frozenset(
         "runtime_report",
         "epistemic_report",
         "reconciliation_report",
+        "memory_comparison",
     }
 )
 _CODE = re.compile(r"^[A-Z]{2,5}$")

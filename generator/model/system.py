@@ -8,6 +8,7 @@ from typing import Any
 from .files import Run
 from .ids import RecordKind, kind_of
 from .meta import DataPath
+from .profile import MemoryComparison
 from .prose import MemoryReport, Result
 from .records import Annotation, Limitation, RecordBase, Source, Supplied
 from .sets import AnalysisSet, EpistemicReport, Overview, ReconciliationReport, RuntimeReport
@@ -40,6 +41,7 @@ class SystemRecords:
     runtime_report: RuntimeReport | None = None
     epistemic_report: EpistemicReport | None = None
     reconciliation_report: ReconciliationReport | None = None
+    memory_comparison: MemoryComparison | None = None
     prose: dict[str, str] = field(default_factory=dict)  # included Markdown: relative path → text
     prose_display: dict[str, str] = field(default_factory=dict)  # relative path → path shown in diagnostics
     origins: dict[int, Origin] = field(default_factory=dict)  # id(model object) → origin

@@ -86,6 +86,17 @@ class Member(StrEnum):
     RECONCILIATION = "reconciliation"
 
 
+class ProfileAssessment(StrEnum):
+    """Coverage of one memory-comparison axis, separate from evidence strength."""
+
+    KNOWN = "known"
+    PARTIAL = "partial"
+    ABSENT = "absent"
+    INAPPLICABLE = "inapplicable"
+    UNINSPECTED = "uninspected"
+    NOT_DETERMINABLE = "not-determinable"
+
+
 MEANINGS: dict[type[StrEnum], dict[str, str]] = {
     ConclusionStatus: {
         "absent": "A bounded search at a pinned revision found no such mechanism.",

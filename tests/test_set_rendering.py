@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,29 @@ def test_ledger_entry_shows_the_controlled_values(rendered: PipelineResult) -> N
     assert "### Route ID: [RTE-1](runtime.md#rte-1) { #ledger-1 .kb-ledger-entry }" in epistemic
     assert "**Route function:** retention" in epistemic
     assert "**Content/update relation:** no content change" in epistemic
+
+
+def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> None:
+    committed = (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(encoding="utf-8")
+    assert rendered.artifacts == {"systems/demo/ARTIFACT.yaml": committed}
+
+
+def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
+    """The canonical digest is of what the records say: moving a record to another file
+    and re-quoting a value leave every member's digest unchanged."""
+    from generator.check import check_records
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    runtime = (system / "runtime.yaml").read_text(encoding="utf-8")
+    head, bap = runtime.split("authority_paths:\n")
+    (system / "runtime.yaml").write_text(
+        head.replace("label: Note file", 'label: "Note file"'), encoding="utf-8"
+    )
+    (system / "paths.yaml").write_text("authority_paths:\n" + bap, encoding="utf-8")
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    assert checked.errors == []
+    assert manifest_text(checked.records) == (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(
+        encoding="utf-8"
+    )

@@ -1,0 +1,128 @@
+"""From a parsed document to the mappings of a record folder.
+
+The walk follows the document: each top-level section becomes the section of the result
+or memory report with that title; in 'Shared records' and 'Annotations' the recognisers
+find declarations; everything they do not structure stays as prose, in order, in the
+section where it was written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Diagnostic
+from .columns import fold
+from .context import Gathered
+from .document import Block, Document, Section
+from .finish import assemble
+from .prose import ProseWalker
+from .sections import SHARED, kind_list_of_title, section_keys
+from .shared import SharedWalker
+
+
+@dataclass
+class ImportResult:
+    """The files of the new system folder (file name → top-level mapping) and the findings."""
+
+    files: dict[str, dict[str, Any]]
+    diagnostics: list[Diagnostic]
+
+
+def build(document: Document, display: str, slug: str) -> ImportResult:
+    """Turn a parsed document into the record files of system ``slug``."""
+    gathered = Gathered(display)
+    front = _frontmatter(document, gathered)
+    title_section = _title_section(document)
+    title = title_section.title or slug
+    doc_type = str(front.get("type") or "") or _type_line(title_section)
+    kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+    prose = ProseWalker(gathered, document.form == "text")
+    shared = SharedWalker(gathered, prose)
+    body = _sections(title_section, kind, gathered, prose, shared)
+    files = assemble(gathered, kind, title, doc_type, front, body, document.form)
+    return ImportResult(files, gathered.diagnostics)
+
+
+def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
+    if document.frontmatter is None:
+        return {}
+    try:
+        front = yaml.safe_load(document.frontmatter)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = document.frontmatter_line + (mark.line if mark else 0)
+        gathered.fail("KB609", f"frontmatter is not valid YAML: {getattr(exc, 'problem', exc)}", line, 1)
+        return {}
+    if not isinstance(front, dict):
+        gathered.fail("KB609", "frontmatter is not a mapping", document.frontmatter_line, 1)
+        return {}
+    return front
+
+
+def _title_section(document: Document) -> Section:
+    children = document.root.children
+    if len(children) == 1 and children[0].level == 1:
+        title = children[0]
+        title.blocks = document.root.blocks + title.blocks
+        return title
+    return Section("", 0, 1, blocks=document.root.blocks, children=children)
+
+
+def _type_line(title_section: Section) -> str:
+    """A plain document's ``Type: …`` line, taken out of the prose."""
+    for block in list(title_section.blocks):
+        if block.kind == "paragraph" and block.text.startswith("Type: "):
+            title_section.blocks.remove(block)
+            return block.text.removeprefix("Type: ").strip()
+    return ""
+
+
+def _sections(
+    title_section: Section, kind: str, gathered: Gathered, prose: ProseWalker, shared: SharedWalker
+) -> dict[str, Any]:
+    """Each top-level section under its model key; an unknown one joins the section before it."""
+    keys = section_keys(kind)
+    body: dict[str, Any] = {}
+    previous: str | None = None
+    for section in _top_sections(title_section, gathered):
+        key = keys.get(fold(section.title))
+        if key is None:
+            target = previous or next(iter(keys.values()))
+            gathered.warn(
+                "KB608",
+                f"section {section.title!r} is not a section of a {kind.replace('_', ' ')}; "
+                f"kept as a subsection of {target!r}",
+                section.line,
+                section.col,
+            )
+            entry = body.setdefault(target, {})
+            entry.setdefault("sections", []).append(prose.subsection(section))
+            continue
+        previous = key
+        if key == SHARED:
+            body[key] = shared.shared_records(section)
+        elif key == "annotations":
+            body[key] = shared.annotations(section)
+        else:
+            body[key] = prose.section(section)
+    return body
+
+
+def _top_sections(title_section: Section, gathered: Gathered) -> list[Section]:
+    """The level-2 sections; text before the first one joins the first."""
+    sections = list(title_section.children)
+    if title_section.blocks and sections:
+        sections[0].blocks = title_section.blocks + sections[0].blocks
+    elif title_section.blocks:
+        sections = [Section("", 2, title_section.blocks[0].line, blocks=title_section.blocks)]
+    return sections
+
+
+def is_kind_section(section: Section) -> bool:
+    return kind_list_of_title(section.title) is not None
+
+
+__all__ = ["Block", "ImportResult", "build", "is_kind_section"]

@@ -22,6 +22,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from .diagnostics import Diagnostic
+from .export import site_exports
 from .manifest import write_manifest
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
@@ -217,6 +218,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             source = edits.get(path)
             file.edit_uri = _relative_posix(source, docs) if source is not None else None
             files.append(file)
+        # The downloads linked from the comparison page: built from the same pages, so
+        # the CSV's page digests are those of this build.
+        for path, text in site_exports(self.published).items():
+            files.append(File.generated(config, path, content=text))
         return files
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -25,7 +25,7 @@ from .model.kinds import status_fields
 from .model.profile import AXES
 from .render import urls
 from .render.comparison import run_page
-from .render.registry import system_pages
+from .render.registry import SYSTEM_PAGE, system_pages
 
 if TYPE_CHECKING:
     from .link import SystemGraph
@@ -53,6 +53,15 @@ class ExportStatus(_Frozen):
     value: str
 
 
+class ExportEvidence(_Frozen):
+    """An evidence anchor of a record, with the URL of the cited file at the pinned revision."""
+
+    source: str
+    path: str
+    lines: list[list[int]]
+    url: str | None = Field(description="The file at the source's pinned revision (first line range).")
+
+
 class ExportRecord(_Frozen):
     """One record: its fields as written, its statuses, where it is published and what it cites."""
 
@@ -63,6 +72,7 @@ class ExportRecord(_Frozen):
     url: str
     statuses: list[ExportStatus]
     fields: dict[str, Any] = Field(description="Every field of the record as validated (defaults omitted).")
+    evidence: list[ExportEvidence]
     references: list[ExportReference]
 
 
@@ -92,7 +102,8 @@ def _reference(graph: SystemGraph, target: str) -> ExportReference:
         url = urls.site_url(urls.page_path(place.page, graph.slug), place.anchor)
         return ExportReference(id=target, kind=KIND_NAMES[kind_of(target)][0], label=record.label, url=url)  # type: ignore[index]
     supplied = graph.supplied.get(target)
-    url = urls.site_url(urls.page_path(system_pages(graph.system)[0].key, graph.slug), urls.anchor_of(target))
+    # Records declared elsewhere are listed on the system page.
+    url = urls.site_url(urls.page_path(SYSTEM_PAGE, graph.slug), urls.anchor_of(target))
     return ExportReference(
         id=target, kind="declared elsewhere", label=supplied.label if supplied else None, url=url
     )
@@ -113,6 +124,15 @@ def _records(graph: SystemGraph) -> list[ExportRecord]:
                 url=urls.site_url(urls.page_path(place.page, graph.slug), place.anchor),
                 statuses=[ExportStatus(label=label, value=value) for label, value in status_fields(record)],
                 fields=record.model_dump(mode="json", exclude_defaults=True),
+                evidence=[
+                    ExportEvidence(
+                        source=anchor.source,
+                        path=anchor.path,
+                        lines=[list(pair) for pair in anchor.lines],
+                        url=graph.evidence_url(anchor.source, anchor.path, (anchor.ranges or (None,))[0]),
+                    )
+                    for anchor in record.evidence
+                ],
                 references=[_reference(graph, target) for target in graph.cites.get(record_id, [])],
             )
         )

@@ -33,7 +33,9 @@ def _schema() -> dict:
 
 
 def test_committed_export_schema_matches_the_models() -> None:
-    assert SCHEMA.read_text(encoding="utf-8") == export_schema_text(), "run 'kbgen export --schema'"
+    assert SCHEMA.read_text(encoding="utf-8") == export_schema_text(), (
+        "run 'kbgen export --schema --out schemas/export.schema.json'"
+    )
 
 
 def test_json_export_validates_against_its_schema(in_fixture: Path, kbgen) -> None:
@@ -60,7 +62,21 @@ def test_json_export_resolves_references(in_fixture: Path, kbgen) -> None:
     assert route["references"] == [
         {"id": "OBJ-1", "kind": "operative object", "label": "Notes file", "url": "systems/beta/#obj-1"}
     ]
-    assert beta["supplied"][0]["kind"] == "declared elsewhere"
+    notes = next(record for record in beta["records"] if record["id"] == "OBJ-1")
+    assert notes["evidence"] == [
+        {
+            "source": "SRC-1",
+            "path": "src/notes.py",
+            "lines": [[1, 20]],
+            "url": "https://github.com/example/demo/blob/0123456789abcdef/src/notes.py#L1-L20",
+        }
+    ]
+    assert beta["supplied"][0] == {
+        "id": "RT-RTE-resolve",
+        "kind": "declared elsewhere",
+        "label": "Context resolution",
+        "url": "systems/beta/#rt-rte-resolve",
+    }
     assert beta["profile"]["axes"]["trace_learning"]["values"] == ["yes"]
     assert beta["profile"]["axes"]["storage_substrate"]["evidence"]["files"]["basis"] == "wired"
 

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from .model.profile import AXIS_TITLES, axis_anchor
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -111,6 +112,11 @@ class SystemGraph:
     def page_of(self, record_id: str) -> str:
         """The page a declared record is published on."""
         return self.record_pages.get(record_id, self.home_page)
+
+    @property
+    def profile_page(self) -> str:
+        """The memory-comparison profile belongs to the memory report; without one, to the home page."""
+        return MEMORY_PAGE if self.system.memory_report is not None else self.home_page
 
     @property
     def limitations_anchor(self) -> str:
@@ -321,6 +327,19 @@ def _set_pages(graph: SystemGraph) -> None:
         graph.record_pages[record_id] = MEMBER_PAGES[record_member(record)]
 
 
+def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
+    """Each axis of the profile cites its records (and the IDs in its notes) from its row."""
+    profile = graph.system.memory_comparison
+    if profile is None:
+        return
+    for axis, entry in profile.axes.items():
+        title = f"Memory comparison: {AXIS_TITLES.get(axis, axis)}"
+        place = Place(graph.slug, graph.profile_page, axis_anchor(axis), title)
+        for ref in [*entry.records, *(r for evidence in entry.evidence.values() for r in evidence.records)]:
+            references.add(ref, place)
+        references.add_text(entry, place)
+
+
 def link_system(system: SystemRecords) -> SystemGraph:
     """Build the resolved graph of one checked system."""
     graph = SystemGraph(system=system, home_page=home_page(system))
@@ -336,5 +355,6 @@ def link_system(system: SystemRecords) -> SystemGraph:
     _cite_from_notes(graph, references)
     _cite_from_sections(graph, references)
     _cite_from_reconciliation(graph, references)
+    _cite_from_profile(graph, references)
     graph.referenced_by = references.sorted()
     return graph

@@ -26,6 +26,7 @@ from . import urls
 from .badges import Badges
 from .environment import frontmatter, render
 from .links import link
+from .profile import profile_context
 from .registry import RECONCILIATION_PAGE, RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
 from .text import Linker, Md, code_span, escape
@@ -184,6 +185,7 @@ class RecordPageView:
             "limitations_table": _limitations_table(self.graph, self.linker),
             "amendments_of": self.amendments_of,
             "member_page": bool(self.graph.record_pages),
+            **profile_context(self.linker, self.badges),
         }
 
 

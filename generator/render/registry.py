@@ -37,6 +37,7 @@ OVERVIEW_PAGE, RUNTIME_PAGE, EPISTEMIC_PAGE, RECONCILIATION_PAGE = (
 )
 # Keys of the built-in cross-system pages.
 SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status-matrix", "glossary"
+MEMORY_COMPARISON_PAGE = "memory-comparison"
 
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.

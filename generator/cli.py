@@ -67,7 +67,9 @@ def _add_record_commands(commands: Any) -> None:
     imp = commands.add_parser(
         "import", help="convert an analysis document (Markdown or text) into a system folder"
     )
-    imp.add_argument("file", help="the document: Markdown with frontmatter, or plain text")
+    imp.add_argument(
+        "file", help="the document (Markdown with frontmatter, or plain text), or an analysis set's folder"
+    )
     imp.add_argument("--system", required=True, metavar="SLUG", help="the new system folder's name")
     imp.add_argument("--records", default="records", help="records folder (default: records)")
     imp.add_argument("--force", action="store_true", help="replace an existing system folder")

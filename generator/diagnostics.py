@@ -108,6 +108,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "KB610", "import-target", "The import's target folder exists (no --force) or is not a safe place."
         ),
+        Rule(
+            "KB611",
+            "import-set-manifest",
+            "A set folder's members do not match its manifest; nothing imported.",
+        ),
         Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
         Rule(
             "KB702",

@@ -46,11 +46,39 @@ def render_files(text: str, display: str, slug: str) -> tuple[dict[str, str], li
     return {name: dump_file(mapping) for name, mapping in result.files.items()}, result.diagnostics
 
 
+def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
+    """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
+    after checking every member's bytes against the manifest."""
+    from .sets import MANIFEST, merge_members, pinned_members, verify_members
+
+    manifest, problems = read_document(folder / MANIFEST)
+    if manifest is None:
+        return ImportOutcome(None, problems)
+    pinned, problems = pinned_members(manifest, (folder / MANIFEST).as_posix())
+    if problems:
+        return ImportOutcome(None, problems)
+    texts: dict[str, str] = {}
+    for child in sorted(folder.iterdir()):
+        if child.name.endswith(".md"):
+            text, read_problems = read_document(child)
+            problems.extend(read_problems)
+            if text is not None:
+                texts[child.name] = text
+    problems.extend(verify_members(folder, pinned, texts))
+    if problems:
+        return ImportOutcome(None, problems)
+    files, diagnostics = merge_members(texts, folder, slug)
+    return ImportOutcome(write_folder(records, slug, files), diagnostics)
+
+
 def import_document(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
-    """Convert ``path`` into ``records/slug``; refuses an existing folder unless ``force``."""
+    """Convert ``path`` into ``records/slug``; refuses an existing folder unless ``force``.
+    A folder is an analysis set: its manifest and member files."""
     problem = target_problem(records, slug, force)
     if problem is not None:
         return ImportOutcome(None, [problem])
+    if path.is_dir() and not path.is_symlink():
+        return import_set(path, slug, records)
     text, problems = read_document(path)
     if text is None:
         return ImportOutcome(None, problems)

@@ -31,14 +31,16 @@ class ImportResult:
     diagnostics: list[Diagnostic]
 
 
-def build(document: Document, display: str, slug: str) -> ImportResult:
-    """Turn a parsed document into the record files of system ``slug``."""
+def build(document: Document, display: str, slug: str, kind: str | None = None) -> ImportResult:
+    """Turn a parsed document into the record files of system ``slug``; ``kind`` is the
+    document key (a set's member), else a result or memory report by its type and title."""
     gathered = Gathered(display)
     front = _frontmatter(document, gathered)
     title_section = _title_section(document)
     title = title_section.title or slug
     doc_type = str(front.get("type") or "") or _type_line(title_section)
-    kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+    if kind is None:
+        kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
     prose = ProseWalker(gathered, document.form == "text")
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)

@@ -6,10 +6,10 @@ from typing import Any
 
 from ..model import kinds
 from ..model.ids import kind_of
-from ..model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
 from .context import Gathered
 from .drafts import finish
 from .run import commit_statement, run_from_frontmatter, run_from_text
+from .sections import DOCUMENT_TITLES
 
 SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
 # The file each top-level list is written to, as the shipped systems are laid out.
@@ -54,7 +54,9 @@ def assemble(
     if isinstance(front.get("memory-comparison"), dict):
         files["profile.yaml"] = {"memory_comparison": front["memory-comparison"]}
     document = _document(kind, title, doc_type, body)
-    files["report.yaml" if kind == "memory_report" else "result.yaml"] = {kind: document}
+    files["result.yaml" if kind == "result" else "report.yaml"] = {
+        kind: _with_identity(document, front, kind)
+    }
     return files
 
 
@@ -119,8 +121,25 @@ def _quote_sources(
                 quote.update(ordered)
 
 
+# Frontmatter fields a member of an analysis set keeps on its document.
+MEMBER_FIELDS = {"description": "description", "run-id": "run_id", "reviewed-boundary": "reviewed_boundary"}
+
+
+def _with_identity(document: dict[str, Any], front: dict[str, Any], kind: str) -> dict[str, Any]:
+    """A set member's document carries its frontmatter's description, run and boundary."""
+    if kind == "result" or (kind == "memory_report" and "run-id" not in front):
+        return document
+    identity = {key: str(front[name]) for name, key in MEMBER_FIELDS.items() if front.get(name)}
+    if kind == "overview":
+        identity.pop("reviewed_boundary", None)  # the run holds it
+        if front.get("inputs-commit"):
+            identity["inputs_commit"] = str(front["inputs-commit"])
+    title, doc_type = document.pop("title"), document.pop("type")
+    return {"title": title, "type": doc_type, **identity, **document}
+
+
 def _document(kind: str, title: str, doc_type: str, body: dict[str, Any]) -> dict[str, Any]:
-    titles = MEMORY_REPORT_SECTION_TITLES if kind == "memory_report" else RESULT_SECTION_TITLES
+    titles = DOCUMENT_TITLES[kind]
     document: dict[str, Any] = {"title": title, "type": doc_type or "imported"}
     for key in titles:
         document[key] = body.get(key, {})

@@ -12,6 +12,12 @@ import re
 from ..model import kinds
 from ..model.ids import ID_IN_TEXT
 from ..model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
+from ..model.sets import (
+    EPISTEMIC_SECTION_TITLES,
+    OVERVIEW_SECTION_TITLES,
+    RECONCILIATION_SECTION_TITLES,
+    RUNTIME_SECTION_TITLES,
+)
 
 SHARED = "shared_records"
 
@@ -20,10 +26,20 @@ def _fold(title: str) -> str:
     return re.sub(r"\s+", " ", title.strip().lower())
 
 
+# Each document key with its sections' titles (the set's members after the two reports).
+DOCUMENT_TITLES: dict[str, dict[str, str]] = {
+    "result": RESULT_SECTION_TITLES,
+    "memory_report": MEMORY_REPORT_SECTION_TITLES,
+    "overview": OVERVIEW_SECTION_TITLES,
+    "runtime_report": RUNTIME_SECTION_TITLES,
+    "epistemic_report": EPISTEMIC_SECTION_TITLES,
+    "reconciliation_report": RECONCILIATION_SECTION_TITLES,
+}
+
+
 def section_keys(document_kind: str) -> dict[str, str]:
-    """Folded section title → model key, for a ``result`` or a ``memory_report``."""
-    titles = RESULT_SECTION_TITLES if document_kind == "result" else MEMORY_REPORT_SECTION_TITLES
-    return {_fold(title): key for key, title in titles.items()}
+    """Folded section title → model key, for a document kind (``result``, ``overview``, …)."""
+    return {_fold(title): key for key, title in DOCUMENT_TITLES[document_kind].items()}
 
 
 def top_level_titles() -> set[str]:

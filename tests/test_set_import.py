@@ -51,6 +51,25 @@ def test_set_folder_imports_as_one_clean_system(tmp_path: Path) -> None:
     }
 
 
+def test_members_in_the_reference_forms_import_as_typed_fields(tmp_path: Path) -> None:
+    """A route with only some labelled fields stays narrative (its text kept as written), a
+    claim's 'Conclusion status:' sentence is its status, the spec's limitation header maps."""
+    outcome = import_document(SET_FOLDER, "demo", tmp_path / "records")
+    assert outcome.folder is not None
+    [checked] = check_records(outcome.folder, tmp_path)
+    assert checked.errors == []
+    records = {record.id: record for record in checked.records.records}
+    route = records["RTE-2"]
+    assert route.fields is None
+    assert "Immediate return: every note." in (route.remarks or "")
+    claim = records["EPI-CLM-1"]
+    assert claim.conclusion_status.value == "claimed"
+    assert claim.claim.startswith("notes are checked before they are kept.")
+    [limitation] = checked.records.limitations
+    assert limitation.affected == "RTE-1, RTE-2"
+    assert limitation.resolving_evidence == "A recorded run"
+
+
 def test_the_set_manifest_digests_are_those_of_the_input_files() -> None:
     text = (SET_FOLDER / "ARTIFACT.yaml").read_text(encoding="utf-8")
     for name in ("overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md"):

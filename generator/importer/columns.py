@@ -34,12 +34,18 @@ ALIASES: dict[str, dict[str, str]] = {
         "representational form": "form",
     },
     "routes": {"endpoints/progression": "progression", "endpoints and progression": "progression"},
-    "claims": {"source-native claim and evidence": "claim", "conclusion status and boundary": "boundary"},
+    "claims": {
+        "source-native claim and evidence": "claim",
+        "conclusion status and boundary": "boundary",
+        "claimed operation": "claim",
+    },
     "authority_paths": {"horizon and evidence": "horizon", "channels": "channel"},
     "limitations": {
         "limitation": "title",
         "affected records": "affected",
+        "affected source, record, or route ids": "affected",
         "conclusion prevented": "prevents",
+        "evidence that would resolve it": "resolving_evidence",
     },
 }
 

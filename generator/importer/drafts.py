@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model.anchors import find_anchors
 from ..model.files import list_models
-from ..model.records import RecordBase
+from ..model.records import ROUTE_FIELD_LABELS, RecordBase
 from ..model.vocab import GuaranteeStrength
 from .columns import field_of, route_field_of
 from .recognisers.fields import Field, StatusLine, statuses_in_prose
@@ -36,6 +36,9 @@ class Draft:
     prose_after: list[str] = field(default_factory=list)  # remarks
     structured: bool = False  # a structured field was seen: later prose is remarks
     text_fields: list[str] = field(default_factory=list)  # prose kept in named fields
+    # A route's labelled fields as written ((field, label, value), in order): kept as fields
+    # only when all seven are there, else returned to the prose (a narrative route).
+    route_fields: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add_prose(self, text: str, item: bool = False) -> None:
         """Prose of the record: its body until a structured field was seen, its remarks after.
@@ -70,6 +73,7 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         route_field = route_field_of(labelled.label)
         if route_field:
             draft.data.setdefault("fields", {})[route_field] = labelled.value
+            draft.route_fields.append((route_field, labelled.label, labelled.value))
             draft.text_fields.append(labelled.value)
             draft.structured = True
             return True
@@ -117,8 +121,34 @@ def evidence_of(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _narrative_route(draft: Draft) -> None:
+    """A route with some but not all seven labelled fields keeps them as prose, as written:
+    inventing the missing ones is not the importer's business (rule KB304 wants all seven)."""
+    fields = draft.data.get("fields") or {}
+    if draft.list_key != "routes" or not fields or len(fields) == len(ROUTE_FIELD_LABELS):
+        return
+    del draft.data["fields"]
+    written = [f"{label}: {value}" for _, label, value in draft.route_fields]
+    draft.prose_after[:0] = written
+    draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
+
+
+def _claim_status(draft: Draft) -> None:
+    """A claim's ``Conclusion status: claimed`` sentence is its conclusion status field."""
+    statuses = draft.data.get("statuses") or {}
+    if (
+        draft.list_key == "claims"
+        and "conclusion_status" not in draft.data
+        and "conclusion status" in statuses
+    ):
+        draft.data["conclusion_status"] = statuses.pop("conclusion status")
+        if not statuses:
+            del draft.data["statuses"]
+
+
 def finish(draft: Draft, prose_statuses: bool) -> dict[str, Any]:
     """The record as a mapping in its model's field order."""
+    _narrative_route(draft)
     if draft.prose_before:
         body = "\n\n".join(draft.prose_before)
         if draft.list_key in ("annotations",):
@@ -132,6 +162,7 @@ def finish(draft: Draft, prose_statuses: bool) -> dict[str, Any]:
         for part in [*draft.prose_before, *draft.text_fields, *draft.prose_after]:
             for label, value in statuses_in_prose(part).items():
                 draft.data.setdefault("statuses", {}).setdefault(label, value)
+    _claim_status(draft)
     if draft.list_key == "routes" and "guarantee" not in draft.data:
         guarantee = guarantee_clause(text)
         if guarantee:

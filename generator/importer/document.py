@@ -107,7 +107,7 @@ def _blocks(lines: list[str], first: int, markdown: bool):
         col = len(line) - len(line.lstrip()) + 1
         heading = _ATX.match(line) if markdown else None
         if heading:
-            yield Block("heading", index + 1, 1, [heading.group(2)], len(heading.group(1)))
+            yield Block("heading", index + 1, heading.start(2) + 1, [heading.group(2)], len(heading.group(1)))
             index += 1
             continue
         if markdown and _FENCE.match(line.lstrip()):

@@ -222,6 +222,12 @@ class SharedWalker:
     def line_into(self, draft: Draft, text: str, line: int, col: int, keep: bool = True) -> bool:
         """One line or list item of a record; True when it filled a field (or was kept as prose)."""
         self.gathered.cite(text, line, col)
+        found = declaration(text, heading=False) if draft.list_key != "annotations" else None
+        if found is not None and found.amendment:
+            kept = self.amendment(found, Block("paragraph", line, col, [text]))
+            for item in kept:
+                draft.add_prose(item if isinstance(item, str) else _flatten(item))
+            return True
         status = status_line(text)
         if status is not None:
             if status.known:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 from hostile_support import located
 
 from generator.readfs import MAX_FILE_BYTES
@@ -177,3 +178,46 @@ def test_document_with_html_and_script_stays_text(tmp_path, monkeypatch, kbgen) 
     assert result.code == 0
     report = (tmp_path / "records" / "tiny" / "report.yaml").read_text(encoding="utf-8")
     assert "<script>alert(1)</script> is text." in report
+
+
+def test_frontmatter_alias_bomb(tmp_path, monkeypatch, kbgen) -> None:
+    bomb = (
+        "---\na: &a [x, x, x, x, x, x, x, x, x]\n"
+        "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b]\n---\n"
+    )
+    _write(tmp_path, bomb + "\n# Tiny memory report\n")
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("import", "doc.md", "--system", "tiny", "--format", "json")
+    assert result.code == 1
+    assert ("KB609", "doc.md", 2, 1) in located(result)
+
+
+def test_frontmatter_nested_too_deep(tmp_path, monkeypatch, kbgen) -> None:
+    _write(tmp_path, "---\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n\n# Tiny memory report\n")
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("import", "doc.md", "--system", "tiny", "--format", "json")
+    assert result.code == 1
+    assert ("KB609", "doc.md", 2, 1) in located(result)
+
+
+def test_document_text_that_is_yaml_syntax_stays_text(tmp_path, monkeypatch, kbgen) -> None:
+    text = "&anchor *alias !!python/object:os.system {a: b} - [c] # not a comment\n"
+    _write(tmp_path, f"# Tiny memory report\n\n## Core ideas\n\n{text}\n- key: value\n")
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("import", "doc.md", "--system", "tiny", "--format", "json")
+    assert result.code == 0, result.out
+    assert located(result) == set()
+    report = yaml.safe_load((tmp_path / "records" / "tiny" / "report.yaml").read_text(encoding="utf-8"))
+    assert report["memory_report"]["core_ideas"]["blocks"] == [text.strip(), {"items": ["key: value"]}]
+
+
+def test_annotation_with_status_and_part_of_lines_stays_prose(tmp_path, monkeypatch, kbgen) -> None:
+    document = (
+        "# Tiny memory report\n\n## Annotations\n\n#### On RT-OBJ-x — Store\n\n"
+        "- implementation conclusion status: wired\n- Part of: RT-OBJ-y\n"
+    )
+    _write(tmp_path, document)
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("import", "doc.md", "--system", "tiny", "--format", "json")
+    assert result.code == 0, result.out
+    assert {code for code, *_ in located(result)} == {"KB607"}

@@ -47,7 +47,7 @@ def test_import_fixture(name, tmp_path, monkeypatch, kbgen, update_goldens) -> N
             (case / "expected").mkdir()
             for file_name, text in written.items():
                 (case / "expected" / file_name).write_text(text, encoding="utf-8")
-    assert found == expected_file.read_text(encoding="utf-8").split("\n")[:-1] or found == []
+    assert found == expected_file.read_text(encoding="utf-8").splitlines()
     if name.startswith("KB"):
         code = name.split("-", 1)[0]
         assert any(line.startswith(code) for line in found), f"{name} does not give {code}"

@@ -19,7 +19,7 @@ from .context import Gathered
 from .document import Block, Document, Section
 from .finish import assemble
 from .prose import ProseWalker
-from .sections import SHARED, kind_list_of_title, section_keys
+from .sections import SHARED, section_keys
 from .shared import SharedWalker
 
 
@@ -50,6 +50,10 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     if document.frontmatter is None:
         return {}
     try:
+        refusal = _unsafe_shape(document.frontmatter)
+        if refusal is not None:
+            gathered.fail("KB609", f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
+            return {}
         front = yaml.safe_load(document.frontmatter)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -60,6 +64,30 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
         gathered.fail("KB609", "frontmatter is not a mapping", document.frontmatter_line, 1)
         return {}
     return front
+
+
+MAX_FRONTMATTER_DEPTH = 64
+
+
+def _unsafe_shape(text: str) -> tuple[str, int] | None:
+    """An anchor or alias (copied out, an alias bomb grows without bound) or nesting deeper
+    than the limit (the parser recurses), with its line offset; scanned in one linear pass."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            return "uses a YAML anchor or alias, which records do not allow", _line(event)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_FRONTMATTER_DEPTH:
+                return f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels", _line(event)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _line(event: yaml.Event) -> int:
+    mark = event.start_mark
+    return mark.line if mark is not None else 0
 
 
 def _title_section(document: Document) -> Section:
@@ -121,8 +149,4 @@ def _top_sections(title_section: Section, gathered: Gathered) -> list[Section]:
     return sections
 
 
-def is_kind_section(section: Section) -> bool:
-    return kind_list_of_title(section.title) is not None
-
-
-__all__ = ["Block", "ImportResult", "build", "is_kind_section"]
+__all__ = ["Block", "ImportResult", "build"]

@@ -120,11 +120,7 @@ def evidence_of(text: str) -> list[str]:
 def finish(draft: Draft, prose_statuses: bool) -> dict[str, Any]:
     """The record as a mapping in its model's field order."""
     if draft.prose_before:
-        body = "\n\n".join(draft.prose_before)
-        if draft.list_key in ("annotations",):
-            draft.data.setdefault("body", body)
-        else:
-            draft.data["body"] = body
+        draft.data["body"] = "\n\n".join(draft.prose_before)
     if draft.prose_after:
         draft.data["remarks"] = "\n\n".join(draft.prose_after)
     text = draft.all_text()

@@ -39,7 +39,7 @@ def assemble(
     else:
         run = run_from_frontmatter(title, front, first_source)
     _pin_supplied_sources(supplied, front, body, run)
-    _quote_sources(gathered, records, annotations, run)
+    _quote_sources(gathered, records, annotations, run, supplied)
     files: dict[str, dict[str, Any]] = {
         "run.yaml": {"run": run, **({"supplied": supplied} if supplied else {})}
     }
@@ -104,13 +104,22 @@ def _quote_sources(
     records: dict[str, dict[str, Any]],
     annotations: list[dict[str, Any]],
     run: dict[str, Any],
+    supplied: list[dict[str, Any]],
 ) -> None:
-    """Each quotation's source: the one its record's evidence cites, else the reviewed source."""
+    """Each quotation's source: the one pinned at the commit its attribution names, else the
+    one its record's evidence cites (when only one), else the reviewed source."""
     default = (run.get("reviewed_boundary") or {}).get("source")
+    pinned = {
+        str(entry["revision"]): entry["id"]
+        for entry in [*records.values(), *supplied]
+        if kind_of(entry.get("id", "")) == "SRC" and entry.get("revision")
+    }
     for record in [*records.values(), *annotations]:
         cited = {anchor.split(" ", 1)[0] for anchor in record.get("evidence", [])}
-        source = next(iter(cited)) if len(cited) == 1 else default
+        fallback = next(iter(cited)) if len(cited) == 1 else default
         for quote in record.get("quotes", []):
+            commit = gathered.quote_commits.get(id(quote))
+            source = next((s for rev, s in pinned.items() if commit and rev.startswith(commit)), fallback)
             if source:
                 ordered = {"text": quote["text"], "path": quote["path"], "source": source}
                 if "lines" in quote:

@@ -228,7 +228,8 @@ class SharedWalker:
             for item in kept:
                 draft.add_prose(item if isinstance(item, str) else _flatten(item))
             return True
-        status = status_line(text)
+        # An annotation is prose about a record declared elsewhere: no fields of its own.
+        status = status_line(text) if draft.list_key != "annotations" else None
         if status is not None:
             if status.known:
                 draft.add_status(status)
@@ -239,7 +240,7 @@ class SharedWalker:
                 line,
                 col + status.value_offset,
             )
-        elif draft.list_key != "annotations" or text.startswith("Part of:"):
+        elif draft.list_key != "annotations":
             if self.several_fields(draft, text):
                 return True
             field = labelled(text)

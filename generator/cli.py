@@ -77,6 +77,15 @@ def _add_record_commands(commands: Any) -> None:
     schema.add_argument("--output", default=str(SCHEMA_PATH), help=f"default: {SCHEMA_PATH}")
     schema.add_argument("--check", action="store_true", help="fail if the file differs from the models")
 
+    export = commands.add_parser(
+        "export", help="write every record and profile as JSON, or the comparison as CSV"
+    )
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--records", default="records", help="records folder (default: records)")
+    export.add_argument("--system", help="only this system (its folder name)")
+    export.add_argument("--out", default="-", help="output file, written atomically ('-' or none: stdout)")
+    export.add_argument("--schema", action="store_true", help="write the JSON export's JSON Schema instead")
+
     search = commands.add_parser("search", help="find records by ID or words, best first")
     search.add_argument("query", help="an ID (RTE-11, MEM-RTE-knowledge-store), words or a quoted phrase")
     search.add_argument("--records", default="records", help="records folder (default: records)")
@@ -285,6 +294,39 @@ def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK if hits else EXIT_ERRORS
 
 
+def _export(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .export import export_csv, export_json, export_schema_text
+    from .pipeline import run_pipeline
+
+    if args.schema:
+        return _write_output(args.out, export_schema_text(), out)
+    records = Path(args.records)
+    if not records.is_dir():
+        say(err, f"kbgen export: {args.records}: no such records folder")
+        return EXIT_USAGE
+    result = run_pipeline(records)
+    if result.errors or not result.systems:
+        say(err, f"kbgen export: {args.records} has errors or no systems; run 'kbgen check {args.records}'")
+        return EXIT_ERRORS if result.errors else EXIT_USAGE
+    if args.system and args.system not in {graph.slug for graph in result.graphs}:
+        say(err, f"kbgen export: no system {args.system!r} in {args.records}")
+        return EXIT_USAGE
+    text = (export_json if args.format == "json" else export_csv)(result, args.system)
+    return _write_output(args.out, text, out)
+
+
+def _write_output(target: str, text: str, out: Console) -> int:
+    """Print ``text`` ('-'), or write it to a file atomically."""
+    from .export import write_atomically
+
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomically(Path(target), text)
+        say(out, f"wrote {target}")
+    return EXIT_OK
+
+
 def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .site import build_site, serve_site
 
@@ -307,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "schema": _schema,
         "import": _import,
         "search": _search,
+        "export": _export,
         "build": _site,
         "serve": _site,
     }

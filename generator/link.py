@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from .model.profile import AXIS_TITLES, axis_anchor
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -63,6 +64,11 @@ class SystemGraph:
     def annotation_page(self) -> str:
         """Annotations belong to the memory report; without one, to the system page."""
         return MEMORY_PAGE if self.system.memory_report is not None else SYSTEM_PAGE
+
+    @property
+    def profile_page(self) -> str:
+        """The memory-comparison profile belongs to the memory report; without one, to the home page."""
+        return MEMORY_PAGE if self.system.memory_report is not None else self.home_page
 
     @property
     def limitations_anchor(self) -> str:
@@ -229,6 +235,19 @@ def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
                 references.add_text(sub_value, sub_place)
 
 
+def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
+    """Each axis of the profile cites its records (and the IDs in its notes) from its row."""
+    profile = graph.system.memory_comparison
+    if profile is None:
+        return
+    for axis, entry in profile.axes.items():
+        title = f"Memory comparison: {AXIS_TITLES.get(axis, axis)}"
+        place = Place(graph.slug, graph.profile_page, axis_anchor(axis), title)
+        for ref in [*entry.records, *(r for evidence in entry.evidence.values() for r in evidence.records)]:
+            references.add(ref, place)
+        references.add_text(entry, place)
+
+
 def link_system(system: SystemRecords) -> SystemGraph:
     """Build the resolved graph of one checked system."""
     graph = SystemGraph(system=system, home_page=home_page(system))
@@ -242,5 +261,6 @@ def link_system(system: SystemRecords) -> SystemGraph:
     _cite_from_records(graph, references)
     _cite_from_notes(graph, references)
     _cite_from_sections(graph, references)
+    _cite_from_profile(graph, references)
     graph.referenced_by = references.sorted()
     return graph

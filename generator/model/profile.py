@@ -62,6 +62,15 @@ AXIS_VALUES: dict[str, tuple[str, ...]] = {
 }
 AXES: tuple[str, ...] = tuple(AXIS_VALUES)
 
+# The anchor of the profile on the page that shows it, and of each axis's row there.
+PROFILE_ANCHOR = "memory-comparison"
+
+
+def axis_anchor(axis: str) -> str:
+    """``memory-comparison-storage-substrate``: stable, derived from the axis name."""
+    return f"{PROFILE_ANCHOR}-{axis.replace('_', '-')}"
+
+
 # Axis titles for pages and the CSV header: the axis name in words.
 AXIS_TITLES: dict[str, str] = {axis: axis.replace("_", " ").capitalize() for axis in AXES}
 

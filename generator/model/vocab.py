@@ -134,6 +134,14 @@ MEANINGS: dict[type[StrEnum], dict[str, str]] = {
         "code-grounded": "Conclusions rest on inspected implementation.",
         "doc-grounded": "Conclusions rest on documentation only.",
     },
+    ProfileAssessment: {
+        "known": "The value set is complete for this axis within the profile's scope.",
+        "partial": "Supported values are kept; the note names the unresolved parts and what they prevent.",
+        "absent": "An evidenced-absence record establishes the bounded absence.",
+        "inapplicable": "The axis does not apply within the scope; the note says why.",
+        "uninspected": "The evidence needed for the axis was not inspected.",
+        "not-determinable": "Inspected evidence cannot establish any controlled classification.",
+    },
 }
 
 VOCABULARY_TITLES: dict[type[StrEnum], str] = {
@@ -144,4 +152,5 @@ VOCABULARY_TITLES: dict[type[StrEnum], str] = {
     Disposition: "Result disposition",
     BoundaryKind: "Boundary kind",
     EvidenceTier: "Evidence tier",
+    ProfileAssessment: "Memory-comparison assessment",
 }

@@ -8,10 +8,12 @@ comes after the result.
 from __future__ import annotations
 
 from ..model.system import SystemRecords
+from .comparison import memory_comparison_view
 from .cross import glossary_view, status_matrix_view, systems_index_view
 from .pages import memory_report_view, result_view, review_view, system_view
 from .registry import (
     GLOSSARY_PAGE,
+    MEMORY_COMPARISON_PAGE,
     MEMORY_PAGE,
     RESULT_PAGE,
     REVIEW_PAGE,
@@ -104,6 +106,16 @@ BUILTIN_PAGES = (
         view=status_matrix_view,
         per_system=False,
         type_name="kb/types/status-matrix.md",
+    ),
+    PageSpec(
+        key=MEMORY_COMPARISON_PAGE,
+        path="comparisons/memory.md",
+        title="Memory comparison",
+        label="memory comparison",
+        template="memory-comparison.md.j2",
+        view=memory_comparison_view,
+        per_system=False,
+        type_name="kb/types/memory-comparison.md",
     ),
     PageSpec(
         key=GLOSSARY_PAGE,

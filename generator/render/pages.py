@@ -28,6 +28,7 @@ from . import urls
 from .badges import Badges
 from .environment import frontmatter, render
 from .links import link
+from .profile import profile_context
 from .registry import RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
 from .text import Linker, Md, code_span, escape
@@ -167,6 +168,7 @@ class RecordPageView:
             "included": self.included,
             "unplaced": self.unplaced,
             "limitations_table": _limitations_table(self.graph, self.linker),
+            **profile_context(self.linker, self.badges),
         }
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 SYSTEM_PAGE, RESULT_PAGE, REVIEW_PAGE, MEMORY_PAGE = "index", "result", "review", "memory-report"
 # Keys of the built-in cross-system pages.
 SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status-matrix", "glossary"
+MEMORY_COMPARISON_PAGE = "memory-comparison"
 
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.

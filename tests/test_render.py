@@ -142,12 +142,13 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
 
 
 _LINK_TARGET = re.compile(r"\]\(([^()\s]*)\)")
-_ANCHOR = re.compile(r"\{ #([^\s}]+)")
+# Attribute-list anchors, and the empty spans that anchor profile table rows.
+_ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"></span>")
 
 
 def _broken_links(pages: dict[str, str]) -> list[str]:
     """Links between generated pages whose page or anchor does not exist."""
-    anchors = {page: set(_ANCHOR.findall(text)) for page, text in pages.items()}
+    anchors = {page: {a or b for a, b in _ANCHOR.findall(text)} for page, text in pages.items()}
     broken = []
     for page, text in pages.items():
         for target in _LINK_TARGET.findall(text):

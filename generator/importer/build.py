@@ -42,6 +42,7 @@ def build(document: Document, display: str, slug: str) -> ImportResult:
     prose = ProseWalker(gathered, document.form == "text")
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)
+    _keep_other_frontmatter(front, document, gathered, body)
     files = assemble(gathered, kind, title, doc_type, front, body, document.form)
     return ImportResult(files, gathered.diagnostics)
 
@@ -88,6 +89,39 @@ def _unsafe_shape(text: str) -> tuple[str, int] | None:
 def _line(event: yaml.Event) -> int:
     mark = event.start_mark
     return mark.line if mark is not None else 0
+
+
+# Frontmatter keys the records hold (run identity, type, profile; description as the run summary).
+IMPORTED_KEYS = frozenset(
+    {"type", "run-id", "source-identity", "reviewed-boundary", "memory-comparison", "description"}
+)
+
+
+def _keep_other_frontmatter(
+    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any]
+) -> None:
+    """A frontmatter key the records have no field for is kept as a paragraph of the first section."""
+    kept = []
+    for key, value in front.items():
+        if key in IMPORTED_KEYS or not isinstance(value, str | int | float | bool):
+            continue
+        kept.append(f"{key}: {value}")
+        gathered.warn(
+            "KB601",
+            f"frontmatter key {key!r} has no record field; kept as a paragraph of the first section",
+            document.frontmatter_line + _key_line(document.frontmatter or "", str(key)),
+            1,
+        )
+    if kept and body:
+        first = body[next(iter(body))]
+        first["blocks"] = kept + first.get("blocks", [])
+
+
+def _key_line(text: str, key: str) -> int:
+    for number, line in enumerate(text.split("\n")):
+        if line.startswith(f"{key}:"):
+            return number
+    return 0
 
 
 def _title_section(document: Document) -> Section:

@@ -156,8 +156,10 @@ _LABELLED = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 
 def _promote_text_heading(block: Block) -> Block:
     """In plain text, a one-line block that reads as a title is a heading (level decided later)."""
-    if block.kind != "paragraph" or len(block.lines) != 1:
+    if len(block.lines) != 1 or block.kind not in ("paragraph", "list"):
         return block
+    if block.kind == "list" and not block.lines[0][:1].isdigit():
+        return block  # an unindented "1. Title" line is a numbered heading; bullets stay lists
     line = block.lines[0]
     if not _TEXT_HEADING.match(line) or line.rstrip().endswith((".", ":", ";", ",", "!", "?")):
         return block

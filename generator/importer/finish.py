@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import kinds
+from ..model.files import Run
 from ..model.ids import kind_of
 from ..model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
 from .context import Gathered
@@ -38,6 +39,7 @@ def assemble(
         run = run_from_text(title, _prose_text(body, ("run_identity", "boundary_and_evidence")), first_source)
     else:
         run = run_from_frontmatter(title, front, first_source)
+    run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
     _quote_sources(gathered, records, annotations, run, supplied)
     files: dict[str, dict[str, Any]] = {

@@ -222,7 +222,8 @@ class SharedWalker:
     def line_into(self, draft: Draft, text: str, line: int, col: int, keep: bool = True) -> bool:
         """One line or list item of a record; True when it filled a field (or was kept as prose)."""
         self.gathered.cite(text, line, col)
-        found = declaration(text, heading=False) if draft.list_key != "annotations" else None
+        amends = "amendment" in text and draft.list_key != "annotations"
+        found = declaration(text, heading=False) if amends else None
         if found is not None and found.amendment:
             kept = self.amendment(found, Block("paragraph", line, col, [text]))
             for item in kept:

@@ -7,7 +7,7 @@ search box). ``None`` expects no match.
 
 from __future__ import annotations
 
-OMP, DECAPOD, IMEM = "oh-my-pi", "decapod", "instinctual-memory"
+OMP, DECAPOD, IMEM, CHEATSHEET = "oh-my-pi", "decapod", "instinctual-memory", "dynamic-cheatsheet"
 
 QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     # Numbered IDs, including prefixes of other IDs (RTE-1 vs RTE-10…RTE-13).
@@ -21,7 +21,9 @@ QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     ("BAP-2", (OMP, "BAP-2")),
     ("BAP-23", (OMP, "BAP-23")),
     ("CMP-24", (OMP, "CMP-24")),
-    ("SRC-2", (IMEM, "SRC-2")),  # oh-my-pi declares it too; this one ranks first
+    # SRC-2 is declared by oh-my-pi and supplied by dynamic-cheatsheet: equal scores, so the
+    # documented tie rule shows the earlier system first.
+    ("SRC-2", (CHEATSHEET, "SRC-2")),
     ("rte-13", (OMP, "RTE-13")),  # lower case
     # Analyst-prefixed IDs.
     ("MEM-RTE-knowledge-store", (DECAPOD, "MEM-RTE-knowledge-store")),

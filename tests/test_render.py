@@ -142,7 +142,8 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
 
 
 _LINK_TARGET = re.compile(r"(?<!\\)\]\(([^()\s]*)\)")  # an escaped bracket is text, not a link
-_ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"")  # headings; anchors inside table cells
+# Attribute-list anchors, and the empty spans that anchor profile table rows.
+_ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"></span>")
 
 
 def _broken_links(pages: dict[str, str]) -> list[str]:

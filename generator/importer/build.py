@@ -19,7 +19,7 @@ from .context import Gathered
 from .document import Block, Document, Section
 from .finish import assemble
 from .prose import ProseWalker
-from .sections import SHARED, kind_list_of_title, section_keys
+from .sections import SHARED, section_keys
 from .shared import SharedWalker
 
 
@@ -39,12 +39,14 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     title_section = _title_section(document)
     title = title_section.title or slug
     doc_type = str(front.get("type") or "") or _type_line(title_section)
+    member = kind is not None  # a member of a set: see drafts.finish
     if kind is None:
         kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
     prose = ProseWalker(gathered, document.form == "text")
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)
-    files = assemble(gathered, kind, title, doc_type, front, body, document.form)
+    _keep_other_frontmatter(front, document, gathered, body)
+    files = assemble(gathered, kind, title, doc_type, front, body, document.form, set_member=member)
     return ImportResult(files, gathered.diagnostics)
 
 
@@ -52,6 +54,10 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     if document.frontmatter is None:
         return {}
     try:
+        refusal = _unsafe_shape(document.frontmatter)
+        if refusal is not None:
+            gathered.fail("KB609", f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
+            return {}
         front = yaml.safe_load(document.frontmatter)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -62,6 +68,63 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
         gathered.fail("KB609", "frontmatter is not a mapping", document.frontmatter_line, 1)
         return {}
     return front
+
+
+MAX_FRONTMATTER_DEPTH = 64
+
+
+def _unsafe_shape(text: str) -> tuple[str, int] | None:
+    """An anchor or alias (copied out, an alias bomb grows without bound) or nesting deeper
+    than the limit (the parser recurses), with its line offset; scanned in one linear pass."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            return "uses a YAML anchor or alias, which records do not allow", _line(event)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_FRONTMATTER_DEPTH:
+                return f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels", _line(event)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _line(event: yaml.Event) -> int:
+    mark = event.start_mark
+    return mark.line if mark is not None else 0
+
+
+# Frontmatter keys the records hold (run identity, type, profile; description as the run summary).
+IMPORTED_KEYS = frozenset(
+    {"type", "run-id", "source-identity", "reviewed-boundary", "memory-comparison", "description"}
+)
+
+
+def _keep_other_frontmatter(
+    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any]
+) -> None:
+    """A frontmatter key the records have no field for is kept as a paragraph of the first section."""
+    kept = []
+    for key, value in front.items():
+        if key in IMPORTED_KEYS or not isinstance(value, str | int | float | bool):
+            continue
+        kept.append(f"{key}: {value}")
+        gathered.warn(
+            "KB601",
+            f"frontmatter key {key!r} has no record field; kept as a paragraph of the first section",
+            document.frontmatter_line + _key_line(document.frontmatter or "", str(key)),
+            1,
+        )
+    if kept and body:
+        first = body[next(iter(body))]
+        first["blocks"] = kept + first.get("blocks", [])
+
+
+def _key_line(text: str, key: str) -> int:
+    for number, line in enumerate(text.split("\n")):
+        if line.startswith(f"{key}:"):
+            return number
+    return 0
 
 
 def _title_section(document: Document) -> Section:
@@ -123,8 +186,4 @@ def _top_sections(title_section: Section, gathered: Gathered) -> list[Section]:
     return sections
 
 
-def is_kind_section(section: Section) -> bool:
-    return kind_list_of_title(section.title) is not None
-
-
-__all__ = ["Block", "ImportResult", "build", "is_kind_section"]
+__all__ = ["Block", "ImportResult", "build"]

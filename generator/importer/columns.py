@@ -7,7 +7,7 @@ with the model's own titles needs nothing here.
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 
 from ..model import kinds
 from ..model.files import list_models
@@ -51,24 +51,26 @@ ALIASES: dict[str, dict[str, str]] = {
 
 
 def fold(label: str) -> str:
-    return re.sub(r"\s+", " ", label.strip().lower())
+    return " ".join(label.lower().split())
 
 
 def field_of(list_key: str, label: str) -> str | None:
     """The model field a column header or line label names for records of ``list_key``."""
-    folded = fold(label)
-    for table in (ALIASES.get(list_key, {}), ALIASES["*"]):
-        if folded in table:
-            return table[folded]
+    return _labels(list_key, kinds.registry_version()).get(fold(label))
+
+
+@lru_cache(maxsize=64)
+def _labels(list_key: str, version: int) -> dict[str, str]:
+    """Folded label → field for one list (recomputed when the kind registry changes)."""
+    found: dict[str, str] = {}
     model = list_models().get(list_key)
-    if model is None:
-        return None
-    for name, info in model.model_fields.items():
-        if info.title and fold(info.title) == folded:
-            return name
-        if fold(name.replace("_", " ")) == folded:
-            return name
-    return None
+    for name, info in model.model_fields.items() if model else ():
+        found.setdefault(fold(name.replace("_", " ")), name)
+        if info.title:
+            found[fold(info.title)] = name
+    found.update(ALIASES["*"])
+    found.update(ALIASES.get(list_key, {}))
+    return found
 
 
 def route_field_of(label: str) -> str | None:

@@ -107,7 +107,7 @@ def _blocks(lines: list[str], first: int, markdown: bool):
         col = len(line) - len(line.lstrip()) + 1
         heading = _ATX.match(line) if markdown else None
         if heading:
-            yield Block("heading", index + 1, 1, [heading.group(2)], len(heading.group(1)))
+            yield Block("heading", index + 1, heading.start(2) + 1, [heading.group(2)], len(heading.group(1)))
             index += 1
             continue
         if markdown and _FENCE.match(line.lstrip()):
@@ -156,8 +156,10 @@ _LABELLED = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 
 def _promote_text_heading(block: Block) -> Block:
     """In plain text, a one-line block that reads as a title is a heading (level decided later)."""
-    if block.kind != "paragraph" or len(block.lines) != 1:
+    if len(block.lines) != 1 or block.kind not in ("paragraph", "list"):
         return block
+    if block.kind == "list" and not block.lines[0][:1].isdigit():
+        return block  # an unindented "1. Title" line is a numbered heading; bullets stay lists
     line = block.lines[0]
     if not _TEXT_HEADING.match(line) or line.rstrip().endswith((".", ":", ";", ",", "!", "?")):
         return block

@@ -146,15 +146,14 @@ def _claim_status(draft: Draft) -> None:
             del draft.data["statuses"]
 
 
-def finish(draft: Draft, prose_statuses: bool) -> dict[str, Any]:
-    """The record as a mapping in its model's field order."""
-    _narrative_route(draft)
+def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = False) -> dict[str, Any]:
+    """The record as a mapping in its model's field order. A member of a published set
+    (``partial_routes_as_prose``) keeps a route with only some labelled fields narrative;
+    a single document keeps them as fields, so the check names the missing ones (KB304)."""
+    if partial_routes_as_prose:
+        _narrative_route(draft)
     if draft.prose_before:
-        body = "\n\n".join(draft.prose_before)
-        if draft.list_key in ("annotations",):
-            draft.data.setdefault("body", body)
-        else:
-            draft.data["body"] = body
+        draft.data["body"] = "\n\n".join(draft.prose_before)
     if draft.prose_after:
         draft.data["remarks"] = "\n\n".join(draft.prose_after)
     text = draft.all_text()

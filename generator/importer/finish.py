@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import kinds
+from ..model.files import Run
 from ..model.ids import kind_of
 from .context import Gathered
 from .drafts import finish
@@ -24,9 +25,10 @@ def assemble(
     front: dict[str, Any],
     body: dict[str, Any],
     form: str,
+    set_member: bool = False,
 ) -> dict[str, dict[str, Any]]:
     """File name → top-level mapping, in a stable order."""
-    records = {record_id: finish(draft, True) for record_id, draft in gathered.drafts.items()}
+    records = {record_id: finish(draft, True, set_member) for record_id, draft in gathered.drafts.items()}
     annotations = [finish(draft, False) for draft in gathered.annotations]
     limitations = [finish(draft, False) for draft in gathered.limitations]
     supplied = _supplied(gathered, set(records))
@@ -38,8 +40,9 @@ def assemble(
         run = run_from_text(title, _prose_text(body, ("run_identity", "boundary_and_evidence")), first_source)
     else:
         run = run_from_frontmatter(title, front, first_source)
+    run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
-    _quote_sources(gathered, records, annotations, run)
+    _quote_sources(gathered, records, annotations, run, supplied)
     files: dict[str, dict[str, Any]] = {
         "run.yaml": {"run": run, **({"supplied": supplied} if supplied else {})}
     }
@@ -55,7 +58,7 @@ def assemble(
         files["profile.yaml"] = {"memory_comparison": front["memory-comparison"]}
     document = _document(kind, title, doc_type, body)
     files["result.yaml" if kind == "result" else "report.yaml"] = {
-        kind: _with_identity(document, front, kind)
+        kind: _with_identity(document, front, kind) if set_member else document
     }
     return files
 
@@ -106,13 +109,22 @@ def _quote_sources(
     records: dict[str, dict[str, Any]],
     annotations: list[dict[str, Any]],
     run: dict[str, Any],
+    supplied: list[dict[str, Any]],
 ) -> None:
-    """Each quotation's source: the one its record's evidence cites, else the reviewed source."""
+    """Each quotation's source: the one pinned at the commit its attribution names, else the
+    one its record's evidence cites (when only one), else the reviewed source."""
     default = (run.get("reviewed_boundary") or {}).get("source")
+    pinned = {
+        str(entry["revision"]): entry["id"]
+        for entry in [*records.values(), *supplied]
+        if kind_of(entry.get("id", "")) == "SRC" and entry.get("revision")
+    }
     for record in [*records.values(), *annotations]:
         cited = {anchor.split(" ", 1)[0] for anchor in record.get("evidence", [])}
-        source = next(iter(cited)) if len(cited) == 1 else default
+        fallback = next(iter(cited)) if len(cited) == 1 else default
         for quote in record.get("quotes", []):
+            commit = gathered.quote_commits.get(id(quote))
+            source = next((s for rev, s in pinned.items() if commit and rev.startswith(commit)), fallback)
             if source:
                 ordered = {"text": quote["text"], "path": quote["path"], "source": source}
                 if "lines" in quote:

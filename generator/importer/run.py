@@ -86,6 +86,8 @@ def run_from_frontmatter(title: str, front: dict[str, Any], first_source: str | 
     if match:
         run["run_id"] = run_id
         run["run_date"] = _date(match.group("date"))
+    if isinstance(front.get("description"), str) and front["description"].strip():
+        run["summary"] = front["description"].strip()
     revision = front.get("reviewed-boundary")
     if isinstance(revision, str) and first_source:
         run["reviewed_boundary"] = {"source": first_source, "revision": revision}

@@ -222,7 +222,15 @@ class SharedWalker:
     def line_into(self, draft: Draft, text: str, line: int, col: int, keep: bool = True) -> bool:
         """One line or list item of a record; True when it filled a field (or was kept as prose)."""
         self.gathered.cite(text, line, col)
-        status = status_line(text)
+        amends = "amendment" in text and draft.list_key != "annotations"
+        found = declaration(text, heading=False) if amends else None
+        if found is not None and found.amendment:
+            kept = self.amendment(found, Block("paragraph", line, col, [text]))
+            for item in kept:
+                draft.add_prose(item if isinstance(item, str) else _flatten(item))
+            return True
+        # An annotation is prose about a record declared elsewhere: no fields of its own.
+        status = status_line(text) if draft.list_key != "annotations" else None
         if status is not None:
             if status.known:
                 draft.add_status(status)
@@ -233,7 +241,7 @@ class SharedWalker:
                 line,
                 col + status.value_offset,
             )
-        elif draft.list_key != "annotations" or text.startswith("Part of:"):
+        elif draft.list_key != "annotations":
             if self.several_fields(draft, text):
                 return True
             field = labelled(text)

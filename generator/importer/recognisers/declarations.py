@@ -65,12 +65,14 @@ def declaration(text: str, heading: bool) -> Declaration | None:
     return Declaration(record_id, label, remainder, annotation, None, col)
 
 
+# The rest of a lead-in whose bold span opened before the ID: "Label.** Body".
+_BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
 _BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
 
 
 def split_label(text: str) -> tuple[str | None, str]:
     """Split ``Label. Body`` or ``Label: body`` at the first sentence stop or colon."""
-    bold = _BOLD_LABEL.match(text)
+    bold = _BOLD_LABEL.match(text) or _BOLD_CLOSE.match(text)
     if bold:
         return bold.group("label").strip(), bold.group("rest").strip()
     match = re.search(r"(?<![A-Z])(?:\.|:)(?:\s+|$)", text)

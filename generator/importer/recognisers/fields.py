@@ -94,6 +94,8 @@ def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
     """
     from ..columns import field_of
 
+    if text.count(": ") < 2:
+        return None
     starts = [
         m for m in _SENTENCE_LABEL.finditer(text) if field_of(list_key, m.group("label")) in _TEXT_FIELDS
     ]

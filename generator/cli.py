@@ -64,9 +64,34 @@ def _add_record_commands(commands: Any) -> None:
     new.add_argument("--name", help="display name (default: the slug)")
     new.add_argument("--records", default="records", help="records folder (default: records)")
 
+    imp = commands.add_parser(
+        "import", help="convert an analysis document (Markdown or text) into a system folder"
+    )
+    imp.add_argument(
+        "file", help="the document (Markdown with frontmatter, or plain text), or an analysis set's folder"
+    )
+    imp.add_argument("--system", required=True, metavar="SLUG", help="the new system folder's name")
+    imp.add_argument("--records", default="records", help="records folder (default: records)")
+    imp.add_argument("--force", action="store_true", help="replace an existing system folder")
+    imp.add_argument("--format", choices=("human", "json"), default="human")
+
+    manifest = commands.add_parser(
+        "set-manifest", help="print the ARTIFACT.yaml an analysis set's records give (to commit beside them)"
+    )
+    manifest.add_argument("path", help="the system folder of an analysis set")
+
     schema = commands.add_parser("schema", help="write the JSON Schema of record files")
     schema.add_argument("--output", default=str(SCHEMA_PATH), help=f"default: {SCHEMA_PATH}")
     schema.add_argument("--check", action="store_true", help="fail if the file differs from the models")
+
+    export = commands.add_parser(
+        "export", help="write every record and profile as JSON, or the comparison as CSV"
+    )
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--records", default="records", help="records folder (default: records)")
+    export.add_argument("--system", help="only this system (its folder name)")
+    export.add_argument("--out", default="-", help="output file, written atomically ('-' or none: stdout)")
+    export.add_argument("--schema", action="store_true", help="write the JSON export's JSON Schema instead")
 
     search = commands.add_parser("search", help="find records by ID or words, best first")
     search.add_argument("query", help="an ID (RTE-11, MEM-RTE-knowledge-store), words or a quoted phrase")
@@ -218,6 +243,31 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK
 
 
+def _import(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Import a document, then check the new folder as ``kbgen check`` would."""
+    from .importer import import_document
+
+    outcome = import_document(Path(args.file), args.system, Path(args.records), args.force)
+    systems = check_records(outcome.folder) if outcome.folder is not None else []
+    found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
+    if args.format == "json":
+        payload = {
+            "folder": outcome.folder.as_posix() if outcome.folder else None,
+            "diagnostics": [d.as_dict() for d in found],
+        }
+        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for diagnostic in found:
+            say(out, diagnostic.as_text())
+    if outcome.folder is None:
+        say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
+        return EXIT_USAGE if any(d.code == "KB610" for d in found) else EXIT_ERRORS
+    errors = [d for d in found if d.severity is Severity.ERROR]
+    verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
+    say(err, f"kbgen import: wrote {outcome.folder}/; {verdict}", "red" if errors else None)
+    return EXIT_ERRORS if errors else EXIT_OK
+
+
 def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
     target = Path(args.output)
     text = schema_text()
@@ -231,6 +281,23 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8", newline="\n")
     say(out, f"wrote {target}")
+    return EXIT_OK
+
+
+def _set_manifest(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Print the manifest of one set; nothing is written (the generator never writes records)."""
+    from .setmanifest import manifest_text
+
+    path = Path(args.path)
+    systems = check_records(path) if path.is_dir() else []
+    if len(systems) != 1 or systems[0].records.analysis_set is None:
+        say(err, f"kbgen set-manifest: {args.path}: not the folder of one analysis set")
+        return EXIT_USAGE
+    errors = [d for d in systems[0].diagnostics if d.severity is Severity.ERROR and d.code != "KB807"]
+    if errors:
+        say(err, f"kbgen set-manifest: {args.path} has errors; run 'kbgen check {args.path}'")
+        return EXIT_ERRORS
+    sys.stdout.write(manifest_text(systems[0].records))
     return EXIT_OK
 
 
@@ -258,6 +325,39 @@ def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK if hits else EXIT_ERRORS
 
 
+def _export(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .export import export_csv, export_json, export_schema_text
+    from .pipeline import run_pipeline
+
+    if args.schema:
+        return _write_output(args.out, export_schema_text(), out)
+    records = Path(args.records)
+    if not records.is_dir():
+        say(err, f"kbgen export: {args.records}: no such records folder")
+        return EXIT_USAGE
+    result = run_pipeline(records)
+    if result.errors or not result.systems:
+        say(err, f"kbgen export: {args.records} has errors or no systems; run 'kbgen check {args.records}'")
+        return EXIT_ERRORS if result.errors else EXIT_USAGE
+    if args.system and args.system not in {graph.slug for graph in result.graphs}:
+        say(err, f"kbgen export: no system {args.system!r} in {args.records}")
+        return EXIT_USAGE
+    text = (export_json if args.format == "json" else export_csv)(result, args.system)
+    return _write_output(args.out, text, out)
+
+
+def _write_output(target: str, text: str, out: Console) -> int:
+    """Print ``text`` ('-'), or write it to a file atomically."""
+    from .export import write_atomically
+
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomically(Path(target), text)
+        say(out, f"wrote {target}")
+    return EXIT_OK
+
+
 def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .site import build_site, serve_site
 
@@ -282,7 +382,10 @@ def main(argv: list[str] | None = None) -> int:
         "linkcheck": _linkcheck,
         "new": _new,
         "schema": _schema,
+        "set-manifest": _set_manifest,
+        "import": _import,
         "search": _search,
+        "export": _export,
         "build": _site,
         "serve": _site,
         "render": _site,

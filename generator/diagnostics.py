@@ -52,7 +52,11 @@ RULES: dict[str, Rule] = {
         Rule("KB204", "part-of-target", "part_of names itself, a missing record or a cycle."),
         Rule("KB205", "id-range", "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID."),
         Rule("KB206", "record-placement", "A placement names a record of another kind, or places one twice."),
-        Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
+        Rule(
+            "KB207",
+            "duplicate-singleton",
+            "A run, document, profile or analysis set is declared twice.",
+        ),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
         Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
@@ -76,6 +80,97 @@ RULES: dict[str, Rule] = {
         Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
         Rule("KB506", "source-unreachable", "A source's location cannot be fetched (or it has none)."),
         Rule("KB507", "revision-not-fetched", "A source's location does not hold its pinned revision."),
+        Rule("KB601", "import-kept-as-prose", "Imported text could not be structured; it is kept as prose."),
+        Rule(
+            "KB602", "import-table-row", "A table row is unterminated or its cells do not match the header."
+        ),
+        Rule("KB603", "import-unlabelled", "An imported record declaration has no label."),
+        Rule(
+            "KB604", "import-status-value", "A status line's value is not a conclusion status; kept as prose."
+        ),
+        Rule(
+            "KB605",
+            "import-duplicate-id",
+            "A document declares a record ID twice; the later one is kept as prose.",
+        ),
+        Rule("KB606", "import-quote-path", "A quotation has no '--- path' attribution; it is kept as prose."),
+        Rule(
+            "KB607",
+            "import-supplied",
+            "A document cites an ID it does not declare; it becomes a supplied record.",
+        ),
+        Rule(
+            "KB608",
+            "import-section",
+            "A section is not one of the document type's; kept under the one before.",
+        ),
+        Rule("KB609", "import-frontmatter", "A document's frontmatter is not a YAML mapping."),
+        Rule(
+            "KB610", "import-target", "The import's target folder exists (no --force) or is not a safe place."
+        ),
+        Rule(
+            "KB611",
+            "import-set-manifest",
+            "A set folder's members do not match its manifest; nothing imported.",
+        ),
+        Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
+        Rule(
+            "KB702",
+            "profile-axis-unknown",
+            "The memory-comparison profile names an axis the spec does not list.",
+        ),
+        Rule("KB703", "profile-axis-duplicate", "The memory-comparison profile lists an axis twice."),
+        Rule("KB704", "profile-assessment", "An axis assessment is not in the assessment vocabulary."),
+        Rule("KB705", "profile-value", "A value is not one of its axis's controlled values."),
+        Rule(
+            "KB706", "profile-value-repeated", "An axis lists a value twice; a value counts once per system."
+        ),
+        Rule("KB707", "profile-values-required", "A known or partial axis lists no values."),
+        Rule(
+            "KB708", "profile-evidence-missing", "A value of a known or partial axis has no evidence entry."
+        ),
+        Rule(
+            "KB709", "profile-evidence-unlisted", "An evidence entry is for a value the axis does not list."
+        ),
+        Rule(
+            "KB710",
+            "profile-values-forbidden",
+            "An axis assessed other than known or partial has values or evidence.",
+        ),
+        Rule(
+            "KB711",
+            "profile-basis",
+            "An evidence basis is not claimed, afforded, wired, observed or causally supported.",
+        ),
+        Rule("KB712", "profile-evidence-records", "An evidence entry cites no record, or one record twice."),
+        Rule("KB713", "profile-absence-record", "An absent axis cites no evidenced-absence record."),
+        Rule(
+            "KB714",
+            "profile-record-unresolved",
+            "A profile cites a record neither declared nor annotated in the system.",
+        ),
+        Rule("KB715", "profile-note", "An axis or one of its values has no note or an empty one."),
+        Rule("KB716", "profile-trace-learning-value", "Trace learning lists more than one value."),
+        Rule("KB717", "profile-partial-no", 'A partial trace-learning assessment asserts "no".'),
+        Rule(
+            "KB718",
+            "profile-pull-only-signal",
+            "A known pull-only read-back has a read-back signal that is not inapplicable.",
+        ),
+        Rule(
+            "KB719",
+            "profile-trace-source",
+            "Trace learning is known not to occur, but trace source is not inapplicable.",
+        ),
+        Rule("KB801", "set-run", "A member of an analysis set names another run ID or reviewed boundary."),
+        Rule("KB802", "set-membership", "A set's members do not match its outcome or its member documents."),
+        Rule("KB803", "set-member-type", "A set's members are out of order or carry another member's type."),
+        Rule("KB804", "set-record-member", "A record belongs to no member of the set that declares records."),
+        Rule(
+            "KB805", "set-supplied", "A record is supplied as declared elsewhere by a member the set holds."
+        ),
+        Rule("KB806", "set-duplicate-id", "Two members of an analysis set declare one ID."),
+        Rule("KB807", "set-manifest", "A committed set manifest does not pin the members the records give."),
         Rule("KB900", "usage", "The command was called wrongly."),
     )
 }

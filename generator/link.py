@@ -15,19 +15,54 @@ from urllib.parse import quote
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from .model.profile import AXIS_TITLES, axis_anchor
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
-    MemoryReport,
-    Result,
     Section,
 )
-from .model.records import RecordBase, Source, Supplied
+from .model.records import Annotation, RecordBase, Source, Supplied
+from .model.sets import (
+    EPISTEMIC_SECTION_TITLES,
+    OVERVIEW_SECTION_TITLES,
+    RECONCILIATION_SECTION_TITLES,
+    RUNTIME_SECTION_TITLES,
+    annotation_member,
+    record_member,
+)
 from .model.system import SystemRecords
 from .model.urls import PATH_SAFE, LinkTemplate, TemplateError, parse_link_template, repository_base
+from .model.vocab import Member
 from .model.walk import collect
-from .render.registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, home_page
+from .render.registry import (
+    EPISTEMIC_PAGE,
+    MEMORY_PAGE,
+    OVERVIEW_PAGE,
+    RECONCILIATION_PAGE,
+    RESULT_PAGE,
+    RUNTIME_PAGE,
+    SYSTEM_PAGE,
+    home_page,
+)
 from .render.urls import slugify
+
+# The page of each member of an analysis set.
+MEMBER_PAGES: dict[Member, str] = {
+    Member.OVERVIEW: OVERVIEW_PAGE,
+    Member.RUNTIME: RUNTIME_PAGE,
+    Member.MEMORY: MEMORY_PAGE,
+    Member.EPISTEMIC: EPISTEMIC_PAGE,
+    Member.RECONCILIATION: RECONCILIATION_PAGE,
+}
+# Each document key with its page and its sections' titles.
+DOCUMENT_PAGES: dict[str, tuple[str, dict[str, str]]] = {
+    "result": (RESULT_PAGE, RESULT_SECTION_TITLES),
+    "memory_report": (MEMORY_PAGE, MEMORY_REPORT_SECTION_TITLES),
+    "overview": (OVERVIEW_PAGE, OVERVIEW_SECTION_TITLES),
+    "runtime_report": (RUNTIME_PAGE, RUNTIME_SECTION_TITLES),
+    "epistemic_report": (EPISTEMIC_PAGE, EPISTEMIC_SECTION_TITLES),
+    "reconciliation_report": (RECONCILIATION_PAGE, RECONCILIATION_SECTION_TITLES),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +89,10 @@ class SystemGraph:
     # record ID → the IDs its fields and prose cite (the forward direction of referenced_by).
     cites: dict[str, list[str]] = field(default_factory=dict)
     declared: frozenset[str] = frozenset()  # record and supplied IDs
+    # In an analysis set, record ID → the page of the member that declares it.
+    record_pages: dict[str, str] = field(default_factory=dict)
+    # In an analysis set, amended record ID → (anchor on the reconciliation page, amendment).
+    amended: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
@@ -63,6 +102,21 @@ class SystemGraph:
     def annotation_page(self) -> str:
         """Annotations belong to the memory report; without one, to the system page."""
         return MEMORY_PAGE if self.system.memory_report is not None else SYSTEM_PAGE
+
+    def annotation_page_of(self, annotation: Annotation) -> str:
+        """The page an annotation is published on: in a set, its member's page."""
+        if self.system.analysis_set is not None:
+            return MEMBER_PAGES[annotation_member(annotation)]
+        return self.annotation_page
+
+    def page_of(self, record_id: str) -> str:
+        """The page a declared record is published on."""
+        return self.record_pages.get(record_id, self.home_page)
+
+    @property
+    def profile_page(self) -> str:
+        """The memory-comparison profile belongs to the memory report; without one, to the home page."""
+        return MEMORY_PAGE if self.system.memory_report is not None else self.home_page
 
     @property
     def limitations_anchor(self) -> str:
@@ -79,7 +133,7 @@ class SystemGraph:
         """Where a record is published; None for supplied records (declared elsewhere)."""
         if record_id in self.records:
             record = self.records[record_id]
-            return Place(self.slug, self.home_page, anchor_of(record_id), record.label or record_id)
+            return Place(self.slug, self.page_of(record_id), anchor_of(record_id), record.label or record_id)
         return None
 
     def evidence_url(self, source_id: str, path: str, line_range: LineRange | None) -> str | None:
@@ -133,8 +187,7 @@ def _template_values(
     }
 
 
-def _section_places(slug: str, page: str, doc: Result | MemoryReport) -> Iterator[tuple[Place, Any]]:
-    titles = RESULT_SECTION_TITLES if isinstance(doc, Result) else MEMORY_REPORT_SECTION_TITLES
+def _section_places(slug: str, page: str, doc: Any, titles: dict[str, str]) -> Iterator[tuple[Place, Any]]:
     for key, title in titles.items():
         value = getattr(doc, key)
         yield Place(slug, page, slugify(title), title), value
@@ -210,7 +263,7 @@ def _cite_from_notes(graph: SystemGraph, references: _References) -> None:
     for annotation in system.annotations:
         place = Place(
             system.slug,
-            graph.annotation_page,
+            graph.annotation_page_of(annotation),
             "on-" + anchor_of(annotation.target),
             f"On {annotation.target}",
         )
@@ -220,13 +273,71 @@ def _cite_from_notes(graph: SystemGraph, references: _References) -> None:
 
 def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
     system = graph.system
-    for page, doc in ((RESULT_PAGE, system.result), (MEMORY_PAGE, system.memory_report)):
+    for key, (page, titles) in DOCUMENT_PAGES.items():
+        doc = getattr(system, key)
         if doc is None:
             continue
-        for place, value in _section_places(system.slug, page, doc):
+        for place, value in _section_places(system.slug, page, doc, titles):
             parts = _nested_sections(place, value) if isinstance(value, Section) else [(place, value)]
             for sub_place, sub_value in parts:
                 references.add_text(sub_value, sub_place)
+
+
+def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> None:
+    """Each amendment cites (and is listed on) the record it amends; its findings cite too."""
+    report = graph.system.reconciliation_report
+    if report is None:
+        return
+    for anchor, amendment in amendment_anchors(report.amendments):
+        place = Place(graph.slug, RECONCILIATION_PAGE, anchor, f"Amendment: {amendment.target}")
+        references.add(amendment.target, place)
+        for ref in amendment.affects:
+            references.add(ref, place)
+        references.add_text(amendment, place)
+        graph.amended.setdefault(amendment.target, []).append((anchor, amendment))
+    supersessions = Place(graph.slug, RECONCILIATION_PAGE, "supersessions", "Supersessions")
+    for supersession in report.supersessions:
+        references.add(supersession.superseded, supersessions)
+        references.add(supersession.by, supersessions)
+        references.add_text(supersession, supersessions)
+    conflicts = Place(graph.slug, RECONCILIATION_PAGE, "unresolved-conflicts", "Unresolved conflicts")
+    for conflict in report.unresolved_conflicts:
+        for ref in conflict.affects:
+            references.add(ref, conflicts)
+        references.add_text(conflict, conflicts)
+
+
+def amendment_anchors(amendments: list[Any]) -> list[tuple[str, Any]]:
+    """A stable anchor per amendment: ``amendment-rte-4``, then ``amendment-rte-4-2``, …"""
+    seen: dict[str, int] = {}
+    anchored = []
+    for amendment in amendments:
+        base = "amendment-" + anchor_of(amendment.target)
+        seen[base] = seen.get(base, 0) + 1
+        anchored.append((base if seen[base] == 1 else f"{base}-{seen[base]}", amendment))
+    return anchored
+
+
+def _set_pages(graph: SystemGraph) -> None:
+    """In an analysis set, each record lives on its member's page; the overview is home."""
+    if graph.system.analysis_set is None:
+        return
+    graph.home_page = OVERVIEW_PAGE if graph.system.overview is not None else graph.home_page
+    for record_id, record in graph.records.items():
+        graph.record_pages[record_id] = MEMBER_PAGES[record_member(record)]
+
+
+def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
+    """Each axis of the profile cites its records (and the IDs in its notes) from its row."""
+    profile = graph.system.memory_comparison
+    if profile is None:
+        return
+    for axis, entry in profile.axes.items():
+        title = f"Memory comparison: {AXIS_TITLES.get(axis, axis)}"
+        place = Place(graph.slug, graph.profile_page, axis_anchor(axis), title)
+        for ref in [*entry.records, *(r for evidence in entry.evidence.values() for r in evidence.records)]:
+            references.add(ref, place)
+        references.add_text(entry, place)
 
 
 def link_system(system: SystemRecords) -> SystemGraph:
@@ -238,9 +349,12 @@ def link_system(system: SystemRecords) -> SystemGraph:
         graph.supplied.setdefault(supplied.id, supplied)
     graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
     graph.sources.update(system.source_records())
+    _set_pages(graph)
     references = _References(graph)
     _cite_from_records(graph, references)
     _cite_from_notes(graph, references)
     _cite_from_sections(graph, references)
+    _cite_from_reconciliation(graph, references)
+    _cite_from_profile(graph, references)
     graph.referenced_by = references.sorted()
     return graph

@@ -20,6 +20,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from .diagnostics import Diagnostic, error
 from .model.meta import DataPath
+from .model.profile import DUPLICATE_KEY_CODES
 from .readfs import (
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
@@ -203,6 +204,7 @@ class SystemSource:
     prose: dict[str, tuple[str, str]] = field(default_factory=dict)  # relative path → (display, text)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     salvaged_ids: set[str] = field(default_factory=set)  # ``id: X`` lines of files that failed to load
+    manifest: LoadedFile | None = None  # an analysis set's committed ``ARTIFACT.yaml``
 
 
 class _Builder:
@@ -257,20 +259,24 @@ class _Builder:
                 continue
             key = str(key_node.value)
             if key in result:
-                line = key_node.start_mark.line + 1
-                self.diagnostics.append(
-                    error(
-                        "KB002",
-                        f"key {key!r} appears twice in this mapping",
-                        self.display,
-                        line,
-                        key_node.start_mark.column + 1,
-                        hint="YAML keeps only the last value; merge the two entries.",
-                    )
-                )
+                self._duplicate_key(key, key_node.start_mark, path)
                 continue
             result[key] = self.build(value_node, (*path, key), key_node.start_mark)
         return result
+
+    def _duplicate_key(self, key: str, mark: yaml.Mark, path: DataPath) -> None:
+        # Some mappings are keyed collections with a rule of their own (the profile's axes).
+        code, message = DUPLICATE_KEY_CODES.get(path, ("KB002", "key {key!r} appears twice in this mapping"))
+        self.diagnostics.append(
+            error(
+                code,
+                message.format(key=key),
+                self.display,
+                mark.line + 1,
+                mark.column + 1,
+                hint="YAML keeps only the last value; merge the two entries.",
+            )
+        )
 
     def _refuse(self, code: str, message: str, mark: yaml.Mark) -> None:
         self.diagnostics.append(error(code, message, self.display, mark.line + 1, mark.column + 1))
@@ -458,13 +464,19 @@ def load_system(folder: Path, base: Path | None = None) -> SystemSource:
     return source
 
 
+# An analysis set's manifest beside its records: loaded like a record file, checked apart.
+SET_MANIFEST = "ARTIFACT.yaml"
+
+
 def _add_file(source: SystemSource, relative: str, display: str, text: str) -> None:
     if relative.endswith(PROSE_SUFFIX):
         source.prose[relative] = (display, text)
         return
     loaded, diagnostics = load_record_text(text, display)
     source.diagnostics.extend(diagnostics)
-    if loaded is not None:
+    if relative == SET_MANIFEST:
+        source.manifest = loaded
+    elif loaded is not None:
         source.files.append(loaded)
     else:
         source.salvaged_ids |= declared_ids_in_raw(text)

@@ -71,23 +71,33 @@ def pin_problems(entries: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-def build_manifest(config: MkDocsConfig, pages: dict[str, str]) -> dict[str, Any]:
-    """The manifest of the generated pages of a build whose HTML is already written."""
+def build_manifest(
+    config: MkDocsConfig, pages: dict[str, str], artifacts: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The manifest of the generated pages of a build whose HTML is already written, and
+    of the analysis sets' manifests (``ARTIFACT.yaml``: the SHA-256 a set review pins)."""
     site = Path(config.site_dir)
     entries = []
     for path, markdown in sorted(pages.items()):
         html_path = File(path, config.docs_dir, config.site_dir, config.use_directory_urls).dest_uri
         entries.append(_entry(path, markdown, html_path, site))
-    return {"pages": entries}
+    manifest: dict[str, Any] = {"pages": entries}
+    if artifacts:
+        manifest["artifacts"] = [
+            {"path": path, "sha256": sha256(text.encode("utf-8"))} for path, text in sorted(artifacts.items())
+        ]
+    return manifest
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:
     return json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_manifest(config: MkDocsConfig, pages: dict[str, str]) -> list[str]:
+def write_manifest(
+    config: MkDocsConfig, pages: dict[str, str], artifacts: dict[str, str] | None = None
+) -> list[str]:
     """Write ``kb-manifest.json`` into the site; the pin problems found (the build fails on any)."""
-    manifest = build_manifest(config, pages)
+    manifest = build_manifest(config, pages, artifacts)
     target = Path(config.site_dir) / MANIFEST_NAME
     target.write_text(manifest_text(manifest), encoding="utf-8", newline="\n")
     return pin_problems(manifest["pages"])

@@ -14,9 +14,10 @@ from .diagnostics import Diagnostic, Severity
 from .link import SystemGraph, link_system
 from .render.cross import render_cross_system
 from .render.pages import render_system
-from .render.registry import system_pages
+from .render.registry import SYSTEM_PAGE, system_pages
 from .render.summary import summarize
 from .render.urls import page_path
+from .setmanifest import MANIFEST_FILE, manifest_text
 
 
 @dataclass
@@ -26,6 +27,8 @@ class PipelineResult:
     systems: list[CheckedSystem]
     graphs: list[SystemGraph] = field(default_factory=list)
     pages: dict[str, str] = field(default_factory=dict)
+    # Other generated files: each analysis set's manifest (path below docs_dir → text).
+    artifacts: dict[str, str] = field(default_factory=dict)
     base: Path = field(default_factory=Path.cwd)  # what the diagnostics' file paths are relative to
 
     @property
@@ -75,4 +78,15 @@ def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
             pages.update(render_system(graph))
         pages.update(render_cross_system(result.graphs))
     result.pages = dict(sorted(pages.items()))
+    result.artifacts = set_manifests(result.graphs)
     return result
+
+
+def set_manifests(graphs: list[SystemGraph]) -> dict[str, str]:
+    """``systems/<slug>/ARTIFACT.yaml`` of every analysis set, beside its member pages."""
+    found = {}
+    for graph in graphs:
+        if graph.system.analysis_set is not None:
+            folder = page_path(SYSTEM_PAGE, graph.slug).rsplit("/", 1)[0]
+            found[f"{folder}/{MANIFEST_FILE}"] = manifest_text(graph.system)
+    return dict(sorted(found.items()))

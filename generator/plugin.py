@@ -22,6 +22,8 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from .diagnostics import Diagnostic
+from .export import site_exports
+from .macros import MacroProblems, RecordMacros
 from .manifest import write_manifest
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
@@ -130,6 +132,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.last_good: PipelineResult | None = None  # serve: the last clean result
         self.records: Path | None = None
         self._watch: RecordsWatch | None = None
+        self.macro_problems = MacroProblems()
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup keeps this instance across the rebuilds of one serve.
@@ -203,6 +206,20 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             return self.last_good
         raise PluginError("\n".join([*lines, "nothing was built; run 'kbgen check' for hints"]))
 
+    def macros_for(self, env: Any) -> RecordMacros:
+        """The record macros of hand-authored pages (``generator.macros.define_env`` asks)."""
+        self.macro_problems.take()
+        return RecordMacros(env, self.published.graphs if self.published else [], self.macro_problems)
+
+    def on_page_content(self, content: str, *, page: Any, config: MkDocsConfig, files: Files) -> str:
+        # Macros ran on this page's Markdown just before: a broken reference fails the build.
+        problems = self.macro_problems.take()
+        if problems:
+            raise PluginError(
+                "kb-records: a macro names something that does not exist:\n" + "\n".join(problems)
+            )
+        return content
+
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         assert self.published is not None
         edits = self.published.edit_paths()
@@ -217,6 +234,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             source = edits.get(path)
             file.edit_uri = _relative_posix(source, docs) if source is not None else None
             files.append(file)
+        # The set manifests, and the downloads linked from the comparison page (built from
+        # the same pages, so the CSV's page digests are those of this build).
+        for path, text in {**self.published.artifacts, **site_exports(self.published)}.items():
+            files.append(File.generated(config, path, content=text))
         return files
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -224,7 +245,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             # The search plugin's on_post_build has written its index (it is listed first).
             write_site_index(Path(config.site_dir), self.published.graphs, self.published.pages)
         mark_site(Path(config.site_dir))
-        pin_problems = write_manifest(config, self.published.pages) if self.published else []
+        pin_problems = (
+            write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []
+        )
         if pin_problems:
             raise PluginError("kb-records: " + "; ".join(pin_problems))
 

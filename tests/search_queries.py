@@ -7,21 +7,23 @@ search box). ``None`` expects no match.
 
 from __future__ import annotations
 
-OMP, DECAPOD = "oh-my-pi", "decapod"
+OMP, DECAPOD, IMEM, CHEATSHEET = "oh-my-pi", "decapod", "instinctual-memory", "dynamic-cheatsheet"
 
 QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     # Numbered IDs, including prefixes of other IDs (RTE-1 vs RTE-10…RTE-13).
-    ("RTE-11", (OMP, "RTE-11")),
+    ("RTE-11", (IMEM, "RTE-11")),  # oh-my-pi declares it too; this one ranks first
     ("RTE-1", (OMP, "RTE-1")),
-    ("RTE-2", (OMP, "RTE-2")),
-    ("RTE-10", (OMP, "RTE-10")),
+    ("RTE-2", (IMEM, "RTE-2")),  # oh-my-pi declares it too; this one ranks first
+    ("RTE-10", (IMEM, "RTE-10")),  # oh-my-pi declares it too; this one ranks first
     ("CLM-7", (OMP, "CLM-7")),
     ("CLM-1", (OMP, "CLM-1")),
-    ("OBJ-2", (OMP, "OBJ-2")),
+    ("OBJ-2", (IMEM, "OBJ-2")),  # oh-my-pi declares it too; this one ranks first
     ("BAP-2", (OMP, "BAP-2")),
     ("BAP-23", (OMP, "BAP-23")),
     ("CMP-24", (OMP, "CMP-24")),
-    ("SRC-2", (OMP, "SRC-2")),
+    # SRC-2 is declared by oh-my-pi and supplied by dynamic-cheatsheet: equal scores, so the
+    # documented tie rule shows the earlier system first.
+    ("SRC-2", (CHEATSHEET, "SRC-2")),
     ("rte-13", (OMP, "RTE-13")),  # lower case
     # Analyst-prefixed IDs.
     ("MEM-RTE-knowledge-store", (DECAPOD, "MEM-RTE-knowledge-store")),

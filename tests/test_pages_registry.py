@@ -133,10 +133,16 @@ def _links(markdown: str) -> list[str]:
     return [href for href in _LINK.findall(markdown) if "://" not in href]
 
 
+# Files the site ships beside its pages (the exports linked from the comparison page).
+SITE_DOWNLOADS = frozenset({urls.KB_JSON, urls.COMPARISON_CSV})
+
+
 def _resolves(pages: Mapping[str, str], page: str, href: str) -> bool:
     """Does a relative href of ``page`` name a generated page (and an anchor on it)?"""
     target, _, anchor = href.partition("#")
     path = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
+    if path in SITE_DOWNLOADS:
+        return not anchor
     if path not in pages:
         return False
     return not anchor or f"{{ #{anchor}" in pages[path]
@@ -147,9 +153,14 @@ def test_builtin_pages_in_order() -> None:
         "index",
         "result",
         "review",
+        "overview",
+        "runtime",
         "memory-report",
+        "epistemic",
+        "reconciliation",
         "systems-index",
         "status-matrix",
+        "memory-comparison",
         "glossary",
     ]
     assert urls.page_path("result", "demo") == "systems/demo/result.md"
@@ -205,6 +216,7 @@ def test_new_pages_are_in_the_navigation(rendered: PipelineResult) -> None:
                 ]
             },
             {"Status matrix": "systems/status-matrix.md"},
+            {"Memory comparison": "comparisons/memory.md"},
             {"Record counts": "systems/record-counts.md"},
         ]
     }

@@ -29,6 +29,7 @@ from generator.link import link_system
 from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
+from generator.render import urls
 from generator.render.text import Linker, escape
 
 TESTS = Path(__file__).resolve().parent
@@ -93,6 +94,7 @@ def test_goldens_cover_every_rendered_page(demo: PipelineResult, update_goldens:
     goldens = sorted(p.relative_to(GOLDENS).as_posix() for p in GOLDENS.rglob("*.md"))
     assert goldens == sorted(demo.pages), "run 'pytest --update-goldens' and review the new goldens"
     assert sorted(demo.pages) == [
+        "comparisons/memory.md",
         "glossary.md",
         "systems/demo/index.md",
         "systems/demo/memory-report.md",
@@ -139,13 +141,14 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
 # ---------------------------------------------------------------- links resolve
 
 
-_LINK_TARGET = re.compile(r"\]\(([^()\s]*)\)")
-_ANCHOR = re.compile(r"\{ #([^\s}]+)")
+_LINK_TARGET = re.compile(r"(?<!\\)\]\(([^()\s]*)\)")  # an escaped bracket is text, not a link
+# Attribute-list anchors, and the empty spans that anchor profile table rows.
+_ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"></span>")
 
 
 def _broken_links(pages: dict[str, str]) -> list[str]:
     """Links between generated pages whose page or anchor does not exist."""
-    anchors = {page: set(_ANCHOR.findall(text)) for page, text in pages.items()}
+    anchors = {page: {a or b for a, b in _ANCHOR.findall(text)} for page, text in pages.items()}
     broken = []
     for page, text in pages.items():
         for target in _LINK_TARGET.findall(text):
@@ -153,6 +156,10 @@ def _broken_links(pages: dict[str, str]) -> list[str]:
                 continue
             path, _, fragment = target.partition("#")
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+            if (
+                resolved in (urls.KB_JSON, urls.COMPARISON_CSV) or resolved.endswith("/ARTIFACT.yaml")
+            ) and not fragment:
+                continue  # a download the site ships beside its pages (exports, a set's manifest)
             if resolved not in pages:
                 broken.append(f"{page}: {target} (no such page)")
             elif fragment and fragment not in anchors[resolved]:

@@ -164,7 +164,7 @@ def test_ids_are_one_token_and_hyphenated_words_also_index_their_parts():
 
 
 def test_kbgen_search_prints_id_kind_label_system_url_and_context(kbgen):
-    result = kbgen("search", "RTE-11", "--limit", "1")
+    result = kbgen("search", "RTE-11", "--system", "oh-my-pi", "--limit", "1")
     assert result.code == 0
     first, context = result.out.splitlines()
     assert first.startswith("RTE-11 (route, oh-my-pi) — Hashline")

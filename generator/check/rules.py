@@ -18,11 +18,15 @@ from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
 from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, resolve_id
 from ..model.prose import SHARED_KIND_TITLES
-from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
+from ..model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
+from ..model.sets import annotation_member, record_member
 from ..model.system import Origin, SystemRecords
+from ..model.vocab import Member
 from ..model.walk import Contents, collect
 from ..textpos import LineIndex
 from .links import LINK_RULES
+from .profile import PROFILE_RULES
+from .sets import SET_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
@@ -38,6 +42,7 @@ class Context:
     sources: frozenset[str]
     owners: list[tuple[Any, Origin | None, Contents]]
     folder: str  # the system folder as diagnostics show paths
+    manifest: LoadedFile | None = None  # the committed set manifest, when there is one
     _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     def resolve(self, token: str) -> str | None:
@@ -92,22 +97,46 @@ def _declared_objects(system: SystemRecords) -> Iterator[Any]:
         *system.annotations,
         system.result,
         system.memory_report,
+        system.analysis_set,
+        system.overview,
+        system.runtime_report,
+        system.epistemic_report,
+        system.reconciliation_report,
+        system.memory_comparison,
     ):
         if obj is not None:
             yield obj
 
 
+def _member_of(ctx: Context, obj: RecordBase | Supplied) -> Member | None:
+    """In an analysis set, the member declaring a record (None for supplied ones)."""
+    if ctx.system.analysis_set is None or isinstance(obj, Supplied):
+        return None
+    return record_member(obj)
+
+
 def rule_duplicate_ids(ctx: Context) -> Iterator[Diagnostic]:
-    first: dict[str, Origin | None] = {}
+    """KB203 within a system or member; KB806 when two members of a set declare one ID."""
+    first: dict[str, RecordBase | Supplied] = {}
     declared: list[RecordBase | Supplied] = [*ctx.system.records, *ctx.system.supplied]
     for obj in declared:
         origin = ctx.system.origin(obj)
-        if obj.id in first:
-            where = first[obj.id]
-            earlier = f"{where.file}" if where else "another file"
-            yield error("KB203", f"ID {obj.id} is already declared in {earlier}", *ctx.at(origin, ("id",)))
+        if obj.id not in first:
+            first[obj.id] = obj
+            continue
+        where = ctx.system.origin(first[obj.id])
+        earlier = f"{where.file}" if where else "another file"
+        members = (_member_of(ctx, first[obj.id]), _member_of(ctx, obj))
+        if members[0] is not None and members[1] is not None and members[0] is not members[1]:
+            yield error(
+                "KB806",
+                f"ID {obj.id} is declared in the {members[1].value} member and already in the "
+                f"{members[0].value} member ({earlier})",
+                *ctx.at(origin, ("id",)),
+                hint="An ID is declared in one member and cited in the others.",
+            )
         else:
-            first[obj.id] = origin
+            yield error("KB203", f"ID {obj.id} is already declared in {earlier}", *ctx.at(origin, ("id",)))
 
 
 def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
@@ -150,6 +179,19 @@ def _undeclared(ctx: Context, ref: str) -> bool:
     return ref not in ctx.declared
 
 
+def _other_member_declares(members: dict[str, Member], annotation: Annotation) -> bool:
+    """In an analysis set, a record declared by another member than the annotation's."""
+    member = members.get(annotation.target)
+    return member is not None and member is not annotation_member(annotation)
+
+
+def _record_members(system: SystemRecords) -> dict[str, Member]:
+    """Record ID → its member, for a system declaring an analysis set (else empty)."""
+    if system.analysis_set is None:
+        return {}
+    return {record.id: record_member(record) for record in system.records}
+
+
 def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
     for record in ctx.system.records:
         origin = ctx.system.origin(record)
@@ -161,6 +203,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
                         f"amendment of {record.id} affects {ref}, which nobody declares",
                         *ctx.at(origin, ("amendments", a_index, "affects", r_index)),
                     )
+    members = _record_members(ctx.system)
     for annotation in ctx.system.annotations:
         origin = ctx.system.origin(annotation)
         if _undeclared(ctx, annotation.target):
@@ -170,7 +213,11 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
                 *ctx.at(origin, ("target",)),
                 hint="Declare it under 'supplied:' with the member that declares it.",
             )
-        elif annotation.target not in ctx.supplied and annotation.target not in ctx.system.unvalidated_ids:
+        elif (
+            annotation.target not in ctx.supplied
+            and annotation.target not in ctx.system.unvalidated_ids
+            and not _other_member_declares(members, annotation)
+        ):
             # (an unvalidated or unloaded entry may be the 'supplied:' one: don't guess)
             yield error(
                 "KB209",
@@ -326,7 +373,8 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
         )
         return
     origin = ctx.system.origin(run)
-    if ctx.system.result is not None and run.disposition is not None and run.disposition.value == "complete":
+    has_result = ctx.system.result is not None or ctx.system.overview is not None
+    if has_result and run.disposition is not None and run.disposition.value == "complete":
         for name in (
             "run_id",
             "run_date",
@@ -378,7 +426,12 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
-    for page in (ctx.system.result, ctx.system.memory_report):
+    for page in (
+        ctx.system.result,
+        ctx.system.memory_report,
+        ctx.system.runtime_report,
+        ctx.system.epistemic_report,
+    ):
         if page is None:
             continue
         origin = ctx.system.origin(page)
@@ -413,6 +466,8 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_route_fields,
     rule_placements,
     *LINK_RULES,
+    *SET_RULES,
+    *PROFILE_RULES,
 )
 
 
@@ -428,6 +483,7 @@ def build_context(system: SystemRecords, source: SystemSource) -> Context:
         sources=_source_ids(system),
         owners=[(owner, origin, collect(owner)) for owner, origin in _owners(system)],
         folder=source.display,
+        manifest=source.manifest,
     )
 
 

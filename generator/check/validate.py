@@ -208,6 +208,7 @@ class _Merger:
             self.diagnostics.append(error("KB207", message, file.display, spot.key_line, spot.key_col))
             return
         self.singles[key] = file.display
+        self.system.declared_keys.add(key)
         if key == "run":
             self.system.run_declared = True
         model, problems = _validate(file, key, (key,), value)

@@ -2,7 +2,7 @@
 
 A system folder holds any number of record files; each may carry any of the
 top-level keys below, and the loader merges them (lists concatenate, ``run``,
-``result`` and ``memory_report`` may appear once per system). The kind lists
+``result``, ``memory_report`` and ``memory_comparison`` may appear once per system). The kind lists
 (``sources``, ``routes``, …) come from the kind registry, so the record-file model
 is built from it (``record_file_model()``); ``RecordFile`` names the current one.
 """
@@ -17,8 +17,10 @@ from pydantic import BaseModel, Field, StringConstraints, create_model
 from . import kinds
 from .base import RecordId, Strict, Text
 from .ids import RUN_ID_PATTERN, IdGrammar
+from .profile import MemoryComparison
 from .prose import MemoryReport, Result, sync_document_models
 from .records import Annotation, Limitation, Supplied
+from .sets import SET_DOCUMENTS, AnalysisSet
 from .vocab import BoundaryKind, Disposition, EvidenceTier
 
 __all__ = ["RUN_ID_PATTERN", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
@@ -52,7 +54,14 @@ class Run(Strict):
 
 
 # Top-level keys that hold one mapping per system, and lists that are not record kinds.
-SINGLE_MODELS: dict[str, type[BaseModel]] = {"run": Run, "result": Result, "memory_report": MemoryReport}
+SINGLE_MODELS: dict[str, type[BaseModel]] = {
+    "run": Run,
+    "result": Result,
+    "memory_report": MemoryReport,
+    "analysis_set": AnalysisSet,
+    **SET_DOCUMENTS,
+    "memory_comparison": MemoryComparison,
+}
 OTHER_LIST_MODELS: dict[str, type[BaseModel]] = {
     "limitations": Limitation,
     "supplied": Supplied,
@@ -70,6 +79,10 @@ def _build_record_file() -> type[BaseModel]:
         fields[key] = (list[model], Field(default_factory=list))  # type: ignore[valid-type]
     fields["result"] = (Result | None, None)
     fields["memory_report"] = (MemoryReport | None, None)
+    fields["analysis_set"] = (AnalysisSet | None, None)
+    for key, model in SET_DOCUMENTS.items():
+        fields[key] = (model | None, None)
+    fields["memory_comparison"] = (MemoryComparison | None, None)
     return create_model(
         "RecordFile", __base__=Strict, __doc__="One YAML record file of a system folder.", **fields
     )

@@ -28,7 +28,22 @@ from .records import Absence, AuthorityPath, Claim, Component, OperativeObject, 
 # ``EPI-RTE-…``): never available as kind codes.
 RESERVED_PREFIXES = frozenset({"EPI", "MEM", "RT"})
 # Top-level keys of a record file that are not kind lists.
-OTHER_FILE_KEYS = frozenset({"run", "limitations", "supplied", "annotations", "result", "memory_report"})
+OTHER_FILE_KEYS = frozenset(
+    {
+        "run",
+        "limitations",
+        "supplied",
+        "annotations",
+        "result",
+        "memory_report",
+        "analysis_set",
+        "overview",
+        "runtime_report",
+        "epistemic_report",
+        "reconciliation_report",
+        "memory_comparison",
+    }
+)
 _CODE = re.compile(r"^[A-Z]{2,5}$")
 _LIST_KEY = re.compile(r"^[a-z]+(?:_[a-z]+)*$")
 

@@ -12,6 +12,7 @@ from pydantic import Discriminator, Field, StringConstraints, Tag, create_model,
 
 from . import kinds
 from .base import RecordId, Strict, Text
+from .ids import IdGrammar
 from .meta import is_prose
 
 # Lens-local proposal tags: provenance kept literal, not prose (IDs in it are not references).
@@ -285,10 +286,15 @@ class Result(Strict):
 
 
 class MemoryReport(Strict):
-    """The memory report: eight sections in reading order."""
+    """The memory report: eight sections in reading order.
+
+    As a member of an analysis set it also carries the set's run and boundary."""
 
     title: Text
     type: str = Field(description="The report's type name, kept in the page frontmatter.")
+    description: Text | None = None
+    run_id: Annotated[str, IdGrammar(run=True)] | None = None
+    reviewed_boundary: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] | None = None
     boundary_and_evidence: Section
     core_ideas: Section
     shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())
@@ -326,7 +332,9 @@ MEMORY_REPORT_SECTION_TITLES: dict[str, str] = {
 
 SHARED_KIND_TITLES = kinds.SHARED_KIND_TITLES
 
-_synced = [kinds.registry_version()]  # Result and MemoryReport were built with the current kinds
+_synced = [kinds.registry_version()]  # the documents below were built with the current kinds
+# Every document model holding 'Shared records' (the set's members add theirs).
+SHARED_RECORD_DOCUMENTS: list[type[Strict]] = [Result, MemoryReport]
 
 
 def sync_document_models() -> None:
@@ -335,7 +343,7 @@ def sync_document_models() -> None:
     if _synced[0] == kinds.registry_version():
         return
     SharedRecords = _shared_records_model()
-    for document in (Result, MemoryReport):
+    for document in SHARED_RECORD_DOCUMENTS:
         document.model_fields["shared_records"].annotation = SharedRecords
         document.model_rebuild(force=True)
     _synced[0] = kinds.registry_version()

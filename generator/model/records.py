@@ -10,7 +10,7 @@ from pydantic import AnyUrl, Field
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
-from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength
+from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
 
 
 class Amendment(Strict):
@@ -41,6 +41,10 @@ class RecordBase(Strict):
     evidence: list[Anchor] = Field(default_factory=list)
     amendments: list[Amendment] = Field(default_factory=list)
     part_of: RecordId | None = Field(default=None, description="The one parent record.")
+    member: Annotated[Member | None, Display("hidden")] = Field(
+        default=None,
+        description="In an analysis set, the member declaring the record (default: from its ID prefix).",
+    )
 
 
 class EvidenceLayerEntry(Strict):
@@ -202,3 +206,6 @@ class Annotation(Strict):
     quotes: list[Quote] = Field(default_factory=list)
     evidence: list[Anchor] = Field(default_factory=list)
     remarks: Text | None = None
+    member: Member | None = Field(
+        default=None, description="In an analysis set, the member holding it (default: memory)."
+    )

@@ -8,8 +8,10 @@ from typing import Any
 from .files import Run
 from .ids import RecordKind, kind_of
 from .meta import DataPath
+from .profile import MemoryComparison
 from .prose import MemoryReport, Result
 from .records import Annotation, Limitation, RecordBase, Source, Supplied
+from .sets import AnalysisSet, EpistemicReport, Overview, ReconciliationReport, RuntimeReport
 
 __all__ = ["DataPath", "Origin", "SystemRecords"]
 
@@ -34,6 +36,12 @@ class SystemRecords:
     annotations: list[Annotation] = field(default_factory=list)
     result: Result | None = None
     memory_report: MemoryReport | None = None
+    analysis_set: AnalysisSet | None = None
+    overview: Overview | None = None
+    runtime_report: RuntimeReport | None = None
+    epistemic_report: EpistemicReport | None = None
+    reconciliation_report: ReconciliationReport | None = None
+    memory_comparison: MemoryComparison | None = None
     prose: dict[str, str] = field(default_factory=dict)  # included Markdown: relative path → text
     prose_display: dict[str, str] = field(default_factory=dict)  # relative path → path shown in diagnostics
     origins: dict[int, Origin] = field(default_factory=dict)  # id(model object) → origin
@@ -41,6 +49,8 @@ class SystemRecords:
     # them do not cascade into dangling-reference errors.
     unvalidated_ids: set[str] = field(default_factory=set)
     run_declared: bool = False  # a 'run' key exists, even if it failed validation
+    # Top-level keys of one mapping per system that some file declares, valid or not.
+    declared_keys: set[str] = field(default_factory=set)
 
     def source_records(self) -> dict[str, Source | Supplied]:
         """Every source an anchor may cite, by ID: declared sources first, then supplied ones."""

@@ -76,6 +76,27 @@ class EvidenceTier(StrEnum):
     DOC_GROUNDED = "doc-grounded"
 
 
+class Member(StrEnum):
+    """A member of an analysis set, in the set's reading order."""
+
+    OVERVIEW = "overview"
+    RUNTIME = "runtime"
+    MEMORY = "memory"
+    EPISTEMIC = "epistemic"
+    RECONCILIATION = "reconciliation"
+
+
+class ProfileAssessment(StrEnum):
+    """Coverage of one memory-comparison axis, separate from evidence strength."""
+
+    KNOWN = "known"
+    PARTIAL = "partial"
+    ABSENT = "absent"
+    INAPPLICABLE = "inapplicable"
+    UNINSPECTED = "uninspected"
+    NOT_DETERMINABLE = "not-determinable"
+
+
 MEANINGS: dict[type[StrEnum], dict[str, str]] = {
     ConclusionStatus: {
         "absent": "A bounded search at a pinned revision found no such mechanism.",
@@ -123,6 +144,14 @@ MEANINGS: dict[type[StrEnum], dict[str, str]] = {
         "code-grounded": "Conclusions rest on inspected implementation.",
         "doc-grounded": "Conclusions rest on documentation only.",
     },
+    ProfileAssessment: {
+        "known": "The value set is complete for this axis within the profile's scope.",
+        "partial": "Supported values are kept; the note names the unresolved parts and what they prevent.",
+        "absent": "An evidenced-absence record establishes the bounded absence.",
+        "inapplicable": "The axis does not apply within the scope; the note says why.",
+        "uninspected": "The evidence needed for the axis was not inspected.",
+        "not-determinable": "Inspected evidence cannot establish any controlled classification.",
+    },
 }
 
 VOCABULARY_TITLES: dict[type[StrEnum], str] = {
@@ -133,4 +162,5 @@ VOCABULARY_TITLES: dict[type[StrEnum], str] = {
     Disposition: "Result disposition",
     BoundaryKind: "Boundary kind",
     EvidenceTier: "Evidence tier",
+    ProfileAssessment: "Memory-comparison assessment",
 }

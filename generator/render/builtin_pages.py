@@ -7,14 +7,22 @@ comes after the result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..model.system import SystemRecords
+from .comparison import memory_comparison_view
 from .cross import glossary_view, status_matrix_view, systems_index_view
 from .pages import memory_report_view, result_view, review_view, system_view
 from .registry import (
+    EPISTEMIC_PAGE,
     GLOSSARY_PAGE,
+    MEMORY_COMPARISON_PAGE,
     MEMORY_PAGE,
+    OVERVIEW_PAGE,
+    RECONCILIATION_PAGE,
     RESULT_PAGE,
     REVIEW_PAGE,
+    RUNTIME_PAGE,
     STATUS_MATRIX_PAGE,
     SYSTEM_PAGE,
     SYSTEMS_INDEX_PAGE,
@@ -22,6 +30,7 @@ from .registry import (
     PageSpec,
     register_page,
 )
+from .set_pages import complete_set, member_view
 
 
 def _has_result(system: SystemRecords) -> bool:
@@ -30,6 +39,30 @@ def _has_result(system: SystemRecords) -> bool:
 
 def _has_memory_report(system: SystemRecords) -> bool:
     return system.memory_report is not None
+
+
+def _has_review(system: SystemRecords) -> bool:
+    return system.result is not None or complete_set(system)
+
+
+def _member_exists(key: str) -> Callable[[SystemRecords], bool]:
+    return lambda system: system.analysis_set is not None and getattr(system, key) is not None
+
+
+def _member_page(key: str, document: str, title: str, label: str, note: str, records: bool) -> PageSpec:
+    """The page of one member of an analysis set."""
+    return PageSpec(
+        key=key,
+        path="systems/{slug}/" + key + ".md",
+        title=title,
+        label=label,
+        template="set-member.md.j2",
+        view=member_view,
+        exists=_member_exists(document),
+        artifact_note=note,
+        holds_records=records,
+        edit_source=lambda system: getattr(system, document),
+    )
 
 
 def _run_source(system: SystemRecords) -> object | None:
@@ -67,11 +100,20 @@ BUILTIN_PAGES = (
         label="review",
         template="review.md.j2",
         view=review_view,
-        exists=_has_result,
+        exists=_has_review,
         type_name="kb/types/agentic-system-review.md",
         artifact_note="the compact review projected from the result",
-        edit_source=lambda system: system.result,  # projected from the result
+        edit_source=lambda system: system.result or system.overview,  # projected from it
     ),
+    _member_page(
+        OVERVIEW_PAGE,
+        "overview",
+        "Overview",
+        "overview",
+        "the set's entry: boundary, sources, synthesis",
+        True,
+    ),
+    _member_page(RUNTIME_PAGE, "runtime_report", "Runtime", "runtime report", "the runtime member", True),
     PageSpec(
         key=MEMORY_PAGE,
         path="systems/{slug}/memory-report.md",
@@ -83,6 +125,17 @@ BUILTIN_PAGES = (
         artifact_note="the memory analysis",
         holds_records=True,
         edit_source=lambda system: system.memory_report,
+    ),
+    _member_page(
+        EPISTEMIC_PAGE, "epistemic_report", "Epistemic", "epistemic report", "the epistemic member", True
+    ),
+    _member_page(
+        RECONCILIATION_PAGE,
+        "reconciliation_report",
+        "Reconciliation",
+        "reconciliation",
+        "amendments, supersessions and conflicts",
+        False,
     ),
     PageSpec(
         key=SYSTEMS_INDEX_PAGE,
@@ -104,6 +157,16 @@ BUILTIN_PAGES = (
         view=status_matrix_view,
         per_system=False,
         type_name="kb/types/status-matrix.md",
+    ),
+    PageSpec(
+        key=MEMORY_COMPARISON_PAGE,
+        path="comparisons/memory.md",
+        title="Memory comparison",
+        label="memory comparison",
+        template="memory-comparison.md.j2",
+        view=memory_comparison_view,
+        per_system=False,
+        type_name="kb/types/memory-comparison.md",
     ),
     PageSpec(
         key=GLOSSARY_PAGE,

@@ -19,8 +19,6 @@ from ..model.prose import (
     RESULT_SECTION_TITLES,
     ROW_TYPES,
     GenericTable,
-    MemoryReport,
-    Result,
 )
 from ..model.records import RecordBase, Route, Source
 from ..model.walk import collect
@@ -28,7 +26,8 @@ from . import urls
 from .badges import Badges
 from .environment import frontmatter, render
 from .links import link
-from .registry import RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
+from .profile import profile_context
+from .registry import RECONCILIATION_PAGE, RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
 from .text import Linker, Md, code_span, escape
 from .urls import slugify
@@ -88,15 +87,16 @@ class RecordPageView:
     """The template context shared by the pages of one system: a linker, badges, backlinks
     and the records this page publishes. A page's view builder adds its own values."""
 
-    def __init__(self, graph: SystemGraph, page: str, doc: Result | MemoryReport | None = None) -> None:
+    def __init__(self, graph: SystemGraph, page: str, doc: Any = None) -> None:
         self.graph = graph
         self.page = page
         self.doc = doc
         self.linker = Linker(graph, page)
         self.badges = Badges(self.linker.path)
+        shared = getattr(doc, "shared_records", None)
         self._placed = (
-            {ref for _, block in collect(doc.shared_records).placements for ref in block.records}
-            if doc is not None
+            {ref for _, block in collect(shared).placements for ref in block.records}
+            if shared is not None
             else set()
         )
 
@@ -121,20 +121,36 @@ class RecordPageView:
         return link(text, urls.file_href(self.linker.path, home, anchor))
 
     def kind_count(self, list_key: str) -> int:
+        """Records of a kind in the system (in a set: declared by this page's member)."""
         kind = LIST_KINDS[list_key]
-        return sum(1 for record in self.graph.system.records if kind_of(record.id) is kind)
+        return sum(
+            1
+            for record in self.graph.system.records
+            if kind_of(record.id) is kind
+            and (not self.graph.record_pages or self.graph.page_of(record.id) == self.page)
+        )
+
+    def amendments_of(self, record_id: str) -> list[tuple[Md, Any]]:
+        """The reconciliation's amendments of a record: (link to the amendment, amendment)."""
+        path = urls.page_path(RECONCILIATION_PAGE, self.graph.slug)
+        return [
+            (link(f"Amendment: {record_id}", urls.file_href(self.linker.path, path, anchor)), amendment)
+            for anchor, amendment in self.graph.amended.get(record_id, [])
+        ]
 
     def unplaced(self, list_key: str, _kind_section: object = None) -> list[RecordBase]:
         """Records of a kind nobody placed: published on their home page only, in ID order
         (so the page does not depend on how the records are split into files)."""
-        if self.doc is None or self.page != self.graph.home_page:
+        if self.doc is None or (not self.graph.record_pages and self.page != self.graph.home_page):
             return []
         kind = LIST_KINDS[list_key]
         return sorted(
             (
                 record
                 for record in self.graph.system.records
-                if kind_of(record.id) is kind and record.id not in self._placed
+                if kind_of(record.id) is kind
+                and record.id not in self._placed
+                and self.graph.page_of(record.id) == self.page
             ),
             key=lambda record: sort_key(record.id),
         )
@@ -167,6 +183,9 @@ class RecordPageView:
             "included": self.included,
             "unplaced": self.unplaced,
             "limitations_table": _limitations_table(self.graph, self.linker),
+            "amendments_of": self.amendments_of,
+            "member_page": bool(self.graph.record_pages),
+            **profile_context(self.linker, self.badges),
         }
 
 
@@ -239,10 +258,14 @@ def result_view(request: PageRequest) -> dict[str, Any]:
 
 
 def review_view(request: PageRequest) -> dict[str, Any]:
-    """The review: a projection of the result page, pinned by the SHA-256 of its Markdown."""
+    """The review: a projection of the result page, pinned by the SHA-256 of its Markdown;
+    of a set without a result, a projection of the overview pinning the manifest."""
     graph = request.graph
     result = graph.system.result
-    assert result is not None
+    if result is None:
+        from .set_pages import set_review_view  # the set pages build on this module
+
+        return set_review_view(request)
     view = RecordPageView(graph, request.spec.key, result)
     result_path = urls.page_path(RESULT_PAGE, graph.slug)
     result_sha256 = hashlib.sha256(request.rendered[result_path].encode("utf-8")).hexdigest()
@@ -263,6 +286,11 @@ def review_view(request: PageRequest) -> dict[str, Any]:
     }
 
 
+def annotations_on(graph: SystemGraph, page: str) -> list[Any]:
+    """The annotations published on a page of the system."""
+    return [a for a in graph.system.annotations if graph.annotation_page_of(a) == page]
+
+
 def memory_report_view(request: PageRequest) -> dict[str, Any]:
     """The memory report: its sections; records too when it is the home page."""
     graph = request.graph
@@ -274,7 +302,9 @@ def memory_report_view(request: PageRequest) -> dict[str, Any]:
         "doc": report,
         "section_titles": MEMORY_REPORT_SECTION_TITLES,
         "sources": _sources(graph) if is_home else [],
-        "annotations": graph.system.annotations,
+        "annotations": [
+            a for a in graph.system.annotations if graph.annotation_page_of(a) == request.spec.key
+        ],
         "is_home": is_home,
         "frontmatter": _run_frontmatter(graph, report.type, {"title": _title(report.title)}),
     }
@@ -301,10 +331,21 @@ def system_view(request: PageRequest) -> dict[str, Any]:
         "limitations": graph.home_page == page and bool(system.limitations),
         "annotations": system.annotations if graph.annotation_page == page else [],
         "revision_link": _revision_link(graph),
+        **_set_summary(graph, request.path),
         "frontmatter": _run_frontmatter(
             graph, request.spec.type_name or "", {"title": _title(_system_name(graph))}
         ),
     }
+
+
+def _set_summary(graph: SystemGraph, path: str) -> dict[str, Any]:
+    """The system page's list of set members with their digests (empty for other systems)."""
+    if graph.system.analysis_set is None:
+        return {"set_members": []}
+    from ..setmanifest import manifest_digest
+    from .set_pages import set_members_view  # the set pages build on this module
+
+    return {"set_members": set_members_view(graph, path), "manifest_sha256": manifest_digest(graph.system)}
 
 
 def render_page(spec: PageSpec, path: str, graphs: Sequence[SystemGraph], rendered: Mapping[str, str]) -> str:

@@ -28,8 +28,16 @@ if TYPE_CHECKING:
 
 # Keys of the built-in per-system pages: the link stage places records and sections on them.
 SYSTEM_PAGE, RESULT_PAGE, REVIEW_PAGE, MEMORY_PAGE = "index", "result", "review", "memory-report"
+# Keys of the pages of an analysis set's members (the memory member is the memory report).
+OVERVIEW_PAGE, RUNTIME_PAGE, EPISTEMIC_PAGE, RECONCILIATION_PAGE = (
+    "overview",
+    "runtime",
+    "epistemic",
+    "reconciliation",
+)
 # Keys of the built-in cross-system pages.
 SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status-matrix", "glossary"
+MEMORY_COMPARISON_PAGE = "memory-comparison"
 
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.

@@ -24,7 +24,7 @@ from .registry import SYSTEM_PAGE
 if TYPE_CHECKING:
     from ..link import Place, SystemGraph
 
-__all__ = ["Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
+__all__ = ["CrossLinker", "Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
 
 _BACKTICKS = re.compile(r"`+")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
@@ -145,6 +145,17 @@ class Linker:
             position = end
         out.append(escape(text[position:]))
         return Md("".join(out))
+
+
+@dataclass(frozen=True)
+class CrossLinker(Linker):
+    """A system's linker for a page outside the system (a cross-system page at ``at``)."""
+
+    at: str = ""
+
+    @property
+    def path(self) -> str:
+        return self.at
 
 
 class _Taken:

@@ -24,6 +24,9 @@ __all__ = [
     "system_dir",
 ]
 
+# Downloads the site ships beside its pages (written by the kb-records plugin).
+KB_JSON = "exports/kb.json"
+COMPARISON_CSV = "exports/memory-comparison.csv"
 HOME = "index.md"  # the site's hand-written home page (kb/index.md)
 SYSTEMS_DIR = "systems"  # where system folders live; a per-system pattern starts with it
 

@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 from browser_support import LANDED_JS, build_site, serve_directory
 from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
-from search_queries import DECAPOD, OMP, QUERIES, anchor
+from search_queries import DECAPOD, IMEM, OMP, QUERIES, anchor
 
 pytestmark = pytest.mark.browser
 
 START = "systems/oh-my-pi/result/"
 TYPED = [
-    ("RTE-11", OMP, "RTE-11", "route"),
+    ("RTE-11", IMEM, "RTE-11", "route"),  # oh-my-pi declares it too; this one ranks first
     ("RTE-1", OMP, "RTE-1", "route"),
     ("BAP-2", OMP, "BAP-2", "behavioral-authority path"),
     ("CLM-7", OMP, "CLM-7", "claim"),
-    ("OBJ-2", OMP, "OBJ-2", "operative object"),
+    ("OBJ-2", IMEM, "OBJ-2", "operative object"),
     ("MEM-RTE-knowledge-store", DECAPOD, "MEM-RTE-knowledge-store", "route"),
     ("RT-RTE-context-resolve", DECAPOD, "RT-RTE-context-resolve", "route"),
     ("Hashline", OMP, "CMP-4", "component"),

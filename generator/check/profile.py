@@ -1,0 +1,259 @@
+"""Rules of the memory-comparison profile (KB701–KB719), one code per rule of the spec.
+
+The spec (agent-memory-analysis-report, "Memory comparison fields") asks for every
+axis exactly once, controlled values per axis, one evidence entry per value of a
+known or partial axis and none otherwise, an evidenced-absence record behind an
+``absent`` axis, records that resolve in the system itself, a non-empty note on
+every axis and value, and a few cross-axis constraints (trace learning, read-back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..diagnostics import Diagnostic, error
+from ..model.ids import RecordKind, kind_of
+from ..model.meta import DataPath
+from ..model.profile import AXES, AXIS_VALUES, BASIS_VALUES, VALUED_ASSESSMENTS, AxisEvidence, AxisProfile
+from ..model.system import Origin
+from ..model.vocab import ProfileAssessment
+
+if TYPE_CHECKING:
+    from .rules import Context
+
+_ASSESSMENTS = tuple(a.value for a in ProfileAssessment)
+
+
+class _Axis:
+    """One axis being checked: its entry, its name and how to locate its parts."""
+
+    def __init__(self, ctx: Context, origin: Origin | None, name: str, entry: AxisProfile) -> None:
+        self.ctx, self.origin, self.name, self.entry = ctx, origin, name, entry
+
+    def at(self, *path: str | int) -> tuple[str, int, int]:
+        return self.ctx.at(self.origin, ("axes", self.name, *path))
+
+    def key_at(self, *path: str | int) -> tuple[str, int, int]:
+        return self.ctx.key_at(self.origin, ("axes", self.name, *path))
+
+
+def rule_profile(ctx: Context) -> Iterator[Diagnostic]:
+    """Every profile rule over the system's ``memory_comparison``, if it declares one."""
+    profile = ctx.system.memory_comparison
+    if profile is None:
+        return
+    origin = ctx.system.origin(profile)
+    yield from _axis_names(ctx, origin, list(profile.axes))
+    resolvable = _resolvable(ctx)
+    for name, entry in profile.axes.items():
+        axis = _Axis(ctx, origin, name, entry)
+        yield from _assessment(axis)
+        yield from _values(axis)
+        yield from _evidence(axis)
+        yield from _notes(axis)
+        yield from _citations(axis, resolvable)
+    yield from _trace_learning(ctx, origin, profile.axes)
+    yield from _read_back(ctx, origin, profile.axes)
+
+
+def _axis_names(ctx: Context, origin: Origin | None, names: list[str]) -> Iterator[Diagnostic]:
+    for name in names:
+        if name not in AXIS_VALUES:
+            yield error(
+                "KB702",
+                f"{name!r} is not an axis of the memory-comparison profile",
+                *ctx.key_at(origin, ("axes", name)),
+                hint="Axes: " + ", ".join(AXES),
+            )
+    for name in AXES:
+        if name not in names:
+            yield error(
+                "KB701",
+                f"the memory-comparison profile lacks the axis {name!r}",
+                *ctx.key_at(origin, ("axes",)),
+                hint="Every axis occurs exactly once; "
+                "write 'assessment: uninspected' where it was not inspected.",
+            )
+
+
+def _assessment(axis: _Axis) -> Iterator[Diagnostic]:
+    if axis.entry.assessment not in _ASSESSMENTS:
+        yield error(
+            "KB704",
+            f"assessment {axis.entry.assessment!r} of {axis.name} is not one of {', '.join(_ASSESSMENTS)}",
+            *axis.at("assessment"),
+        )
+
+
+def _values(axis: _Axis) -> Iterator[Diagnostic]:
+    allowed = AXIS_VALUES.get(axis.name)
+    seen: set[str] = set()
+    for index, value in enumerate(axis.entry.values):
+        if allowed is not None and value not in allowed:
+            yield error(
+                "KB705",
+                f"{value!r} is not a value of {axis.name}",
+                *axis.at("values", index),
+                hint=f"Values of {axis.name}: " + ", ".join(allowed),
+            )
+        if value in seen:
+            yield error("KB706", f"{axis.name} lists {value!r} twice", *axis.at("values", index))
+        seen.add(value)
+    valued = axis.entry.assessment in VALUED_ASSESSMENTS
+    if valued and not axis.entry.values:
+        yield error(
+            "KB707",
+            f"{axis.name} is {axis.entry.assessment} but lists no values",
+            *axis.at("values"),
+            hint="List the values found, or choose another assessment (uninspected, not-determinable, …).",
+        )
+    if not valued and axis.entry.assessment in _ASSESSMENTS and (axis.entry.values or axis.entry.evidence):
+        where = axis.at("values", 0) if axis.entry.values else axis.key_at("evidence")
+        yield error(
+            "KB710",
+            f"{axis.name} is {axis.entry.assessment}, so it has 'values: []' and 'evidence: {{}}'",
+            *where,
+        )
+
+
+def _evidence(axis: _Axis) -> Iterator[Diagnostic]:
+    if axis.entry.assessment not in VALUED_ASSESSMENTS:
+        return
+    for index, value in enumerate(axis.entry.values):
+        if value not in axis.entry.evidence and value not in axis.entry.values[:index]:
+            yield error(
+                "KB708",
+                f"value {value!r} of {axis.name} has no evidence entry",
+                *axis.at("values", index),
+                hint=f"Add 'evidence: {{{value}: {{basis: …, records: […], note: …}}}}'.",
+            )
+    for value, entry in axis.entry.evidence.items():
+        if value not in axis.entry.values:
+            yield error(
+                "KB709",
+                f"evidence for {value!r}, which {axis.name} does not list among its values",
+                *axis.key_at("evidence", value),
+            )
+        yield from _evidence_entry(axis, value, entry)
+
+
+def _evidence_entry(axis: _Axis, value: str, entry: AxisEvidence) -> Iterator[Diagnostic]:
+    if entry.basis not in BASIS_VALUES:
+        yield error(
+            "KB711",
+            f"basis {entry.basis!r} of {axis.name} value {value!r} is not one of {', '.join(BASIS_VALUES)}",
+            *axis.at("evidence", value, "basis"),
+        )
+    if not entry.records:
+        yield error(
+            "KB712",
+            f"evidence for {value!r} of {axis.name} cites no record",
+            *axis.at("evidence", value, "records"),
+            hint="Name the route or object that warrants the value.",
+        )
+    for index, ref in enumerate(entry.records):
+        if ref in entry.records[:index]:
+            yield error(
+                "KB712",
+                f"evidence for {value!r} cites {ref} twice",
+                *axis.at("evidence", value, "records", index),
+            )
+
+
+def _notes(axis: _Axis) -> Iterator[Diagnostic]:
+    places: list[tuple[str, str | None, DataPath]] = [(axis.name, axis.entry.note, ())]
+    places += [
+        (f"value {value!r} of {axis.name}", entry.note, ("evidence", value))
+        for value, entry in axis.entry.evidence.items()
+    ]
+    for what, note, path in places:
+        if note is None:
+            yield error("KB715", f"{what} has no note", *axis.key_at(*path), hint="Explain it in 'note:'.")
+        elif not note.strip():
+            yield error("KB715", f"the note of {what} is empty", *axis.at(*path, "note"))
+
+
+def _resolvable(ctx: Context) -> frozenset[str]:
+    """IDs a profile may cite: declared in the system, or annotated there (``On <ID>``)."""
+    declared = {record.id for record in ctx.system.records}
+    annotated = {annotation.target for annotation in ctx.system.annotations}
+    return frozenset(declared | annotated | ctx.system.unvalidated_ids)
+
+
+def _citations(axis: _Axis, resolvable: frozenset[str]) -> Iterator[Diagnostic]:
+    cited: list[tuple[str, DataPath]] = [
+        (ref, ("records", index)) for index, ref in enumerate(axis.entry.records)
+    ]
+    for value, entry in axis.entry.evidence.items():
+        cited += [(ref, ("evidence", value, "records", index)) for index, ref in enumerate(entry.records)]
+    for ref, path in cited:
+        if ref not in resolvable:
+            supplied = ref in axis.ctx.supplied
+            yield error(
+                "KB714",
+                f"{axis.name} cites {ref}, which is supplied but not annotated in this system"
+                if supplied
+                else f"{axis.name} cites {ref}, which this system neither declares nor annotates",
+                *axis.at(*path),
+                hint="Annotate a supplied record ('annotations:' with 'target:') so the profile "
+                "validates without the other members.",
+            )
+    if axis.entry.assessment == ProfileAssessment.ABSENT.value and not any(
+        kind_of(ref) is RecordKind.ABSENCE for ref in axis.entry.records
+    ):
+        yield error(
+            "KB713",
+            f"{axis.name} is absent but its records name no evidenced absence (ABS or MEM-ABS)",
+            *axis.at("records"),
+            hint="Cite the evidenced-absence record that establishes the bounded absence.",
+        )
+
+
+def _trace_learning(
+    ctx: Context, origin: Origin | None, axes: dict[str, AxisProfile]
+) -> Iterator[Diagnostic]:
+    entry = axes.get("trace_learning")
+    if entry is None:
+        return
+    path: DataPath = ("axes", "trace_learning", "values")
+    if len(entry.values) > 1:
+        yield error(
+            "KB716",
+            "trace learning has one value only",
+            *ctx.at(origin, (*path, 1)),
+            hint='Write either "yes" or "no".',
+        )
+    if entry.assessment == ProfileAssessment.PARTIAL.value and "no" in entry.values:
+        yield error(
+            "KB717",
+            'a partial trace-learning assessment cannot assert "no"',
+            *ctx.at(origin, (*path, entry.values.index("no"))),
+            hint="An unresolved branch may still learn from traces: assert 'no' only when known.",
+        )
+    source = axes.get("trace_source")
+    known_no = entry.assessment == ProfileAssessment.KNOWN.value and entry.values == ["no"]
+    learning_absent = known_no or entry.assessment == ProfileAssessment.ABSENT.value
+    if learning_absent and source is not None and source.assessment != ProfileAssessment.INAPPLICABLE.value:
+        yield error(
+            "KB719",
+            f"trace learning is known not to occur, so trace_source is inapplicable, not {source.assessment}",
+            *ctx.at(origin, ("axes", "trace_source", "assessment")),
+        )
+
+
+def _read_back(ctx: Context, origin: Origin | None, axes: dict[str, AxisProfile]) -> Iterator[Diagnostic]:
+    direction, signal = axes.get("read_back_direction"), axes.get("read_back_signal")
+    if direction is None or signal is None:
+        return
+    pull_only = direction.assessment == ProfileAssessment.KNOWN.value and direction.values == ["pull"]
+    if pull_only and signal.assessment != ProfileAssessment.INAPPLICABLE.value:
+        yield error(
+            "KB718",
+            f"read-back is known pull-only, so read_back_signal is inapplicable, not {signal.assessment}",
+            *ctx.at(origin, ("axes", "read_back_signal", "assessment")),
+            hint="Read-back signal characterizes push selection.",
+        )
+
+
+PROFILE_RULES = (rule_profile,)

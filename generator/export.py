@@ -1,0 +1,257 @@
+"""Data export: every record and profile as JSON, the memory comparison as CSV.
+
+Both are built from a rendered pipeline result (the CSV carries the SHA-256 of each
+system's report page), are deterministic (sorted systems and records, ``\\n`` line
+endings, no clock time) and ship in the built site (``exports/``) as well as through
+``kbgen export``. The JSON has a schema of its own, ``schemas/export.schema.json``,
+generated from the models below.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .model.ids import KIND_NAMES, kind_of, sort_key
+from .model.kinds import status_fields
+from .model.profile import AXES
+from .render import urls
+from .render.comparison import run_page
+from .render.registry import SYSTEM_PAGE, system_pages
+
+if TYPE_CHECKING:
+    from .link import SystemGraph
+    from .pipeline import PipelineResult
+
+EXPORT_VERSION = 1
+JSON_SCHEMA_PATH = "schemas/export.schema.json"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ExportReference(_Frozen):
+    """A resolved reference: the target's ID, kind, label and URL (relative to the site root)."""
+
+    id: str
+    kind: str = Field(description="The target's kind ('route', …) or 'declared elsewhere'.")
+    label: str | None
+    url: str | None = Field(description="The target's page and anchor, relative to the site root.")
+
+
+class ExportStatus(_Frozen):
+    label: str
+    value: str
+
+
+class ExportEvidence(_Frozen):
+    """An evidence anchor of a record, with the URL of the cited file at the pinned revision."""
+
+    source: str
+    path: str
+    lines: list[list[int]]
+    url: str | None = Field(description="The file at the source's pinned revision (first line range).")
+
+
+class ExportRecord(_Frozen):
+    """One record: its fields as written, its statuses, where it is published and what it cites."""
+
+    id: str
+    kind: str
+    label: str | None
+    anchor: str
+    url: str
+    statuses: list[ExportStatus]
+    fields: dict[str, Any] = Field(description="Every field of the record as validated (defaults omitted).")
+    evidence: list[ExportEvidence]
+    references: list[ExportReference]
+
+
+class ExportSystem(_Frozen):
+    slug: str
+    name: str
+    run_id: str | None
+    evidence_tier: str | None
+    run: dict[str, Any] | None
+    pages: dict[str, str] = Field(description="Page key → URL relative to the site root.")
+    records: list[ExportRecord]
+    supplied: list[ExportReference]
+    profile: dict[str, Any] | None = Field(description="The memory-comparison profile, keys as written.")
+
+
+class ExportDocument(_Frozen):
+    """The whole KB as data (``kbgen export --format json``)."""
+
+    version: int = Field(description=f"The export format's version ({EXPORT_VERSION}).")
+    systems: list[ExportSystem]
+
+
+def _reference(graph: SystemGraph, target: str) -> ExportReference:
+    place = graph.place_of(target)
+    if place is not None:
+        record = graph.records[target]
+        url = urls.site_url(urls.page_path(place.page, graph.slug), place.anchor)
+        return ExportReference(id=target, kind=KIND_NAMES[kind_of(target)][0], label=record.label, url=url)  # type: ignore[index]
+    supplied = graph.supplied.get(target)
+    # Records declared elsewhere are listed on the system page.
+    url = urls.site_url(urls.page_path(SYSTEM_PAGE, graph.slug), urls.anchor_of(target))
+    return ExportReference(
+        id=target, kind="declared elsewhere", label=supplied.label if supplied else None, url=url
+    )
+
+
+def _records(graph: SystemGraph) -> list[ExportRecord]:
+    exported = []
+    for record_id in sorted(graph.records, key=sort_key):
+        record = graph.records[record_id]
+        place = graph.place_of(record_id)
+        assert place is not None
+        exported.append(
+            ExportRecord(
+                id=record_id,
+                kind=KIND_NAMES[kind_of(record_id)][0],  # type: ignore[index]
+                label=record.label,
+                anchor=place.anchor,
+                url=urls.site_url(urls.page_path(place.page, graph.slug), place.anchor),
+                statuses=[ExportStatus(label=label, value=value) for label, value in status_fields(record)],
+                fields=record.model_dump(mode="json", exclude_defaults=True),
+                evidence=[
+                    ExportEvidence(
+                        source=anchor.source,
+                        path=anchor.path,
+                        lines=[list(pair) for pair in anchor.lines],
+                        url=graph.evidence_url(anchor.source, anchor.path, (anchor.ranges or (None,))[0]),
+                    )
+                    for anchor in record.evidence
+                ],
+                references=[_reference(graph, target) for target in graph.cites.get(record_id, [])],
+            )
+        )
+    return exported
+
+
+def _system(graph: SystemGraph) -> ExportSystem:
+    run = graph.system.run
+    profile = graph.system.memory_comparison
+    return ExportSystem(
+        slug=graph.slug,
+        name=run.system if run else graph.slug,
+        run_id=run.run_id if run else None,
+        evidence_tier=run.evidence_tier.value if run and run.evidence_tier else None,
+        run=run.model_dump(mode="json", exclude_none=True) if run else None,
+        pages={
+            spec.key: urls.site_url(urls.page_path(spec.key, graph.slug))
+            for spec in system_pages(graph.system)
+        },
+        records=_records(graph),
+        supplied=[_reference(graph, s) for s in sorted(graph.supplied, key=sort_key)],
+        profile=profile.model_dump(mode="json", exclude_none=True) if profile else None,
+    )
+
+
+def _selected(result: PipelineResult, system: str | None) -> list[SystemGraph]:
+    graphs = sorted(result.graphs, key=lambda g: g.slug)
+    return [g for g in graphs if g.slug == system] if system else graphs
+
+
+def export_json(result: PipelineResult, system: str | None = None) -> str:
+    """Every record of every (or one) system with its references, and the profiles."""
+    document = ExportDocument(version=EXPORT_VERSION, systems=[_system(g) for g in _selected(result, system)])
+    return json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def export_schema_text() -> str:
+    """The JSON Schema of ``export_json``'s output, as committed."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "export.schema.json",
+        **ExportDocument.model_json_schema(),
+    }
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------- the comparison as CSV
+
+LEAD_COLUMNS = ("system", "name", "run_id", "evidence_tier", "scope")
+AXIS_COLUMNS = ("assessment", "values", "basis", "records")
+TAIL_COLUMNS = ("report_page", "report_sha256")
+
+
+def csv_header() -> list[str]:
+    """Stable columns: the system, then per axis its assessment, values, basis and records."""
+    per_axis = [f"{axis}.{column}" for axis in AXES for column in AXIS_COLUMNS]
+    return [*LEAD_COLUMNS, *per_axis, *TAIL_COLUMNS]
+
+
+# A spreadsheet reads a cell starting with one of these as a formula: record text is data.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(cell: str) -> str:
+    return "'" + cell if cell.startswith(_FORMULA_START) else cell
+
+
+def _csv_row(result: PipelineResult, graph: SystemGraph) -> list[str]:
+    profile = graph.system.memory_comparison
+    assert profile is not None
+    run = graph.system.run
+    cells = [
+        graph.slug,
+        run.system if run else graph.slug,
+        (run.run_id if run else None) or "",
+        run.evidence_tier.value if run and run.evidence_tier else "",
+        profile.scope,
+    ]
+    for axis in AXES:
+        entry = profile.axis(axis)
+        if entry is None:
+            cells += [""] * len(AXIS_COLUMNS)
+            continue
+        basis = [
+            f"{value}={entry.evidence[value].basis}" for value in entry.values if value in entry.evidence
+        ]
+        cells += [entry.assessment, " ".join(entry.values), " ".join(basis), " ".join(entry.records)]
+    page = run_page(graph.system)
+    path = urls.page_path(page, graph.slug)
+    markdown = result.pages.get(path)
+    digest = hashlib.sha256(markdown.encode("utf-8")).hexdigest() if markdown is not None else ""
+    return [*cells, path if markdown is not None else "", digest]
+
+
+def export_csv(result: PipelineResult, system: str | None = None) -> str:
+    """The comparison table: one row per system with a profile, in slug order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(csv_header())
+    for graph in _selected(result, system):
+        if graph.system.memory_comparison is not None:
+            writer.writerow([_inert(cell) for cell in _csv_row(result, graph)])
+    return buffer.getvalue()
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` so a reader sees the old file or the new one, never a part."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", newline="\n", dir=target.parent, prefix=f".{target.name}.", delete=False
+    ) as handle:
+        handle.write(text)
+    try:
+        os.replace(handle.name, target)
+    except OSError:
+        os.unlink(handle.name)
+        raise
+
+
+def site_exports(result: PipelineResult) -> dict[str, str]:
+    """The files the built site ships for download (path below the site root → text)."""
+    return {urls.KB_JSON: export_json(result), urls.COMPARISON_CSV: export_csv(result)}

@@ -1,0 +1,87 @@
+"""``kbgen import``: an analysis document (Markdown or plain text) becomes a record folder.
+
+``document`` finds the structure (sections and located blocks), the ``recognisers`` the
+surface forms, ``build`` maps them onto the record model, ``emit`` writes YAML and
+``write`` puts the folder in place atomically. The input is read through the size-capped
+reader of ``readfs``; every step is linear in the document.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from ..readfs import open_folder, read_text
+from .build import build
+from .document import parse_document
+from .emit import dump_file
+from .write import target_problem, write_folder
+
+
+@dataclass
+class ImportOutcome:
+    """What an import did: the folder written (None when nothing was) and its findings."""
+
+    folder: Path | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
+    """The document's text through the records' reader (no symlink, size cap, UTF-8, no controls)."""
+    display = path.as_posix()
+    parent_fd, problems = open_folder(str(path.parent) or ".", path.parent.as_posix())
+    if parent_fd is None:
+        return None, problems
+    try:
+        return read_text(parent_fd, path.name, display)
+    finally:
+        os.close(parent_fd)
+
+
+def render_files(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The record files a document becomes (name → YAML text), and the import findings."""
+    result = build(parse_document(text), display, slug)
+    return {name: dump_file(mapping) for name, mapping in result.files.items()}, result.diagnostics
+
+
+def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
+    """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
+    after checking every member's bytes against the manifest."""
+    from .sets import MANIFEST, merge_members, pinned_members, verify_members
+
+    manifest, problems = read_document(folder / MANIFEST)
+    if manifest is None:
+        return ImportOutcome(None, problems)
+    pinned, problems = pinned_members(manifest, (folder / MANIFEST).as_posix())
+    if problems:
+        return ImportOutcome(None, problems)
+    texts: dict[str, str] = {}
+    for child in sorted(folder.iterdir()):
+        if child.name.endswith(".md"):
+            text, read_problems = read_document(child)
+            problems.extend(read_problems)
+            if text is not None:
+                texts[child.name] = text
+    problems.extend(verify_members(folder, pinned, texts))
+    if problems:
+        return ImportOutcome(None, problems)
+    files, diagnostics = merge_members(texts, folder, slug)
+    return ImportOutcome(write_folder(records, slug, files), diagnostics)
+
+
+def import_document(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
+    """Convert ``path`` into ``records/slug``; refuses an existing folder unless ``force``.
+    A folder is an analysis set: its manifest and member files."""
+    problem = target_problem(records, slug, force)
+    if problem is not None:
+        return ImportOutcome(None, [problem])
+    if path.is_dir() and not path.is_symlink():
+        return import_set(path, slug, records)
+    text, problems = read_document(path)
+    if text is None:
+        return ImportOutcome(None, problems)
+    files, diagnostics = render_files(text, path.as_posix(), slug)
+    folder = write_folder(records, slug, files)
+    return ImportOutcome(folder, problems + diagnostics)

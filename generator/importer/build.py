@@ -1,0 +1,189 @@
+"""From a parsed document to the mappings of a record folder.
+
+The walk follows the document: each top-level section becomes the section of the result
+or memory report with that title; in 'Shared records' and 'Annotations' the recognisers
+find declarations; everything they do not structure stays as prose, in order, in the
+section where it was written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Diagnostic
+from .columns import fold
+from .context import Gathered
+from .document import Block, Document, Section
+from .finish import assemble
+from .prose import ProseWalker
+from .sections import SHARED, section_keys
+from .shared import SharedWalker
+
+
+@dataclass
+class ImportResult:
+    """The files of the new system folder (file name → top-level mapping) and the findings."""
+
+    files: dict[str, dict[str, Any]]
+    diagnostics: list[Diagnostic]
+
+
+def build(document: Document, display: str, slug: str, kind: str | None = None) -> ImportResult:
+    """Turn a parsed document into the record files of system ``slug``; ``kind`` is the
+    document key (a set's member), else a result or memory report by its type and title."""
+    gathered = Gathered(display)
+    front = _frontmatter(document, gathered)
+    title_section = _title_section(document)
+    title = title_section.title or slug
+    doc_type = str(front.get("type") or "") or _type_line(title_section)
+    member = kind is not None  # a member of a set: see drafts.finish
+    if kind is None:
+        kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+    prose = ProseWalker(gathered, document.form == "text")
+    shared = SharedWalker(gathered, prose)
+    body = _sections(title_section, kind, gathered, prose, shared)
+    _keep_other_frontmatter(front, document, gathered, body)
+    files = assemble(gathered, kind, title, doc_type, front, body, document.form, set_member=member)
+    return ImportResult(files, gathered.diagnostics)
+
+
+def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
+    if document.frontmatter is None:
+        return {}
+    try:
+        refusal = _unsafe_shape(document.frontmatter)
+        if refusal is not None:
+            gathered.fail("KB609", f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
+            return {}
+        front = yaml.safe_load(document.frontmatter)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = document.frontmatter_line + (mark.line if mark else 0)
+        gathered.fail("KB609", f"frontmatter is not valid YAML: {getattr(exc, 'problem', exc)}", line, 1)
+        return {}
+    if not isinstance(front, dict):
+        gathered.fail("KB609", "frontmatter is not a mapping", document.frontmatter_line, 1)
+        return {}
+    return front
+
+
+MAX_FRONTMATTER_DEPTH = 64
+
+
+def _unsafe_shape(text: str) -> tuple[str, int] | None:
+    """An anchor or alias (copied out, an alias bomb grows without bound) or nesting deeper
+    than the limit (the parser recurses), with its line offset; scanned in one linear pass."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            return "uses a YAML anchor or alias, which records do not allow", _line(event)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_FRONTMATTER_DEPTH:
+                return f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels", _line(event)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _line(event: yaml.Event) -> int:
+    mark = event.start_mark
+    return mark.line if mark is not None else 0
+
+
+# Frontmatter keys the records hold (run identity, type, profile; description as the run summary).
+IMPORTED_KEYS = frozenset(
+    {"type", "run-id", "source-identity", "reviewed-boundary", "memory-comparison", "description"}
+)
+
+
+def _keep_other_frontmatter(
+    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any]
+) -> None:
+    """A frontmatter key the records have no field for is kept as a paragraph of the first section."""
+    kept = []
+    for key, value in front.items():
+        if key in IMPORTED_KEYS or not isinstance(value, str | int | float | bool):
+            continue
+        kept.append(f"{key}: {value}")
+        gathered.warn(
+            "KB601",
+            f"frontmatter key {key!r} has no record field; kept as a paragraph of the first section",
+            document.frontmatter_line + _key_line(document.frontmatter or "", str(key)),
+            1,
+        )
+    if kept and body:
+        first = body[next(iter(body))]
+        first["blocks"] = kept + first.get("blocks", [])
+
+
+def _key_line(text: str, key: str) -> int:
+    for number, line in enumerate(text.split("\n")):
+        if line.startswith(f"{key}:"):
+            return number
+    return 0
+
+
+def _title_section(document: Document) -> Section:
+    children = document.root.children
+    if len(children) == 1 and children[0].level == 1:
+        title = children[0]
+        title.blocks = document.root.blocks + title.blocks
+        return title
+    return Section("", 0, 1, blocks=document.root.blocks, children=children)
+
+
+def _type_line(title_section: Section) -> str:
+    """A plain document's ``Type: …`` line, taken out of the prose."""
+    for block in list(title_section.blocks):
+        if block.kind == "paragraph" and block.text.startswith("Type: "):
+            title_section.blocks.remove(block)
+            return block.text.removeprefix("Type: ").strip()
+    return ""
+
+
+def _sections(
+    title_section: Section, kind: str, gathered: Gathered, prose: ProseWalker, shared: SharedWalker
+) -> dict[str, Any]:
+    """Each top-level section under its model key; an unknown one joins the section before it."""
+    keys = section_keys(kind)
+    body: dict[str, Any] = {}
+    previous: str | None = None
+    for section in _top_sections(title_section, gathered):
+        key = keys.get(fold(section.title))
+        if key is None:
+            target = previous or next(iter(keys.values()))
+            gathered.warn(
+                "KB608",
+                f"section {section.title!r} is not a section of a {kind.replace('_', ' ')}; "
+                f"kept as a subsection of {target!r}",
+                section.line,
+                section.col,
+            )
+            entry = body.setdefault(target, {})
+            entry.setdefault("sections", []).append(prose.subsection(section))
+            continue
+        previous = key
+        if key == SHARED:
+            body[key] = shared.shared_records(section)
+        elif key == "annotations":
+            body[key] = shared.annotations(section)
+        else:
+            body[key] = prose.section(section)
+    return body
+
+
+def _top_sections(title_section: Section, gathered: Gathered) -> list[Section]:
+    """The level-2 sections; text before the first one joins the first."""
+    sections = list(title_section.children)
+    if title_section.blocks and sections:
+        sections[0].blocks = title_section.blocks + sections[0].blocks
+    elif title_section.blocks:
+        sections = [Section("", 2, title_section.blocks[0].line, blocks=title_section.blocks)]
+    return sections
+
+
+__all__ = ["Block", "ImportResult", "build"]

@@ -1,0 +1,46 @@
+"""What an import gathers while it walks the document: records, diagnostics, cited IDs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, error, warning
+from ..model.ids import ID_IN_TEXT
+from .drafts import Draft
+
+
+@dataclass
+class Gathered:
+    """The records and findings of one import, in document order."""
+
+    display: str
+    drafts: dict[str, Draft] = field(default_factory=dict)  # record ID → draft
+    limitations: list[Draft] = field(default_factory=list)
+    annotations: list[Draft] = field(default_factory=list)
+    supplied_labels: dict[str, str] = field(default_factory=dict)
+    cited: dict[str, tuple[int, int]] = field(default_factory=dict)  # ID → first (line, col)
+    quote_commits: dict[int, str] = field(default_factory=dict)  # id(quote) → commit written
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def warn(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:
+        self.diagnostics.append(warning(code, message, self.display, line, col, hint))
+
+    def fail(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:
+        self.diagnostics.append(error(code, message, self.display, line, col, hint))
+
+    def cite(self, text: str, line: int, col: int) -> None:
+        """Note every ID written in prose (for the supplied records of IDs nobody declares)."""
+        single = "\n" not in text
+        for match in ID_IN_TEXT.finditer(text):
+            self.cited.setdefault(match.group(0), (line, col + match.start() if single else col))
+
+    def cite_value(self, value: Any, line: int, col: int) -> None:
+        if isinstance(value, str):
+            self.cite(value, line, col)
+        elif isinstance(value, dict):
+            for item in value.values():
+                self.cite_value(item, line, col)
+        elif isinstance(value, list):
+            for item in value:
+                self.cite_value(item, line, col)

@@ -1,0 +1,184 @@
+"""Records under construction: the fields one declaration gathers, then put in model order.
+
+A draft collects what the recognisers found for one record (label, labelled fields,
+status lines, quotations, amendments) and the prose around them; ``finish`` adds the
+evidence anchors and the statuses written in that prose and orders the keys as the
+record's model declares its fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.anchors import find_anchors
+from ..model.files import list_models
+from ..model.records import ROUTE_FIELD_LABELS, RecordBase
+from ..model.vocab import GuaranteeStrength
+from .columns import field_of, route_field_of
+from .recognisers.fields import Field, StatusLine, statuses_in_prose
+from .recognisers.guarantee import guarantee_clause
+
+# Fields that open a record: prose after them is still its body, not its remarks.
+LEAD_FIELDS = frozenset({"label", "part_of", "progression", "source_native"})
+
+
+@dataclass
+class Draft:
+    """One record being built from the document, with where it was declared."""
+
+    list_key: str
+    data: dict[str, Any]
+    line: int
+    col: int
+    prose_before: list[str] = field(default_factory=list)  # body
+    prose_after: list[str] = field(default_factory=list)  # remarks
+    structured: bool = False  # a structured field was seen: later prose is remarks
+    text_fields: list[str] = field(default_factory=list)  # prose kept in named fields
+    # A route's labelled fields as written ((field, label, value), in order): kept as fields
+    # only when all seven are there, else returned to the prose (a narrative route).
+    route_fields: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def add_prose(self, text: str, item: bool = False) -> None:
+        """Prose of the record: its body until a structured field was seen, its remarks after.
+
+        A list item is kept as a Markdown item (``- …``); consecutive items form one list.
+        """
+        target = self.prose_after if self.structured else self.prose_before
+        if item and target and target[-1].startswith("- "):
+            target[-1] += "\n- " + text
+        else:
+            target.append(f"- {text}" if item else text)
+
+    def set(self, name: str, value: Any) -> None:
+        self.data[name] = value
+        if isinstance(value, str):
+            self.text_fields.append(value)
+
+    def add_status(self, status: StatusLine) -> None:
+        self.data.setdefault("statuses", {})[status.label] = status.value
+        self.structured = True
+
+    def add_quote(self, quote: dict[str, Any]) -> None:
+        self.data.setdefault("quotes", []).append(quote)
+
+    def all_text(self) -> str:
+        return " ".join([*self.prose_before, *self.text_fields, *self.prose_after])
+
+
+def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
+    """Put a ``Label: value`` line into its field; False when the label names no field."""
+    if draft.list_key == "routes":
+        route_field = route_field_of(labelled.label)
+        if route_field:
+            draft.data.setdefault("fields", {})[route_field] = labelled.value
+            draft.route_fields.append((route_field, labelled.label, labelled.value))
+            draft.text_fields.append(labelled.value)
+            draft.structured = True
+            return True
+        if labelled.label.lower() == "guarantee strength" and _guarantee(draft, labelled.value):
+            draft.structured = True
+            return True
+    name = field_of(draft.list_key, labelled.label)
+    if name is None or name in ("id", "evidence", "quotes", "statuses", "amendments") or name in draft.data:
+        return False
+    if name == "label" and "\n" in labelled.value:
+        return False
+    draft.set(name, labelled.value)
+    if name not in LEAD_FIELDS:
+        draft.structured = True
+    return True
+
+
+def _guarantee(draft: Draft, value: str) -> bool:
+    strength = value.strip().rstrip(".").lower()
+    if strength not in {g.value for g in GuaranteeStrength}:
+        return False
+    draft.data.setdefault("guarantee", []).append({"strength": strength})
+    return True
+
+
+_EVIDENCE_CLAUSE = re.compile(r"Evidence: (?P<source>SRC-[0-9]+), (?P<paths>[^\n]*?)(?:\.(?:\s|$)|$)")
+_PATH = re.compile(
+    r"(?<![\w/.-])[\w.-]*/[\w./<>-]*\w|(?<![\w/.-])[\w-]+\.(?:rs|py|ts|js|md|sh|toml|json|yaml)\b"
+)
+
+
+def evidence_of(text: str) -> list[str]:
+    """The evidence anchors written in a record's prose, in order, each once.
+
+    Two forms: ``SRC-1 path:lines; path:lines`` and an ``Evidence: SRC-1, path, … path.``
+    clause, where every path-like word of the clause is cited from that source.
+    """
+    found: list[str] = []
+    for anchor in find_anchors(text):
+        ranges = ",".join(str(r) for r in anchor.ranges)
+        found.append(f"{anchor.source} {anchor.path}" + (f":{ranges}" if ranges else ""))
+    for clause in _EVIDENCE_CLAUSE.finditer(text):
+        for path in _PATH.findall(clause.group("paths")):
+            found.append(f"{clause.group('source')} {path}")
+    return list(dict.fromkeys(found))
+
+
+def _narrative_route(draft: Draft) -> None:
+    """A route with some but not all seven labelled fields keeps them as prose, as written:
+    inventing the missing ones is not the importer's business (rule KB304 wants all seven)."""
+    fields = draft.data.get("fields") or {}
+    if draft.list_key != "routes" or not fields or len(fields) == len(ROUTE_FIELD_LABELS):
+        return
+    del draft.data["fields"]
+    written = [f"{label}: {value}" for _, label, value in draft.route_fields]
+    draft.prose_after[:0] = written
+    draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
+
+
+def _claim_status(draft: Draft) -> None:
+    """A claim's ``Conclusion status: claimed`` sentence is its conclusion status field."""
+    statuses = draft.data.get("statuses") or {}
+    if (
+        draft.list_key == "claims"
+        and "conclusion_status" not in draft.data
+        and "conclusion status" in statuses
+    ):
+        draft.data["conclusion_status"] = statuses.pop("conclusion status")
+        if not statuses:
+            del draft.data["statuses"]
+
+
+def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = False) -> dict[str, Any]:
+    """The record as a mapping in its model's field order. A member of a published set
+    (``partial_routes_as_prose``) keeps a route with only some labelled fields narrative;
+    a single document keeps them as fields, so the check names the missing ones (KB304)."""
+    if partial_routes_as_prose:
+        _narrative_route(draft)
+    if draft.prose_before:
+        draft.data["body"] = "\n\n".join(draft.prose_before)
+    if draft.prose_after:
+        draft.data["remarks"] = "\n\n".join(draft.prose_after)
+    text = draft.all_text()
+    if prose_statuses:
+        for part in [*draft.prose_before, *draft.text_fields, *draft.prose_after]:
+            for label, value in statuses_in_prose(part).items():
+                draft.data.setdefault("statuses", {}).setdefault(label, value)
+    _claim_status(draft)
+    if draft.list_key == "routes" and "guarantee" not in draft.data:
+        guarantee = guarantee_clause(text)
+        if guarantee:
+            draft.data["guarantee"] = guarantee
+    evidence = evidence_of(text)
+    if evidence and draft.list_key != "limitations":
+        draft.data["evidence"] = evidence
+    return {key: draft.data[key] for key in key_order(draft.list_key) if key in draft.data}
+
+
+def key_order(list_key: str) -> list[str]:
+    """The order keys are written in: identity first, then the kind's own fields, then the rest
+    of the common record fields (each group in its model's field order)."""
+    fields = list(list_models()[list_key].model_fields)
+    if "id" not in fields or list_key == "supplied":
+        return fields
+    common = [name for name in RecordBase.model_fields if name in fields]
+    lead = [name for name in ("id", "label", "part_of") if name in fields]
+    own = [name for name in fields if name not in common]
+    return lead + own + [name for name in common if name not in lead]

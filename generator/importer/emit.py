@@ -1,0 +1,59 @@
+"""YAML as a person writes it: block style, the schema modeline first, no anchors or aliases.
+
+Long strings stay on one line as plain or quoted scalars (like the shipped records); a
+string holding line breaks is a literal block. Keys keep the order they were built in
+(the model's field order), so the same document always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+MODELINE = "# yaml-language-server: $schema=../../schemas/records.schema.json\n"
+
+
+# libyaml's emitter when PyYAML has it (the same YAML, several times faster).
+_BASE: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class RecordDumper(_BASE):  # type: ignore[valid-type,misc]
+    """SafeDumper that never writes an alias and writes multi-line strings as literal blocks."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _string(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value:
+        # A literal block cannot keep trailing spaces on a line; those strings are quoted.
+        style = "|" if not any(line != line.rstrip() for line in value.split("\n")) else '"'
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+def _list(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.SequenceNode:
+    # Line ranges read best inline: lines: [[434, 435]].
+    numeric = all(
+        isinstance(item, int) or (isinstance(item, list) and all(isinstance(i, int) for i in item))
+        for item in value
+    )
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=bool(value) and numeric)
+
+
+RecordDumper.add_representer(str, _string)
+RecordDumper.add_representer(list, _list)
+
+
+def dump_file(mapping: dict[str, Any]) -> str:
+    """One record file: the modeline, then the mapping in block style."""
+    text = yaml.dump(
+        mapping,
+        Dumper=RecordDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=1_000_000,
+    )
+    return MODELINE + text

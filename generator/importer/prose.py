@@ -1,0 +1,193 @@
+"""Prose blocks: paragraphs, lists, tables and quotations kept in their section, in order.
+
+Tables whose first column holds record IDs (the source register, a kind's table) or
+limitation titles declare records; a table whose header is a typed table's columns
+becomes typed rows; any other table stays generic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .columns import field_of, fold, list_key_of_id
+from .context import Gathered
+from .document import Block, Section
+from .drafts import Draft
+from .recognisers.lists import list_item
+from .recognisers.quotes import block_quote
+from .recognisers.tables import Row, reflow, table_rows
+from .tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
+
+PROVENANCE_TABLES = {"proposal-mapping": 0}  # typed tables whose first column is not prose
+
+
+class ProseWalker:
+    """Turns blocks into prose blocks of the section model, declaring records found in tables."""
+
+    def __init__(self, gathered: Gathered, plain: bool) -> None:
+        self.gathered = gathered
+        self.plain = plain
+
+    def section(self, section: Section) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        blocks = [item for block in section.blocks for item in self.blocks(block)]
+        if blocks:
+            out["blocks"] = blocks
+        children = [self.subsection(child) for child in section.children]
+        if children:
+            out["sections"] = children
+        return out
+
+    def subsection(self, section: Section) -> dict[str, Any]:
+        self.gathered.cite(section.title, section.line, section.col)
+        return {"title": section.title, **self.section(section)} if section.title else self.section(section)
+
+    def blocks(self, block: Block) -> list[Any]:
+        """The prose blocks one document block becomes (none when it only declared records)."""
+        if block.kind == "table":
+            return self.table(block)
+        if block.kind == "list":
+            return [self.list_block(block)]
+        if block.kind == "quote":
+            return [self.quote_paragraph(block)]
+        if block.kind == "fence":
+            return [self.paragraph("\n".join(block.lines), block)]
+        return self.paragraphs(block)
+
+    def paragraph(self, text: str, block: Block) -> str:
+        self.gathered.cite(text, block.line, block.col)
+        return text
+
+    def paragraphs(self, block: Block) -> list[Any]:
+        """A Markdown paragraph is one block; in plain text every line is a paragraph of its own."""
+        if not self.plain or len(block.lines) == 1:
+            return [self.paragraph(block.text, block)]
+        header = typed_kind_of_words(block.lines[0])
+        if header:
+            self.gathered.warn(
+                "KB601",
+                f"a {header} table whose columns are not separated (no tabs or pipes); "
+                "its rows are kept as paragraphs",
+                block.line,
+                block.col,
+            )
+        return [
+            self.paragraph(line.strip(), Block("paragraph", block.line + offset, 1, [line]))
+            for offset, line in enumerate(block.lines)
+            if line.strip()
+        ]
+
+    def list_block(self, block: Block) -> dict[str, Any]:
+        items: list[str] = []
+        ordered = False
+        for offset, line in enumerate(block.lines):
+            item = list_item(line)
+            if item is None and items:  # a continuation line of the item before
+                items[-1] += " " + line.strip()
+                continue
+            text = item.text if item else line.strip()
+            ordered = ordered or bool(item and item.ordered)
+            self.gathered.cite(text, block.line + offset, item.col if item else 1)
+            items.append(text)
+        return {"items": items, "ordered": True} if ordered else {"items": items}
+
+    def quote_paragraph(self, block: Block) -> str:
+        """A quotation outside a record: kept as a paragraph with its attribution; none is a warning."""
+        quote = block_quote(block.lines)
+        if quote.path is None:
+            self.gathered.warn(
+                "KB606", "quotation without a '--- path' attribution; kept as prose", block.line, block.col
+            )
+            return self.paragraph(quote.text, block)
+        return self.paragraph(f"{quote.text}\n\n{quote.attribution.replace('---', '—', 1)}", block)
+
+    def table(self, block: Block) -> list[Any]:
+        rows = table_rows(block.lines, block.line)
+        rows = reflow(rows, len(rows[0].cells)) if rows else rows
+        self.check_rows(rows, block)
+        if len(rows) < 2:
+            return [self.paragraph(block.text, block)]
+        header, data = rows[0].cells, rows[1:]
+        first = fold(header[0]) if header else ""
+        if first in ("id", "source id") and all(is_id(row.cells[0]) for row in data):
+            self.record_rows(header, data)
+            return []
+        if first == "limitation":
+            self.limitation_rows(header, data)
+            return []
+        kind = typed_kind(header)
+        typed = typed_table(kind, data) if kind else None
+        table = typed or generic_table(header, data)
+        skip = PROVENANCE_TABLES.get(kind or "")
+        for row in data:
+            cells = [c for i, c in enumerate(row.cells) if i != skip]
+            self.gathered.cite(" ".join(cells), row.line, 1)
+        return [{"table": table}]
+
+    def check_rows(self, rows: list[Row], block: Block) -> None:
+        """Warn about unterminated rows and rows whose cells do not match the header."""
+        width = len(rows[0].cells) if rows else 0
+        for row in rows:
+            if row.unterminated:
+                self.gathered.warn(
+                    "KB602",
+                    "table row is not terminated with '|'; its cells are read to the line end",
+                    row.line,
+                    1,
+                )
+            elif len(row.cells) != width:
+                self.gathered.warn(
+                    "KB602",
+                    f"table row has {len(row.cells)} cells, the header {width}",
+                    row.line,
+                    1,
+                )
+
+    def record_rows(self, header: list[str], rows: list[Row]) -> list[str]:
+        """Declare one record per row; returns the IDs declared, in order."""
+        from .shared import declare  # the one place records are declared
+
+        declared = []
+        for row in rows:
+            record_id = row.cells[0].strip()
+            list_key = list_key_of_id(record_id)
+            draft = declare(self.gathered, record_id, list_key, row.line, 1, None)
+            if draft is None:
+                continue
+            for name, cell in zip(header[1:], row.cells[1:], strict=False):
+                self._cell(draft, name, cell)
+            if "label" not in draft.data and "source_native" in draft.data:
+                draft.data = {"label": draft.data["source_native"], **draft.data}
+            self.gathered.cite(" ".join(row.cells[1:]), row.line, 1)
+            declared.append(record_id)
+        return declared
+
+    def _cell(self, draft: Draft, header: str, cell: str) -> None:
+        from .source_cells import source_cell
+
+        if not cell.strip():
+            return
+        if draft.list_key == "sources" and source_cell(draft, fold(header), cell):
+            return
+        name = field_of(draft.list_key, header)
+        if name is None or name in draft.data:
+            draft.add_prose(f"{header}: {cell}")
+            return
+        draft.set(name, cell)
+        if draft.list_key == "claims" and name == "boundary":
+            first = cell.split(".")[0].strip().lower()
+            status = first.split()[0] if first else ""
+            draft.data["conclusion_status"] = status
+            draft.data = {k: draft.data[k] for k in draft.data}
+
+    def limitation_rows(self, header: list[str], rows: list[Row]) -> None:
+        for row in rows:
+            draft = Draft("limitations", {}, row.line, 1)
+            for name, cell in zip(header, row.cells, strict=False):
+                field = field_of("limitations", name)
+                if field and cell.strip():
+                    draft.set(field, cell.strip())
+                elif cell.strip():
+                    draft.add_prose(f"{name}: {cell}")
+            self.gathered.cite(" ".join(row.cells), row.line, 1)
+            self.gathered.limitations.append(draft)

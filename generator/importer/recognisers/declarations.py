@@ -1,0 +1,81 @@
+"""Record declarations: an ID that opens a heading, a paragraph or a table row.
+
+Forms: ``#### MEM-RTE-x — label`` (a heading), ``CMP-6 — Label. Body…`` (a lead-in
+paragraph, also ``**CMP-6 — Label.** Body…``), ``RTE-10 memory amendment — body`` (an
+amendment of a record declared earlier) and ``On RT-RTE-x`` (an annotation of a record
+declared elsewhere, optionally ``— label``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...model.ids import ID_IN_TEXT
+
+DASH = r"\s+[—–-]{1,2}\s+"
+
+
+@dataclass(frozen=True)
+class Declaration:
+    record_id: str
+    label: str | None
+    rest: str  # text after the label (a paragraph's body), "" for a heading
+    annotation: bool = False
+    amendment: str | None = None  # the amendment's label ("memory amendment")
+    id_col: int = 1  # column of the ID within the text, 1-based
+
+
+def _leading_id(text: str) -> tuple[str, int] | None:
+    match = ID_IN_TEXT.search(text)
+    if match is None or text[: match.start()].strip("*_ "):
+        return None
+    end = match.end()
+    if end < len(text) and (text[end].isalnum() or text[end] in "-_"):
+        return None
+    return match.group(0), match.start()
+
+
+def declaration(text: str, heading: bool) -> Declaration | None:
+    """The declaration a heading or paragraph text opens, or None."""
+    annotation = False
+    body = text
+    if body.startswith("On "):
+        annotation, body = True, body[3:]
+    found = _leading_id(body)
+    if found is None:
+        return None
+    record_id, start = found
+    after = body[start + len(record_id) :].lstrip("*_")
+    col = start + 1 + (3 if annotation else 0)
+    amendment = re.match(rf"^\s+(?P<label>[a-z][\w -]*?amendment){DASH}(?P<body>.+)$", after, re.S)
+    if amendment and not heading:
+        return Declaration(
+            record_id, None, amendment.group("body").strip(), False, amendment.group("label"), col
+        )
+    dash = re.match(rf"^{DASH}(?P<rest>.+)$", after, re.S)
+    if dash is None:
+        if after.strip(" *_"):
+            return None if not heading else Declaration(record_id, None, after.strip(), annotation, None, col)
+        return Declaration(record_id, None, "", annotation, None, col)
+    rest = dash.group("rest").strip()
+    if heading:
+        return Declaration(record_id, rest.strip("*_ ") or None, "", annotation, None, col)
+    label, remainder = split_label(rest)
+    return Declaration(record_id, label, remainder, annotation, None, col)
+
+
+# The rest of a lead-in whose bold span opened before the ID: "Label.** Body".
+_BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
+_BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
+
+
+def split_label(text: str) -> tuple[str | None, str]:
+    """Split ``Label. Body`` or ``Label: body`` at the first sentence stop or colon."""
+    bold = _BOLD_LABEL.match(text) or _BOLD_CLOSE.match(text)
+    if bold:
+        return bold.group("label").strip(), bold.group("rest").strip()
+    match = re.search(r"(?<![A-Z])(?:\.|:)(?:\s+|$)", text)
+    if match is None:
+        return (text.strip() or None), ""
+    return text[: match.start()].strip() or None, text[match.end() :].strip()

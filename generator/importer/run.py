@@ -1,0 +1,102 @@
+"""The run identity: from Markdown frontmatter, or recognised in the text of a plain document.
+
+Frontmatter keys (``run-id``, ``source-identity``, ``reviewed-boundary``) are taken as
+written. A plain document states its run in prose; only statements of a fixed form are
+read (``Boundary kind is whole-system``, ``Git commit <hex>``, ``SRC-1 at <hex>``,
+``inspected <date>``, ``The target is an enclosing runtime:``) and each value must be in
+its vocabulary, so nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from ..model.ids import RUN_ID_PATTERN
+from ..model.vocab import BoundaryKind, EvidenceTier
+
+_RUN_ID = re.compile(RUN_ID_PATTERN.strip("^$"))
+_COMMIT = re.compile(r"(?:(?P<source>SRC-[0-9]+) at|Git commit) `?(?P<revision>[0-9a-f]{7,40})\b")
+_INSPECTED = re.compile(r"\binspected (?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})\b")
+_TARGET = re.compile(r"\bThe target is an? (?P<target>[a-z][a-z -]{2,40}?)[:;.]")
+_DISPOSITION = re.compile(
+    r"\b(?:Analysis content|result|disposition) is (?P<value>complete|blocked|out-of-scope)\b"
+)
+
+
+def system_name(title: str) -> str:
+    """The system's display name from the document title (``Decapod memory report`` → ``Decapod``)."""
+    name = re.sub(
+        r"\s+(?:memory (?:analysis )?report|agentic-system analysis|analysis)$", "", title.strip(), flags=re.I
+    )
+    return name or title.strip()
+
+
+def _date(value: str) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def run_from_text(title: str, text: str, first_source: str | None) -> dict[str, Any]:
+    """The run fields a plain document states in its run identity and boundary sections."""
+    run: dict[str, Any] = {"system": system_name(title)}
+    run_id = _RUN_ID.search(text)
+    if run_id:
+        run["run_id"] = run_id.group(0)
+        run["run_date"] = _date(run_id.group("date"))
+    disposition = _DISPOSITION.search(text)
+    if disposition:
+        run["disposition"] = disposition.group("value")
+    target = _TARGET.search(text)
+    if target:
+        run["target_class"] = target.group("target").strip()
+    kind = _first_of(text, [k.value for k in BoundaryKind])
+    if kind:
+        run["boundary_kind"] = kind
+    commit = _COMMIT.search(text)
+    source = (commit.group("source") if commit else None) or first_source
+    if commit and source:
+        run["reviewed_boundary"] = {"source": source, "revision": commit.group("revision")}
+    inspected = _INSPECTED.search(text)
+    if inspected:
+        run["analysis_cutoff"] = _date(inspected.group("date"))
+    tier = _first_of(text, [t.value for t in EvidenceTier])
+    if tier:
+        run["evidence_tier"] = tier
+    return {key: value for key, value in run.items() if value is not None}
+
+
+def _first_of(text: str, values: list[str]) -> str | None:
+    best: tuple[int, str] | None = None
+    for value in values:
+        index = text.find(value)
+        if index >= 0 and (best is None or index < best[0]):
+            best = (index, value)
+    return best[1] if best else None
+
+
+def run_from_frontmatter(title: str, front: dict[str, Any], first_source: str | None) -> dict[str, Any]:
+    """The run fields of a Markdown report's frontmatter."""
+    run: dict[str, Any] = {"system": system_name(title)}
+    run_id = str(front.get("run-id") or "")
+    match = _RUN_ID.fullmatch(run_id)
+    if match:
+        run["run_id"] = run_id
+        run["run_date"] = _date(match.group("date"))
+    if isinstance(front.get("description"), str) and front["description"].strip():
+        run["summary"] = front["description"].strip()
+    revision = front.get("reviewed-boundary")
+    if isinstance(revision, str) and first_source:
+        run["reviewed_boundary"] = {"source": first_source, "revision": revision}
+    return {key: value for key, value in run.items() if value is not None}
+
+
+def commit_statement(text: str) -> tuple[str, str] | None:
+    """``SRC-1 at <hex>``: the source a plain document pins and its revision."""
+    match = _COMMIT.search(text)
+    if match and match.group("source"):
+        return match.group("source"), match.group("revision")
+    return None

@@ -1,0 +1,301 @@
+"""'Shared records' and 'Annotations': declarations, their fields, and the prose between them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.ids import ID_IN_TEXT, kind_of
+from .columns import list_key_of_id
+from .context import Gathered
+from .document import Block, Section
+from .drafts import Draft, apply_labelled
+from .prose import ProseWalker
+from .recognisers.declarations import Declaration, declaration
+from .recognisers.fields import field_sentences, labelled, status_line
+from .recognisers.lists import list_item
+from .recognisers.quotes import QuoteText, attributed_paragraph, block_quote
+from .sections import kind_list_of_title
+from .status_groups import group_statuses
+
+
+def declare(
+    gathered: Gathered, record_id: str, list_key: str | None, line: int, col: int, label: str | None
+) -> Draft | None:
+    """A new draft for ``record_id``; None (and an error) when the document declared it before."""
+    if list_key is None:
+        gathered.warn("KB601", f"{record_id} names no record kind; kept as prose", line, col)
+        return None
+    if record_id in gathered.drafts:
+        first = gathered.drafts[record_id]
+        gathered.fail(
+            "KB605",
+            f"{record_id} is declared again (first at line {first.line}); this declaration is kept as prose",
+            line,
+            col,
+        )
+        return None
+    draft = Draft(list_key, {"id": record_id}, line, col)
+    if label:
+        draft.set("label", label)
+    gathered.drafts[record_id] = draft
+    return draft
+
+
+class SharedWalker:
+    """Walks the kind subsections of 'Shared records' and the 'Annotations' section."""
+
+    def __init__(self, gathered: Gathered, prose: ProseWalker) -> None:
+        self.gathered = gathered
+        self.prose = prose
+
+    def shared_records(self, section: Section) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        loose = [item for block in section.blocks for item in self.prose.blocks(block)]
+        for child in section.children:
+            list_key = kind_list_of_title(child.title)
+            if list_key is None:
+                self.gathered.warn(
+                    "KB601",
+                    f"{child.title!r} is not a record kind; its text is kept in the section before",
+                    child.line,
+                    child.col,
+                )
+                loose.extend([child.title, *self.kind_blocks(child, None)])
+                continue
+            out[list_key] = {"blocks": self.kind_blocks(child, list_key)}
+        if loose:
+            first = next(iter(out.values()), None)
+            if first is None:
+                out["components"] = {"blocks": loose}
+            else:
+                first["blocks"] = loose + first["blocks"]
+        return out
+
+    def kind_blocks(self, section: Section, list_key: str | None) -> list[Any]:
+        """The blocks of one kind subsection: prose, and placements of the records declared in it."""
+        blocks: list[Any] = []
+        statuses: dict[str, str] = {}
+        for block in section.blocks:
+            statuses = group_statuses(block.text) or statuses if block.kind == "paragraph" else statuses
+            for item in self.block_in_kind(block, statuses):
+                _append(blocks, item, list_key)
+        for child in section.children:
+            for item in self.record_section(child, statuses):
+                _append(blocks, item, list_key)
+        return blocks
+
+    def block_in_kind(self, block: Block, statuses: dict[str, str]) -> list[Any]:
+        if block.kind == "table":
+            before = set(self.gathered.drafts)
+            prose = self.prose.blocks(block)
+            declared = [i for i in self.gathered.drafts if i not in before]
+            self._group(declared, statuses)
+            return prose + ([{"records": declared}] if declared else [])
+        if block.kind != "paragraph" or len(block.lines) != 1:
+            return self.prose.blocks(block)
+        found = declaration(block.text, heading=False)
+        if found is None:
+            return self.prose.blocks(block)
+        if found.amendment:
+            return self.amendment(found, block)
+        draft = declare(
+            self.gathered,
+            found.record_id,
+            list_key_of_id(found.record_id),
+            block.line,
+            found.id_col,
+            found.label,
+        )
+        if draft is None:
+            return self.prose.blocks(block)
+        if found.rest:
+            draft.add_prose(found.rest)
+        self.gathered.cite(block.text, block.line, block.col)
+        self._group([found.record_id], statuses)
+        return [{"records": [found.record_id]}]
+
+    def _group(self, ids: list[str], statuses: dict[str, str]) -> None:
+        for record_id in ids:
+            for label, value in statuses.items():
+                self.gathered.drafts[record_id].data.setdefault("statuses", {}).setdefault(label, value)
+
+    def amendment(self, found: Declaration, block: Block) -> list[Any]:
+        target = self.gathered.drafts.get(found.record_id)
+        if target is None:
+            self.gathered.warn(
+                "KB601",
+                f"amendment of {found.record_id}, which is not declared before it; kept as prose",
+                block.line,
+                block.col,
+            )
+            return self.prose.blocks(block)
+        self.gathered.cite(found.rest, block.line, block.col)
+        from .drafts import evidence_of
+
+        entry: dict[str, Any] = {"label": found.amendment, "body": found.rest}
+        evidence = evidence_of(found.rest)
+        if evidence:
+            entry["evidence"] = evidence
+        affects = list(
+            dict.fromkeys(
+                m.group(0) for m in ID_IN_TEXT.finditer(found.rest) if m.group(0) != found.record_id
+            )
+        )
+        affects = [i for i in affects if kind_of(i) != "SRC"]
+        if affects:
+            entry["affects"] = affects
+        target.data.setdefault("amendments", []).append(entry)
+        return []
+
+    def record_section(self, section: Section, statuses: dict[str, str]) -> list[Any]:
+        """A heading that declares a record, and the blocks under it."""
+        found = declaration(section.title, heading=True)
+        list_key = list_key_of_id(found.record_id) if found else None
+        draft = (
+            declare(
+                self.gathered,
+                found.record_id,
+                list_key,
+                section.line,
+                section.col + found.id_col - 1,
+                found.label,
+            )
+            if found and not found.annotation
+            else None
+        )
+        if draft is None:
+            kept = self.prose.subsection(section)
+            return [section.title, *kept.get("blocks", [])]
+        self.fill(draft, section.blocks)
+        self._group([draft.data["id"]], statuses)
+        if "label" not in draft.data:
+            self.gathered.warn(
+                "KB603", f"{draft.data['id']} is declared without a label", section.line, section.col
+            )
+        return [{"records": [draft.data["id"]]}]
+
+    def annotations(self, section: Section) -> dict[str, Any]:
+        blocks = [item for block in section.blocks for item in self.prose.blocks(block)]
+        for child in section.children:
+            found = declaration(child.title, heading=True)
+            if found is None or not found.annotation:
+                kept = self.prose.subsection(child)
+                blocks.extend([child.title, *kept.get("blocks", [])])
+                continue
+            draft = Draft("annotations", {"target": found.record_id}, child.line, child.col)
+            if found.label:
+                self.gathered.supplied_labels.setdefault(found.record_id, found.label)
+            self.gathered.cite(found.record_id, child.line, child.col + 3)
+            self.fill(draft, child.blocks)
+            self.gathered.annotations.append(draft)
+        return {"blocks": blocks} if blocks else {}
+
+    def fill(self, draft: Draft, blocks: list[Block]) -> None:
+        """Give a draft the labelled fields, statuses, quotations and prose of its blocks."""
+        for block in blocks:
+            if block.kind == "quote":
+                self.quote(draft, block_quote(block.lines), block)
+            elif block.kind == "list":
+                self.list_into(draft, block)
+            elif block.kind == "paragraph":
+                for offset, line in enumerate(block.lines if self.prose.plain else [block.text]):
+                    self.line_into(draft, line.strip(), block.line + offset, block.col)
+            else:
+                for item in self.prose.blocks(block):
+                    draft.add_prose(item if isinstance(item, str) else _flatten(item))
+
+    def list_into(self, draft: Draft, block: Block) -> None:
+        """Each item of a list is a field, a status or a quotation when it reads as one; the
+        others stay list items of the record's prose, in order."""
+        items: list[tuple[int, int, str]] = []
+        for offset, line in enumerate(block.lines):
+            item = list_item(line)
+            if item is None and items:
+                number, col, text = items[-1]
+                items[-1] = (number, col, text + " " + line.strip())
+            elif item is not None:
+                items.append((block.line + offset, item.col, item.text))
+        for number, col, text in items:
+            if not self.line_into(draft, text, number, col, keep=False):
+                draft.add_prose(text, item=True)
+
+    def line_into(self, draft: Draft, text: str, line: int, col: int, keep: bool = True) -> bool:
+        """One line or list item of a record; True when it filled a field (or was kept as prose)."""
+        self.gathered.cite(text, line, col)
+        amends = "amendment" in text and draft.list_key != "annotations"
+        found = declaration(text, heading=False) if amends else None
+        if found is not None and found.amendment:
+            kept = self.amendment(found, Block("paragraph", line, col, [text]))
+            for item in kept:
+                draft.add_prose(item if isinstance(item, str) else _flatten(item))
+            return True
+        # An annotation is prose about a record declared elsewhere: no fields of its own.
+        status = status_line(text) if draft.list_key != "annotations" else None
+        if status is not None:
+            if status.known:
+                draft.add_status(status)
+                return True
+            self.gathered.warn(
+                "KB604",
+                f"{status.value!r} is not a conclusion status; the line is kept as prose",
+                line,
+                col + status.value_offset,
+            )
+        elif draft.list_key != "annotations":
+            if self.several_fields(draft, text):
+                return True
+            field = labelled(text)
+            if field is not None and apply_labelled(draft, field, text):
+                return True
+        quote = attributed_paragraph(text) if self.prose.plain else None
+        if quote is not None:
+            self.quote(draft, quote, Block("paragraph", line, col, [text]))
+            return True
+        if keep:
+            draft.add_prose(text)
+        return keep
+
+    def several_fields(self, draft: Draft, text: str) -> bool:
+        """``Consumer: … . Channels: … . Force: … .`` — several labelled fields in one paragraph."""
+        parts = field_sentences(draft.list_key, text)
+        if parts is None:
+            return False
+        fields, rest = parts
+        for field in fields:
+            apply_labelled(draft, field, text)
+        if rest:
+            draft.add_prose(rest)
+        return True
+
+    def quote(self, draft: Draft, quote: QuoteText, block: Block) -> None:
+        if quote.path is None:
+            self.gathered.warn(
+                "KB606", "quotation without a '--- path' attribution; kept as prose", block.line, block.col
+            )
+            draft.add_prose(quote.text)
+            return
+        entry: dict[str, Any] = {"text": quote.text, "path": quote.path}
+        if quote.lines:
+            entry["lines"] = quote.lines
+        if quote.commit:
+            self.gathered.quote_commits[id(entry)] = quote.commit
+        draft.add_quote(entry)
+
+
+def _append(blocks: list[Any], item: Any, list_key: str | None) -> None:
+    """Add a block; consecutive placements of this kind's records merge into one."""
+    if isinstance(item, dict) and "records" in item:
+        ids = [i for i in item["records"] if list_key is not None and list_key_of_id(i) == list_key]
+        if not ids:
+            return
+        if blocks and isinstance(blocks[-1], dict) and "records" in blocks[-1]:
+            blocks[-1]["records"].extend(ids)
+            return
+        item = {"records": ids}
+    blocks.append(item)
+
+
+def _flatten(item: dict[str, Any]) -> str:
+    if "items" in item:
+        return "\n".join(f"- {text}" for text in item["items"])
+    return str(item)

@@ -1,0 +1,52 @@
+"""Tables of a document: record rows, limitation rows, typed rows or a generic table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.ids import ID_IN_TEXT
+from ..model.prose import ROW_TYPES
+from .columns import fold
+from .recognisers.tables import Row
+
+TYPED_COLUMNS = {kind: [fold(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()}
+
+
+def typed_kind(header: list[str]) -> str | None:
+    """The typed table whose column titles are exactly this header, in order."""
+    folded = [fold(cell) for cell in header]
+    return next((kind for kind, columns in TYPED_COLUMNS.items() if columns == folded), None)
+
+
+def typed_kind_of_words(line: str) -> str | None:
+    """A typed table whose column titles, joined by spaces, are this line (a table without separators)."""
+    folded = fold(line)
+    return next((kind for kind, columns in TYPED_COLUMNS.items() if " ".join(columns) == folded), None)
+
+
+def is_id(text: str) -> bool:
+    match = ID_IN_TEXT.search(text)
+    return match is not None and match.start() == 0 and match.end() == len(text.strip())
+
+
+def typed_table(kind: str, rows: list[Row]) -> dict[str, Any] | None:
+    """``{kind, rows}`` with each row a mapping of the row type's fields, or None when a cell is empty."""
+    names = list(ROW_TYPES[kind].COLUMNS)
+    typed = []
+    for row in rows:
+        if len(row.cells) != len(names) or not all(cell.strip() for cell in row.cells):
+            return None
+        typed.append(dict(zip(names, row.cells, strict=True)))
+    return {"kind": kind, "rows": typed}
+
+
+def generic_table(header: list[str], rows: list[Row]) -> dict[str, Any]:
+    """``{kind: generic, columns, rows}``; a short row is padded, a long row's extra cells join the last."""
+    width = len(header)
+    cells = []
+    for row in rows:
+        values = list(row.cells)
+        if len(values) > width:
+            values = [*values[: width - 1], " | ".join(values[width - 1 :])]
+        cells.append(values + [""] * (width - len(values)))
+    return {"kind": "generic", "columns": [cell or "—" for cell in header], "rows": cells}

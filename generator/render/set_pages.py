@@ -1,0 +1,149 @@
+"""The pages of an analysis set's members: overview, runtime, epistemic and reconciliation
+(the memory member is the memory report page), and the review projected from the overview.
+
+Each member page shows its document's sections in the spec's order and the records its
+member declares; references to records of other members link to their member's page.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..link import amendment_anchors
+from ..model.sets import (
+    EPISTEMIC_SECTION_TITLES,
+    LEDGER_LABELS,
+    OVERVIEW_SECTION_TITLES,
+    RECONCILIATION_SECTION_TITLES,
+    RUNTIME_SECTION_TITLES,
+)
+from ..model.system import SystemRecords
+from ..model.vocab import Disposition
+from ..setmanifest import MANIFEST_FILE, manifest_digest, member_digests
+from . import urls
+from .environment import frontmatter
+from .links import link
+from .pages import RecordPageView, _evidence_basis, _sources, _system_name, _title
+from .registry import OVERVIEW_PAGE, PageRequest
+
+if TYPE_CHECKING:
+    from ..link import SystemGraph
+
+# Document key and section titles of each member page.
+MEMBER_DOCUMENTS: dict[str, tuple[str, dict[str, str]]] = {
+    "overview": ("overview", OVERVIEW_SECTION_TITLES),
+    "runtime": ("runtime_report", RUNTIME_SECTION_TITLES),
+    "epistemic": ("epistemic_report", EPISTEMIC_SECTION_TITLES),
+    "reconciliation": ("reconciliation_report", RECONCILIATION_SECTION_TITLES),
+}
+
+
+def is_set(system: SystemRecords) -> bool:
+    return system.analysis_set is not None
+
+
+def _member_frontmatter(graph: SystemGraph, doc: Any) -> Any:
+    run = graph.system.run
+    the_set = graph.system.analysis_set
+    values: dict[str, Any] = {
+        "type": doc.type,
+        "title": _title(doc.title),
+        "description": doc.description,
+        "run-id": doc.run_id or (run.run_id if run else None) or (the_set.run_id if the_set else None),
+        "system": _system_name(graph),
+        "reviewed-boundary": doc.reviewed_boundary or (the_set.reviewed_boundary if the_set else None),
+        "render_macros": False,
+    }
+    return frontmatter({key: value for key, value in values.items() if value is not None})
+
+
+def member_view(request: PageRequest) -> dict[str, Any]:
+    """A member page: its sections in order, its records, its annotations."""
+    graph = request.graph
+    key, titles = MEMBER_DOCUMENTS[request.spec.key]
+    doc = getattr(graph.system, key)
+    assert doc is not None
+    view = RecordPageView(graph, request.spec.key, doc)
+    return {
+        **view.context(),
+        "doc": doc,
+        "section_titles": titles,
+        "sources": _sources(graph) if request.spec.key == OVERVIEW_PAGE else [],
+        "annotations": [
+            a for a in graph.system.annotations if graph.annotation_page_of(a) == request.spec.key
+        ],
+        "ledger_labels": LEDGER_LABELS,
+        "amendments": amendment_anchors(getattr(doc, "amendments", [])),
+        "frontmatter": _member_frontmatter(graph, doc),
+    }
+
+
+def set_review_view(request: PageRequest) -> dict[str, Any]:
+    """The review of a set: projected from the overview, pinning the manifest's SHA-256."""
+    graph = request.graph
+    overview = graph.system.overview
+    assert overview is not None
+    view = RecordPageView(graph, request.spec.key, overview)
+    run = graph.system.run
+    the_set = graph.system.analysis_set
+    assert the_set is not None
+    digest = manifest_digest(graph.system)
+    artifact = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0] + "/" + MANIFEST_FILE
+    title = _system_name(graph)
+    source = graph.sources.get(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
+    values: dict[str, Any] = {
+        "type": request.spec.type_name,
+        "title": _title(f"{title} — review"),
+        "description": overview.description,
+        "generated-by": "kbgen",
+        "analysis-run": the_set.run_id,
+        "source-identity": str(source.location) if source is not None and source.location else None,
+        "reviewed-revision": the_set.reviewed_boundary,
+        "analysis-artifact": artifact,
+        "analysis-artifact-sha256": digest,
+        "run-id": the_set.run_id,
+        "system": title,
+        "render_macros": False,
+    }
+    return {
+        **view.context(),
+        "doc": overview,
+        "title": f"{title} — review",
+        "evidence_basis": _evidence_basis(graph, view.linker),
+        "manifest_sha256": digest,
+        "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, artifact)),
+        "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),
+        "frontmatter": frontmatter({k: v for k, v in values.items() if v is not None}),
+    }
+
+
+def complete_set(system: SystemRecords) -> bool:
+    """A complete set with an overview: it has a review."""
+    run = system.run
+    return (
+        system.overview is not None
+        and system.analysis_set is not None
+        and run is not None
+        and run.disposition is Disposition.COMPLETE
+    )
+
+
+def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]:
+    """The system page's list of members: title, link and canonical digest."""
+    from ..link import MEMBER_PAGES
+    from ..setmanifest import set_members
+
+    digests = member_digests(graph.system)
+    found = []
+    for member in set_members(graph.system):
+        name = f"{member.value}.md"
+        target = urls.page_path(MEMBER_PAGES[member], graph.slug)
+        found.append(
+            {
+                "member": member.value,
+                "href": urls.href(page_path, target),
+                "file": name,
+                "sha256": digests[name],
+            }
+        )
+    return found

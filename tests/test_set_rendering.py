@@ -1,0 +1,129 @@
+"""The pages of an analysis set: one page per member, cross-member links and backlinks,
+amendments on the records they amend, the review pinning the manifest.
+
+Goldens of every page of the small fixture set (``tests/fixtures/check/clean-set``)
+live in ``tests/goldens/sets/``; they change only through ``pytest --update-goldens``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.pipeline import PipelineResult, run_pipeline
+
+TESTS = Path(__file__).resolve().parent
+SET_RECORDS = TESTS / "fixtures" / "check" / "clean-set" / "records"
+GOLDENS = TESTS / "goldens" / "sets"
+MEMBER_PAGES = ["overview.md", "runtime.md", "memory-report.md", "epistemic.md", "reconciliation.md"]
+
+
+@pytest.fixture(scope="module")
+def rendered() -> PipelineResult:
+    result = run_pipeline(SET_RECORDS, SET_RECORDS.parent)
+    assert result.errors == []
+    return result
+
+
+def _system_pages(result: PipelineResult) -> dict[str, str]:
+    prefix = "systems/demo/"
+    return {path.removeprefix(prefix): text for path, text in result.pages.items() if path.startswith(prefix)}
+
+
+def test_one_page_per_member(rendered: PipelineResult) -> None:
+    pages = _system_pages(rendered)
+    assert sorted(pages) == sorted([*MEMBER_PAGES, "index.md", "review.md"])
+
+
+@pytest.mark.parametrize("page", [*MEMBER_PAGES, "index.md", "review.md"])
+def test_set_page_matches_golden(page: str, rendered: PipelineResult, update_goldens: bool) -> None:
+    text = _system_pages(rendered)[page]
+    golden = GOLDENS / page
+    if update_goldens:
+        golden.write_text(text, encoding="utf-8", newline="\n")
+    expected = golden.read_text(encoding="utf-8")
+    diff = "".join(
+        difflib.unified_diff(expected.splitlines(True), text.splitlines(True), f"tests/goldens/sets/{page}")
+    )
+    assert text == expected, diff
+
+
+def test_cross_member_reference_lands_on_the_declaring_member(rendered: PipelineResult) -> None:
+    memory = _system_pages(rendered)["memory-report.md"]
+    assert "[RTE-2](runtime.md#rte-2)" in memory
+    runtime = _system_pages(rendered)["runtime.md"]
+    assert "#### RTE-2 — Read notes back { #rte-2 " in runtime
+
+
+def test_referenced_by_lists_other_members(rendered: PipelineResult) -> None:
+    runtime = _system_pages(rendered)["runtime.md"]
+    section = runtime[runtime.index("{ #rte-2 ") :]
+    backlinks = section[section.index("**Referenced by:**") :].split("\n", 1)[0]
+    assert "[On RTE-2 (memory report)](memory-report.md#on-rte-2)" in backlinks
+    assert "[Amendment: RTE-2 (reconciliation)](reconciliation.md#amendment-rte-2)" in backlinks
+
+
+def test_amendment_is_shown_on_the_amended_record(rendered: PipelineResult) -> None:
+    runtime = _system_pages(rendered)["runtime.md"]
+    rte2 = runtime[runtime.index("{ #rte-2 ") : runtime.index("### Claims")]
+    assert "**Amended:** [Amendment: RTE-2](reconciliation.md#amendment-rte-2)" in rte2
+    assert "Reads the newest file." in rte2
+    rte1 = runtime[runtime.index("{ #rte-1 ") : runtime.index("{ #rte-2 ")]
+    assert "Amended" not in rte1
+    reconciliation = _system_pages(rendered)["reconciliation.md"]
+    assert "#### Amendment: [RTE-2](runtime.md#rte-2) { #amendment-rte-2 .kb-amendment }" in reconciliation
+
+
+def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:
+    review = _system_pages(rendered)["review.md"]
+    manifest = rendered.artifacts["systems/demo/ARTIFACT.yaml"]
+    digest = hashlib.sha256(manifest.encode("utf-8")).hexdigest()
+    assert f"analysis-artifact-sha256: {digest}\n" in review
+    assert "analysis-artifact: systems/demo/ARTIFACT.yaml\n" in review
+
+
+def test_system_page_lists_members_with_their_digests(rendered: PipelineResult) -> None:
+    index = _system_pages(rendered)["index.md"]
+    manifest = rendered.artifacts["systems/demo/ARTIFACT.yaml"]
+    digests = dict(re.findall(r"  (\w+\.md):\n    sha256: ([0-9a-f]{64})", manifest))
+    assert list(digests) == ["overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md"]
+    for name, digest in digests.items():
+        assert f"| `{name}` | `{digest}` |" in index
+
+
+def test_ledger_entry_shows_the_controlled_values(rendered: PipelineResult) -> None:
+    epistemic = _system_pages(rendered)["epistemic.md"]
+    assert "### Route ID: [RTE-1](runtime.md#rte-1) { #ledger-1 .kb-ledger-entry }" in epistemic
+    assert "**Route function:** retention" in epistemic
+    assert "**Content/update relation:** no content change" in epistemic
+
+
+def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> None:
+    committed = (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(encoding="utf-8")
+    assert rendered.artifacts == {"systems/demo/ARTIFACT.yaml": committed}
+
+
+def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
+    """The canonical digest is of what the records say: moving a record to another file
+    and re-quoting a value leave every member's digest unchanged."""
+    from generator.check import check_records
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    runtime = (system / "runtime.yaml").read_text(encoding="utf-8")
+    head, bap = runtime.split("authority_paths:\n")
+    (system / "runtime.yaml").write_text(
+        head.replace("label: Note file", 'label: "Note file"'), encoding="utf-8"
+    )
+    (system / "paths.yaml").write_text("authority_paths:\n" + bap, encoding="utf-8")
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    assert checked.errors == []
+    assert manifest_text(checked.records) == (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(
+        encoding="utf-8"
+    )

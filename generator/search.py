@@ -30,8 +30,9 @@ from lunr.builder import Builder
 from lunr.index import Index
 from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
-from lunr.stemmer import porter_stemmer, stemmer
+from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
+from lunr.token import Token
 from lunr.trimmer import trimmer
 
 from .link import SystemGraph
@@ -139,27 +140,28 @@ def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
 
 
 @functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return str(porter_stemmer.stem(word))
+def _index_term(word: str) -> str | None:
+    """What lunr's indexing pipeline (trimmer, stop-word filter, stemmer) makes of one word,
+    computed once per word by lunr's own functions: an index repeats its words thousands of
+    times, and running the pipeline per occurrence was most of the time spent building it."""
+    token = trimmer(Token(word))
+    if stop_word_filter(token) is None:
+        return None
+    return str(stemmer(token))
 
 
-def _stem_token(word: str, metadata: object = None) -> str:
-    return _stem(word)
+def remembered_terms(token: Any, i: int | None = None, tokens: list[Any] | None = None) -> Any:
+    term = _index_term(str(token))
+    return None if term is None else token.update(lambda _string, _metadata: term)
 
 
-def remembered_stemmer(token: Any, i: int | None = None, tokens: list[Any] | None = None) -> Any:
-    """lunr's Porter stemmer, remembering each word's stem: an index repeats its words
-    thousands of times, and stemming was most of the time spent building it."""
-    return token.update(_stem_token)
-
-
-Pipeline.register_function(remembered_stemmer, "kb-remembered-stemmer")
+Pipeline.register_function(remembered_terms, "kb-remembered-terms")
 
 
 def _builder() -> Builder:
     builder = Builder()
     # Indexing only; the search pipeline (shipped with the index for lunr.js) keeps lunr's own.
-    builder.pipeline.add(trimmer, stop_word_filter, remembered_stemmer)
+    builder.pipeline.add(remembered_terms)
     builder.search_pipeline.add(stemmer)
     builder.ref("ref")
     for name, boost in FIELD_BOOSTS.items():

@@ -25,7 +25,6 @@ from mkdocs.structure.pages import Page
 
 from .diagnostics import Diagnostic
 from .incremental import SystemCache
-from .link import SystemGraph
 from .manifest import write_manifest
 from .pagecache import (
     CACHED_OUTPUT,
@@ -41,7 +40,7 @@ from .pagecache import (
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
-from .search import build_index, write_site_index
+from .search import SiteIndexMemo, write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -153,7 +152,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._keys: dict[str, str] = {}  # generated page's source path → its page_key
         self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
         self._nav_key = ""
-        self._index: tuple[list[SystemGraph], dict[str, Any]] | None = None
+        self._index: SiteIndexMemo | None = None  # serve: each system's indexed terms
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup keeps this instance across the rebuilds of one serve.
@@ -162,7 +161,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         incremental = command == "serve"
         self.systems = SystemCache() if incremental else None
         self.memory = PageMemory() if incremental else None
-        self._index = None
+        self._index = SiteIndexMemo() if incremental else None
 
     def on_shutdown(self) -> None:
         if self._watch is not None:
@@ -323,7 +322,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.published is not None:
             # The search plugin's on_post_build has written its index (it is listed first).
-            write_site_index(Path(config.site_dir), self.published.graphs, self._record_index())
+            write_site_index(Path(config.site_dir), self.published.graphs, self._index)
         mark_site(Path(config.site_dir))
         pin_problems = write_manifest(config, self.published.pages) if self.published else []
         if pin_problems:
@@ -331,20 +330,6 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None:
             self.memory.succeeded()
         self._keys, self._replayed = {}, {}
-
-    def _record_index(self) -> dict[str, Any] | None:
-        """serve: the record index of the published graphs, built again only when one changed
-        (an unchanged system keeps its graph object, see generator/incremental.py)."""
-        if self.memory is None or self.published is None:
-            return None
-        graphs = self.published.graphs
-        if (
-            self._index is None
-            or len(self._index[0]) != len(graphs)
-            or any(kept is not graph for kept, graph in zip(self._index[0], graphs, strict=True))
-        ):
-            self._index = (list(graphs), build_index(graphs).as_json())
-        return self._index[1]
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

@@ -18,7 +18,6 @@ too); scores add up; ties are broken by system, then record order.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -31,13 +30,11 @@ from lunr.index import Index
 from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
-from lunr.stop_word_filter import stop_word_filter
-from lunr.token import Token
-from lunr.trimmer import trimmer
 
 from .link import SystemGraph
 from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from .model.kinds import spec_of_id
+from .record_index import FieldTerms, index_term, serialized_index
 from .render import urls
 from .render.registry import SYSTEM_PAGE
 
@@ -114,44 +111,45 @@ class Document:
     body: str
 
 
-def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
-    """One document per record and per supplied ID, systems in order, records by ID."""
+def graph_documents(graph: SystemGraph) -> list[Document]:
+    """One document per record and per supplied ID of one system, records by ID."""
     found: list[Document] = []
-    for graph in sorted(graphs, key=lambda g: g.slug):
-        for record_id in sorted(graph.records, key=sort_key):
-            record = graph.records[record_id]
-            place = graph.place_of(record_id)
-            assert place is not None  # every record has a home page
-            dumped = record.model_dump(mode="json", exclude={"id", "label"})
-            body = " ".join(_strings(dumped))
-            url = _page_url(graph, place.page, place.anchor)
-            context = _short(record.body or body)  # the record's own prose reads best
-            entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
-            found.append(Document(entry, body))
-        for record_id in sorted(graph.supplied, key=sort_key):
-            supplied = graph.supplied[record_id]
-            body = f"declared elsewhere: {supplied.declared_in}"
-            url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
-            entry = Entry(
-                record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body)
-            )
-            found.append(Document(entry, body))
+    for record_id in sorted(graph.records, key=sort_key):
+        record = graph.records[record_id]
+        place = graph.place_of(record_id)
+        assert place is not None  # every record has a home page
+        dumped = record.model_dump(mode="json", exclude={"id", "label"})
+        body = " ".join(_strings(dumped))
+        url = _page_url(graph, place.page, place.anchor)
+        context = _short(record.body or body)  # the record's own prose reads best
+        entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
+        found.append(Document(entry, body))
+    for record_id in sorted(graph.supplied, key=sort_key):
+        supplied = graph.supplied[record_id]
+        body = f"declared elsewhere: {supplied.declared_in}"
+        url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
+        entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))
+        found.append(Document(entry, body))
     return found
 
 
-@functools.lru_cache(maxsize=65536)
-def _index_term(word: str) -> str | None:
-    """What lunr's indexing pipeline (trimmer, stop-word filter, stemmer) makes of one word,
-    computed once per word by lunr's own functions: an index repeats its words thousands of
-    times, and running the pipeline per occurrence was most of the time spent building it."""
-    token = trimmer(Token(word))
-    if stop_word_filter(token) is None:
-        return None
-    return str(stemmer(token))
+def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
+    """One document per record and per supplied ID, systems in order, records by ID."""
+    return [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in graph_documents(graph)]
+
+
+def _fields(doc: Document) -> dict[str, list[str]]:
+    """The words of each indexed field (FIELD_BOOSTS' order)."""
+    return {
+        "id": index_tokens(doc.entry.id),
+        "label": index_tokens(doc.entry.label),
+        "body": index_tokens(doc.body),
+    }
 
 
 def remembered_terms(token: Any, i: int | None = None, tokens: list[Any] | None = None) -> Any:
-    term = _index_term(str(token))
+    """lunr's indexing pipeline (trimmer, stop-word filter, stemmer), run once per word."""
+    term = index_term(str(token))
     return None if term is None else token.update(lambda _string, _metadata: term)
 
 
@@ -224,14 +222,7 @@ def build_index(graphs: Iterable[SystemGraph]) -> RecordIndex:
     docs = documents(graphs)
     builder = _builder()
     for ref, doc in enumerate(docs):
-        builder.add(
-            {
-                "ref": str(ref),
-                "id": index_tokens(doc.entry.id),
-                "label": index_tokens(doc.entry.label),
-                "body": index_tokens(doc.body),
-            }
-        )
+        builder.add({"ref": str(ref), **_fields(doc)})
     return RecordIndex(builder.build(), [doc.entry for doc in docs])
 
 
@@ -249,16 +240,52 @@ def load_index(records: Path) -> RecordIndex | None:
 SITE_INDEX = "search/search_index.json"
 
 
+class SiteIndexMemo:
+    """``kbgen serve``: each system's documents and counted terms, kept while its graph is
+    (an unchanged system keeps its graph object, see generator/incremental.py)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[SystemGraph, list[Document], list[list[FieldTerms]]]] = {}
+
+    def parts(self, graphs: list[SystemGraph]) -> list[tuple[list[Document], list[list[FieldTerms]]]]:
+        kept = {}
+        for graph in graphs:
+            found = self._kept.get(id(graph))
+            kept[id(graph)] = (
+                found if found is not None and found[0] is graph else (graph, *_graph_parts(graph))
+            )
+        self._kept = kept
+        return [kept[id(graph)][1:] for graph in graphs]
+
+
+def _graph_parts(graph: SystemGraph) -> tuple[list[Document], list[list[FieldTerms]]]:
+    docs = graph_documents(graph)
+    return docs, [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in docs]
+
+
+def site_index_json(graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None) -> dict[str, Any]:
+    """What the site ships (``RecordIndex.as_json`` of ``build_index``, computed without
+    lunr's builder, see generator/record_index.py)."""
+    ordered = sorted(graphs, key=lambda g: g.slug)
+    parts = memo.parts(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
+    docs = [doc for found, _ in parts for doc in found]
+    terms = [fields for _, counted in parts for fields in counted]
+    return {
+        "version": INDEX_VERSION,
+        "index": serialized_index(terms, FIELD_BOOSTS),
+        "entries": [list(asdict(doc.entry).values()) for doc in docs],
+    }
+
+
 def write_site_index(
-    site_dir: Path, graphs: Iterable[SystemGraph], built: dict[str, Any] | None = None
+    site_dir: Path, graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
     mkdocs-material's page documents are dropped (the record worker does not read them).
     The record index goes under ``config.kb``: the theme passes only ``config`` and ``docs``
     on to the worker; the rest of ``config`` stays, the page highlighter uses it. None
-    when search is not enabled. ``built`` is the record index's JSON when the caller kept
-    it from a build of the same graphs (``kbgen serve``).
+    when search is not enabled.
     """
     path = site_dir / SITE_INDEX
     if not path.is_file():
@@ -267,7 +294,7 @@ def write_site_index(
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         return None  # not mkdocs-material's index: leave it alone
     data["docs"] = []
-    data["config"]["kb"] = built if built is not None else build_index(graphs).as_json()
+    data["config"]["kb"] = site_index_json(graphs, memo)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     path.write_text(text, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))

@@ -107,14 +107,13 @@ def serialized_index(documents: Sequence[Sequence[FieldTerms]], boosts: dict[str
 def _vector(
     terms: FieldTerms, numbers: dict[str, int], idf: dict[str, float], average: float, boost: int
 ) -> list[float | int]:
-    """One field's BM25 weights as lunr's Vector serializes them: index, score, … by index."""
-    weighted: list[tuple[int, float]] = []
-    for term, tf in terms.counts.items():
-        score = idf[term] * ((K1 + 1) * tf) / (K1 * (1 - B + B * (terms.length / average)) + tf)
-        score *= boost
-        score *= 1  # lunr's document boost
-        weighted.append((numbers[term], round(score, 3)))
-    flat: list[float | int] = []
-    for number, score in sorted(weighted):
-        flat += [number, round(score, 3)]
-    return flat
+    """One field's BM25 weights as lunr's Vector serializes them: index, score, … by index.
+
+    The same floating-point operations in the same order as lunr's builder (the length
+    norm is one subexpression of its formula, computed once per field here)."""
+    norm = K1 * (1 - B + B * (terms.length / average))
+    weighted = sorted(
+        (numbers[term], round(idf[term] * ((K1 + 1) * tf) / (norm + tf) * boost, 3))
+        for term, tf in terms.counts.items()
+    )
+    return [value for pair in weighted for value in pair]

@@ -147,6 +147,7 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--systems", help="comma-separated KB sizes: check, build, serve per size")
+    parser.add_argument("--edits", type=int, default=3, help="edits timed per size (median)")
     parser.add_argument("--child-build", help=argparse.SUPPRESS)  # kb_sizes.py's timed build
     args = parser.parse_args()
     if args.child_build:
@@ -157,7 +158,7 @@ def main() -> None:
     if args.systems:
         from kb_sizes import bench_sizes
 
-        bench_sizes([int(size) for size in args.systems.split(",")])
+        bench_sizes([int(size) for size in args.systems.split(",")], args.edits)
         return
     repeat = 3 if args.quick else 7
     os.chdir(ROOT)

@@ -40,6 +40,7 @@ EDITED_FILE = "routes.yaml"
 EDITED_LABEL = "  label: Prompt → provider → tool/result loop → terminal answer"
 EDITED_PAGE = "result/"
 RELOAD_TIMEOUT = 300.0
+STARTUP_TIMEOUT = 1800.0  # the server's first build is a full build: minutes on a loaded machine
 
 
 def _environment() -> dict[str, str]:
@@ -179,7 +180,7 @@ def edit_to_reload(project: Path, edits: int = 3) -> tuple[float, float]:
     system = project / "records" / f"{SHIPPED[0]}-000"  # the system whose route label is edited
     url = f"http://127.0.0.1:{port}/systems/{system.name}/{EDITED_PAGE}"
     try:
-        _wait_for(url, "terminal answer", RELOAD_TIMEOUT)
+        _wait_for(url, "terminal answer", STARTUP_TIMEOUT)
         timings, cpu = [], []
         path = system / EDITED_FILE
         for n in range(edits):
@@ -207,11 +208,11 @@ def _index_bytes_per_record(project: Path) -> float:
     return path.stat().st_size / max(1, len(data["config"]["kb"]["entries"]))
 
 
-def measure(folder: Path, systems: int) -> Figures:
+def measure(folder: Path, systems: int, edits: int = 3) -> Figures:
     project = synthesise(folder / f"kb{systems}", systems)
     check = _timed_check(project)
     built = _build(project)
-    reload, reload_cpu = edit_to_reload(project)
+    reload, reload_cpu = edit_to_reload(project, edits)
     return Figures(
         systems=systems,
         check=check,
@@ -242,11 +243,11 @@ def _print(figures: Figures) -> None:
     print(f"    record index     {f.index_bytes_per_record:7.0f} bytes per record")
 
 
-def bench_sizes(sizes: list[int]) -> None:
+def bench_sizes(sizes: list[int], edits: int = 3) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         results = []
         for systems in sizes:
-            results.append(measure(Path(tmp), systems))
+            results.append(measure(Path(tmp), systems, edits))
             _print(results[-1])
             sys.stdout.flush()
     small, large = results[0], results[-1]

@@ -13,6 +13,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,11 +33,16 @@ def _entry_bytes(path: str, entry: os.DirEntry[str]) -> bytes:
         return b"dir"
     if not entry.is_file(follow_symlinks=False):
         return b"special"
-    stat = entry.stat(follow_symlinks=False)
-    if stat.st_size > HASH_LIMIT:
-        return f"large:{stat.st_size}:{stat.st_mtime_ns}".encode()
-    with open(path, "rb") as handle:
-        return b"file:" + hashlib.sha256(handle.read()).digest()
+    # Opened without following a link or blocking on a FIFO swapped in since the listing,
+    # and hashed only when it is still a regular file.
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        stat = os.fstat(handle.fileno())
+        if not S_ISREG(stat.st_mode):
+            return b"special"
+        if stat.st_size > HASH_LIMIT:
+            return f"large:{stat.st_size}:{stat.st_mtime_ns}".encode()
+        return b"file:" + hashlib.file_digest(handle, "sha256").digest()
 
 
 def folder_fingerprint(folder: Path) -> str:

@@ -172,3 +172,10 @@ def test_fingerprint_sees_content_kind_and_name_changes(project: Path) -> None:
     (folder / "notes").symlink_to(folder / "run.yaml")
     linked = folder_fingerprint(folder)
     assert len({before, edited, nested, linked}) == 4
+
+
+def test_fingerprint_of_a_fifo_does_not_block(project: Path) -> None:
+    folder = project / "records" / "demo"
+    before = folder_fingerprint(folder)
+    os.mkfifo(folder / "pipe.yaml")  # nothing writes to it: opening it for reading would wait
+    assert folder_fingerprint(folder) != before

@@ -134,7 +134,11 @@ class PageMemory:
         self._converted, self._finished, self._pending = {}, {}, False
         self.reused_conversions = self.reused_pages = 0
 
+    def has_conversion(self, key: str) -> bool:
+        return key in self.converted
+
     def conversion(self, key: str) -> Converted | None:
+        """The remembered conversion, kept for the next build too."""
         found = self.converted.get(key)
         if found is not None:
             self._converted[key] = found

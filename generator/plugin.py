@@ -279,7 +279,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         key = page_key(self._site, markdown, page)
         self._keys[page.file.src_uri] = key
         # An unchanged page is not converted again: on_page_content restores its HTML.
-        return "" if self.memory.conversion(key) is not None else markdown
+        return "" if self.memory.has_conversion(key) else markdown
 
     @event_priority(-100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -2,6 +2,7 @@
 
     python3 benchmarks/bench.py            # all three measurements
     python3 benchmarks/bench.py --quick    # fewer repetitions
+    python3 benchmarks/bench.py --systems 10,50,100   # KBs of many systems (see kb_sizes.py)
 
 1. ``check`` against a bare libyaml load of the same shipped record files.
 2. Growth: ``check`` and rendering on synthetic systems of N, 2N, 4N, 8N records;
@@ -145,7 +146,20 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--systems", help="comma-separated KB sizes: check, build, serve per size")
+    parser.add_argument("--edits", type=int, default=3, help="edits timed per size (median)")
+    parser.add_argument("--child-build", help=argparse.SUPPRESS)  # kb_sizes.py's timed build
     args = parser.parse_args()
+    if args.child_build:
+        from kb_sizes import child_build
+
+        child_build(Path(args.child_build))
+        return
+    if args.systems:
+        from kb_sizes import bench_sizes
+
+        bench_sizes([int(size) for size in args.systems.split(",")], args.edits)
+        return
     repeat = 3 if args.quick else 7
     os.chdir(ROOT)
     bench_check_vs_libyaml(repeat)

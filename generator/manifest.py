@@ -36,7 +36,8 @@ def front_matter(markdown: str) -> dict[str, Any]:
     end = markdown.find("\n---\n", 4)
     if end < 0:
         return {}
-    found = yaml.safe_load(markdown[4:end])
+    # libyaml's safe loader where present: one parse per page of every build.
+    found = yaml.load(markdown[4:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return found if isinstance(found, dict) else {}
 
 

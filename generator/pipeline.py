@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import CheckedSystem, check_records, collector_paused
+from .check import CheckedSystem, FolderCheck, check_folder, check_records, collector_paused
 from .diagnostics import Diagnostic, Severity
+from .incremental import SystemCache, SystemStages, folder_fingerprint
 from .link import SystemGraph, link_system
 from .render.cross import render_cross_system
 from .render.pages import render_system
@@ -56,26 +57,88 @@ class PipelineResult:
         return found
 
 
-def link_records(records: Path, base: Path | None = None) -> PipelineResult:
-    """Check every system and link it when no system has errors; nothing is rendered."""
+def _checked(
+    records: Path, base: Path | None, cache: SystemCache | None
+) -> tuple[PipelineResult, dict[int, SystemStages]]:
+    """Every system checked, and (with a cache) the remembered stages of each, by ``id``."""
     base = (base or Path.cwd()).resolve()
-    result = PipelineResult(systems=check_records(records, base) if records.is_dir() else [], base=base)
+    stages: dict[int, SystemStages] = {}
+    seen: set[tuple[str, str, bool]] = set()
+    check = check_folder if cache is None else _remembering_check(cache, stages, seen)
+    result = PipelineResult(
+        systems=check_records(records, base, check) if records.is_dir() else [], base=base
+    )
+    if cache is not None:
+        cache.keep_only(seen)
+    return result, stages
+
+
+def _remembering_check(
+    cache: SystemCache, stages: dict[int, SystemStages], seen: set[tuple[str, str, bool]]
+) -> FolderCheck:
+    """A folder check that reuses the stages of an unchanged folder and remembers new ones."""
+
+    def check(folder: Path, base: Path | None, nested: bool) -> CheckedSystem:
+        shown_from = base or Path.cwd()
+        seen.add((str(folder), str(shown_from), nested))
+        fingerprint = folder_fingerprint(folder)
+        found = cache.get(folder, shown_from, nested, fingerprint)
+        if found is None:
+            found = SystemStages(check_folder(folder, base, nested))
+            cache.put(folder, shown_from, nested, fingerprint, found)
+        checked = found.fresh_checked()
+        stages[id(checked)] = found
+        return checked
+
+    return check
+
+
+def link_records(records: Path, base: Path | None = None, cache: SystemCache | None = None) -> PipelineResult:
+    """Check every system and link it when no system has errors; nothing is rendered.
+
+    With a ``cache`` (``kbgen serve``), systems whose folder is unchanged are not loaded,
+    checked or linked again.
+    """
+    result, stages = _checked(records, base, cache)
     if result.errors:
         return result
     with collector_paused():
-        result.graphs = [link_system(system.records) for system in result.systems]
+        result.graphs = [_graph(system, stages.get(id(system))) for system in result.systems]
     return result
 
 
-def run_pipeline(records: Path, base: Path | None = None) -> PipelineResult:
-    """Check every system; link and render pages only when no system has errors."""
-    result = link_records(records, base)
+def _graph(system: CheckedSystem, stages: SystemStages | None) -> SystemGraph:
+    if stages is None:
+        return link_system(system.records)
+    if stages.graph is None:
+        stages.graph = link_system(system.records)
+    return stages.graph
+
+
+def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, str]:
+    if stages is None:
+        return render_system(graph)
+    if stages.pages is None:
+        stages.pages = render_system(graph)
+    return stages.pages
+
+
+def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | None = None) -> PipelineResult:
+    """Check every system; link and render pages only when no system has errors.
+
+    With a ``cache``, only systems whose folder changed are loaded, checked, linked and
+    rendered again; the cross-system pages are always rendered from every system.
+    """
+    result, stages = _checked(records, base, cache)
     if result.errors:
         return result
     with collector_paused():
         pages: dict[str, str] = {}
-        for graph in result.graphs:
-            pages.update(render_system(graph))
+        for system in result.systems:
+            known = stages.get(id(system))
+            graph = _graph(system, known)
+            result.graphs.append(graph)
+            pages.update(_system_pages(graph, known))
         pages.update(render_cross_system(result.graphs))
     result.pages = dict(sorted(pages.items()))
     result.artifacts = set_manifests(result.graphs)

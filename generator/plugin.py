@@ -4,6 +4,13 @@ Nothing is written into ``docs_dir``: pages are ``File.generated`` objects, so
 ``mkdocs serve`` never sees its own output change (no reload loops). The plugin owns
 the check: records with errors fail ``build``; in ``serve`` their errors are printed
 and the last good pages are published again, so the preview never stalls.
+
+In ``serve`` every rebuild reuses what the edit cannot have changed: unchanged systems
+are not loaded, checked, linked or rendered again (``incremental.py``), unchanged
+generated pages are neither converted nor themed again (``pagecache.py``), and the
+record index keeps each unchanged system's counted terms (``search.SiteIndexMemo``).
+Generated pages stay out of mkdocs-material's page index in every build: the record
+index replaces it, and parsing every page's HTML for it was a tenth of a build.
 """
 
 from __future__ import annotations
@@ -18,17 +25,32 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
 
 from .diagnostics import Diagnostic
 from .export import site_exports
+from .incremental import SystemCache
 from .macros import MacroProblems, RecordMacros
 from .manifest import write_manifest
+from .pagecache import (
+    CACHED_OUTPUT,
+    CACHED_TEMPLATE,
+    THEME_DIR,
+    Converted,
+    PageMemory,
+    TemplateBytecode,
+    config_digest,
+    files_digest,
+    nav_digest,
+    page_key,
+)
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
-from .search import write_site_index
+from .search import SiteIndexMemo, write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -133,11 +155,26 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.records: Path | None = None
         self._watch: RecordsWatch | None = None
         self.macro_problems = MacroProblems()
+        # serve: what rebuilds reuse (unchanged systems, converted and finished pages).
+        self.systems: SystemCache | None = None
+        self.memory: PageMemory | None = None
+        self._site = ""  # digest of the configuration and of the site's files
+        self._nav: Navigation | None = None
+        self._keys: dict[str, str] = {}  # generated page's source path → its page_key
+        self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
+        self._nav_key = ""
+        self._index: SiteIndexMemo | None = None  # serve: each system's indexed terms
+        self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup keeps this instance across the rebuilds of one serve.
         self.command = command
         self.result = self.published = self.last_good = None
+        incremental = command == "serve"
+        self.systems = SystemCache() if incremental else None
+        self.memory = PageMemory() if incremental else None
+        self._index = SiteIndexMemo() if incremental else None
+        self._bytecode = TemplateBytecode()
 
     def on_shutdown(self) -> None:
         if self._watch is not None:
@@ -160,6 +197,15 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.records = self.records_folder(config)
         if self.command != "serve":
             self._guard_site_dir(config, self.records)
+        self._keys, self._replayed = {}, {}
+        if self.memory is not None:
+            self.memory.start()
+            config.theme.dirs.append(str(THEME_DIR))  # CACHED_TEMPLATE, last: never shadows the theme
+            folders = [
+                Path(config.docs_dir),
+                *([Path(config.theme.custom_dir)] if config.theme.custom_dir else []),
+            ]
+            self._site = config_digest(config.config_file_path, folders)
         self.published = self._publishable(self._check(config, self.records))
         config.extra["kb_systems"] = self.published.summaries()
         if config.nav is not None:
@@ -181,7 +227,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if not records.is_dir():
             return f"kb-records: records folder {records} does not exist"
         # Diagnostics name files relative to the working folder, as kbgen check does.
-        self.result = run_pipeline(records)
+        self.result = run_pipeline(records, cache=self.systems)
         warnings = [d for d in self.result.diagnostics if d.severity.value == "warning"]
         for line in located_lines(warnings, self.config.max_diagnostics):
             log.info(line)
@@ -238,18 +284,88 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # the same pages, so the CSV's page digests are those of this build).
         for path, text in {**self.published.artifacts, **site_exports(self.published)}.items():
             files.append(File.generated(config, path, content=text))
+        if self.memory is not None:
+            self._site = f"{self._site}:{files_digest(files)}"
         return files
+
+    @event_priority(-100)  # last: the key is the Markdown every other plugin has seen
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if self.published is None or page.file.src_uri not in self.published.pages:
+            return markdown
+        # The record index (search/search_index.json) makes generated pages findable;
+        # mkdocs-material's page index, which would parse every page's HTML, is dropped.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        if self.memory is None:
+            return markdown
+        key = page_key(self._site, markdown, page)
+        self._keys[page.file.src_uri] = key
+        # An unchanged page is not converted again: on_page_content restores its HTML.
+        return "" if self.memory.has_conversion(key) else markdown
+
+    @event_priority(-100)
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        key = self._keys.get(page.file.src_uri)
+        if self.memory is None or key is None:
+            return html
+        known = self.memory.conversion(key)
+        if known is not None:
+            return known.restore(page, files)
+        self.memory.remember_conversion(key, Converted.of(html, page))
+        return html
+
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        self._nav = nav
+        return nav
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        """Every page is converted and titled now: pick the pages printed as remembered."""
+        self._replayed = {}
+        if self.memory is None or self._nav is None:
+            return env
+        env.bytecode_cache = self._bytecode
+        nav = nav_digest(self._nav)
+        for file in files.documentation_pages():
+            key = self._keys.get(file.src_uri)
+            output = self.memory.page(key, nav) if key is not None else None
+            if output is not None and file.page is not None:
+                file.page.meta["template"] = CACHED_TEMPLATE
+                self._replayed[file.src_uri] = output
+        self._nav_key = nav
+        return env
+
+    @event_priority(-100)
+    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+        output = self._replayed.get(page.file.src_uri)
+        if output is not None:
+            context[CACHED_OUTPUT] = output
+        return context
+
+    @event_priority(-100)  # last: what is remembered is what gets written
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        key = self._keys.get(page.file.src_uri)
+        if self.memory is not None and key is not None and page.file.src_uri not in self._replayed:
+            self.memory.remember_page(key, self._nav_key, output)
+        return output
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.memory is not None:
+            self.memory.failed()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.published is not None:
             # The search plugin's on_post_build has written its index (it is listed first).
-            write_site_index(Path(config.site_dir), self.published.graphs, self.published.pages)
+            write_site_index(
+                Path(config.site_dir), self.published.graphs, self.published.pages, self._index
+            )
         mark_site(Path(config.site_dir))
         pin_problems = (
             write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []
         )
         if pin_problems:
             raise PluginError("kb-records: " + "; ".join(pin_problems))
+        if self.memory is not None:
+            self.memory.succeeded()
+        self._keys, self._replayed = {}, {}
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

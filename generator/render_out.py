@@ -63,6 +63,7 @@ KEPT_SETTINGS = (
 # The theme's own search stands in for the record search, which the kb-records plugin writes.
 SEARCH_PLUGIN = "search"
 PLUGIN_ONLY_META = ("render_macros",)  # front matter for the macros plugin, spent once expanded
+MERMAID_SCRIPT = "assets/javascripts/vendor/mermaid-11.17.2.min.js"
 
 
 @dataclass
@@ -188,6 +189,10 @@ def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
         settings["edit_uri"] = ""  # the pages are generated: there is no source file to edit
     settings["theme"] = _theme(raw.get("theme"))
     settings.update({key: raw[key] for key in KEPT_SETTINGS[8:] if key in raw})
+    # The theme override that loads Mermaid only where a diagram is needs the plugin's
+    # theme folder, which the render leaves out: every page loads it instead.
+    scripts = list(settings.get("extra_javascript") or [])
+    settings["extra_javascript"] = [MERMAID_SCRIPT, *(s for s in scripts if s != MERMAID_SCRIPT)]
     settings["markdown_extensions"] = markdown_extensions(config)
     settings["plugins"] = _search_plugin(raw.get("plugins"))
     if config.nav is not None:  # without one, every engine lists the pages itself

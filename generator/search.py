@@ -28,14 +28,14 @@ from typing import Any
 
 from lunr.builder import Builder
 from lunr.index import Index
+from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
-from lunr.stop_word_filter import stop_word_filter
-from lunr.trimmer import trimmer
 
 from .link import SystemGraph
 from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from .model.kinds import spec_of_id
+from .record_index import FieldTerms, index_term, serialized_index
 from .render import urls
 from .render.registry import SYSTEM_PAGE
 
@@ -112,29 +112,49 @@ class Document:
     body: str
 
 
+def graph_documents(graph: SystemGraph) -> list[Document]:
+    """One document per record and per supplied ID of one system, records by ID."""
+    found: list[Document] = []
+    for record_id in sorted(graph.records, key=sort_key):
+        record = graph.records[record_id]
+        place = graph.place_of(record_id)
+        assert place is not None  # every record has a home page
+        dumped = record.model_dump(mode="json", exclude={"id", "label"})
+        body = " ".join(_strings(dumped))
+        url = _page_url(graph, place.page, place.anchor)
+        context = _short(record.body or body)  # the record's own prose reads best
+        entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
+        found.append(Document(entry, body))
+    for record_id in sorted(graph.supplied, key=sort_key):
+        supplied = graph.supplied[record_id]
+        body = f"declared elsewhere: {supplied.declared_in}"
+        url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
+        entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))
+        found.append(Document(entry, body))
+    return found
+
+
 def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
     """One document per record and per supplied ID, systems in order, records by ID."""
-    found: list[Document] = []
-    for graph in sorted(graphs, key=lambda g: g.slug):
-        for record_id in sorted(graph.records, key=sort_key):
-            record = graph.records[record_id]
-            place = graph.place_of(record_id)
-            assert place is not None  # every record has a home page
-            dumped = record.model_dump(mode="json", exclude={"id", "label"})
-            body = " ".join(_strings(dumped))
-            url = _page_url(graph, place.page, place.anchor)
-            context = _short(record.body or body)  # the record's own prose reads best
-            entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
-            found.append(Document(entry, body))
-        for record_id in sorted(graph.supplied, key=sort_key):
-            supplied = graph.supplied[record_id]
-            body = f"declared elsewhere: {supplied.declared_in}"
-            url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
-            entry = Entry(
-                record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body)
-            )
-            found.append(Document(entry, body))
-    return found
+    return [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in graph_documents(graph)]
+
+
+def _fields(doc: Document) -> dict[str, list[str]]:
+    """The words of each indexed field (FIELD_BOOSTS' order)."""
+    return {
+        "id": index_tokens(doc.entry.id),
+        "label": index_tokens(doc.entry.label),
+        "body": index_tokens(doc.body),
+    }
+
+
+def remembered_terms(token: Any, i: int | None = None, tokens: list[Any] | None = None) -> Any:
+    """lunr's indexing pipeline (trimmer, stop-word filter, stemmer), run once per word."""
+    term = index_term(str(token))
+    return None if term is None else token.update(lambda _string, _metadata: term)
+
+
+Pipeline.register_function(remembered_terms, "kb-remembered-terms")
 
 
 PAGE_KIND = "page"
@@ -180,7 +200,8 @@ def page_documents(theme_docs: Iterable[Any], generated_urls: Collection[str]) -
 
 def _builder() -> Builder:
     builder = Builder()
-    builder.pipeline.add(trimmer, stop_word_filter, stemmer)
+    # Indexing only; the search pipeline (shipped with the index for lunr.js) keeps lunr's own.
+    builder.pipeline.add(remembered_terms)
     builder.search_pipeline.add(stemmer)
     builder.ref("ref")
     for name, boost in FIELD_BOOSTS.items():
@@ -246,14 +267,7 @@ def build_index(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -
     docs = [*documents(graphs), *pages]
     builder = _builder()
     for ref, doc in enumerate(docs):
-        builder.add(
-            {
-                "ref": str(ref),
-                "id": index_tokens(doc.entry.id),
-                "label": index_tokens(doc.entry.label),
-                "body": index_tokens(doc.body),
-            }
-        )
+        builder.add({"ref": str(ref), **_fields(doc)})
     return RecordIndex(builder.build(), [doc.entry for doc in docs])
 
 
@@ -271,8 +285,52 @@ def load_index(records: Path) -> RecordIndex | None:
 SITE_INDEX = "search/search_index.json"
 
 
+class SiteIndexMemo:
+    """``kbgen serve``: each system's documents and counted terms, kept while its graph is
+    (an unchanged system keeps its graph object, see generator/incremental.py)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[SystemGraph, list[Document], list[list[FieldTerms]]]] = {}
+
+    def parts(self, graphs: list[SystemGraph]) -> list[tuple[list[Document], list[list[FieldTerms]]]]:
+        kept = {}
+        for graph in graphs:
+            found = self._kept.get(id(graph))
+            kept[id(graph)] = (
+                found if found is not None and found[0] is graph else (graph, *_graph_parts(graph))
+            )
+        self._kept = kept
+        return [kept[id(graph)][1:] for graph in graphs]
+
+
+def _graph_parts(graph: SystemGraph) -> tuple[list[Document], list[list[FieldTerms]]]:
+    docs = graph_documents(graph)
+    return docs, [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in docs]
+
+
+def site_index_json(
+    graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None, pages: Iterable[Document] = ()
+) -> dict[str, Any]:
+    """What the site ships (``RecordIndex.as_json`` of ``build_index(graphs, pages)``,
+    computed without lunr's builder, see generator/record_index.py)."""
+    ordered = sorted(graphs, key=lambda g: g.slug)
+    parts = memo.parts(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
+    page_docs = list(pages)
+    page_terms = [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in page_docs]
+    docs = [doc for found, _ in parts for doc in found] + page_docs
+    terms = [fields for _, counted in parts for fields in counted] + page_terms
+    return {
+        "version": INDEX_VERSION,
+        "index": serialized_index(terms, FIELD_BOOSTS),
+        "entries": [list(asdict(doc.entry).values()) for doc in docs],
+    }
+
+
 def write_site_index(
-    site_dir: Path, graphs: Iterable[SystemGraph], generated_paths: Collection[str] = ()
+    site_dir: Path,
+    graphs: Iterable[SystemGraph],
+    generated_paths: Collection[str] = (),
+    memo: SiteIndexMemo | None = None,
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
@@ -292,7 +350,7 @@ def write_site_index(
     generated_urls = {urls.site_url(path) for path in generated_paths}
     pages = page_documents(data.get("docs") or [], generated_urls)
     data["docs"] = []
-    data["config"]["kb"] = build_index(graphs, pages).as_json()
+    data["config"]["kb"] = site_index_json(graphs, memo, pages)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     path.write_text(text, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))

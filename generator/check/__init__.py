@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,21 +66,30 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem]:
+FolderCheck = Callable[[Path, Path | None, bool], CheckedSystem]
+
+
+def check_folder(folder: Path, base: Path | None, nested: bool) -> CheckedSystem:
+    """Load and check one system folder (``nested``: found inside a records folder)."""
+    source = load_system(folder, base)
+    misnamed = slug_diagnostic(source) if nested else None
+    if misnamed is not None:
+        source.diagnostics.insert(0, misnamed)
+    return check_source(source)
+
+
+def check_records(
+    records: Path, base: Path | None = None, check: FolderCheck = check_folder
+) -> list[CheckedSystem]:
     """Load and check every system under a records folder (or one system folder).
 
     Refused entries of the records folder (symlinks, special files) count as failed
-    systems; ignored names are warnings on the first system.
+    systems; ignored names are warnings on the first system. ``check`` checks one folder
+    (``kbgen serve`` passes one that remembers unchanged systems).
     """
     found = discover_systems(records, base)
     with collector_paused():
-        systems = []
-        for folder in found.folders:
-            source = load_system(folder, base)
-            misnamed = slug_diagnostic(source) if found.nested else None
-            if misnamed is not None:
-                source.diagnostics.insert(0, misnamed)
-            systems.append(check_source(source))
+        systems = [check(folder, base, found.nested) for folder in found.folders]
     refused = [
         CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in found.refused
     ]

@@ -1,0 +1,184 @@
+"""``kbgen serve``: MkDocs' per-page work skipped for generated pages that did not change.
+
+MkDocs' serve rebuilds the whole site on every edit. For a generated page, the HTML of
+its Markdown depends on the Markdown, the page's place among the site's files and the
+configuration; the finished page adds the navigation. So both are remembered between
+rebuilds under digests of exactly those inputs:
+
+* **converted** (Markdown → HTML, with the table of contents, title and anchors MkDocs
+  reads from the conversion), keyed by the page's Markdown, its source and edit path,
+  the site's file list and the configuration (``page_key``);
+* **finished** (the page as written), keyed by that and the navigation (``nav_digest``).
+
+An unchanged page is not converted (its Markdown is handed to MkDocs empty and its
+HTML restored afterwards) and, under an unchanged navigation, not rendered through the
+theme either (``CACHED_TEMPLATE`` prints the remembered page). What one rebuild made is
+kept only when that build succeeded, and only what the latest build used is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import TableOfContents
+
+THEME_DIR = Path(__file__).resolve().parent / "templates" / "theme"
+CACHED_TEMPLATE = "kb-records-cached-page.html"
+CACHED_OUTPUT = "kb_cached_output"  # the context variable CACHED_TEMPLATE prints
+
+
+def _sha(parts: Iterable[str]) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.hexdigest()
+
+
+def _tree_stats(folder: Path) -> Iterator[str]:
+    """Names, sizes and modification times of a folder's files (hand-written pages, theme)."""
+    for root, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            try:
+                stat = os.stat(path, follow_symlinks=False)
+            except OSError:
+                continue
+            yield f"{path}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
+def config_digest(config_file: str | None, folders: Iterable[Path]) -> str:
+    """What every page depends on besides the records: the configuration file and the
+    folders of hand-written pages and theme overrides."""
+    text = Path(config_file).read_bytes().hex() if config_file and os.path.isfile(config_file) else ""
+    return _sha([text, *(line for folder in folders if folder.is_dir() for line in _tree_stats(folder))])
+
+
+def files_digest(files: Files) -> str:
+    """The site's files as links resolve against them: source, destination and URL."""
+    return _sha(f"{file.src_uri}\0{file.dest_uri}\0{file.url}" for file in files)
+
+
+def _nav_lines(items: Iterable[Any], depth: int) -> Iterator[str]:
+    for item in items:
+        kind = type(item).__name__
+        yield f"{depth}:{kind}:{item.title}:{getattr(item, 'url', '')}:{getattr(item, 'is_index', '')}"
+        if isinstance(item, Section):
+            yield from _nav_lines(item.children, depth + 1)
+
+
+def nav_digest(nav: Navigation) -> str:
+    """The navigation every page prints: titles, URLs and nesting (page titles included)."""
+    return _sha(_nav_lines(nav.items, 0))
+
+
+def page_key(site: str, markdown: str, page: Page) -> str:
+    """The conversion's inputs: the site (configuration and files), the page and its Markdown."""
+    return _sha([site, page.file.src_uri, str(page.file.edit_uri), markdown])
+
+
+@dataclass(frozen=True)
+class Converted:
+    """What MkDocs takes from converting one page's Markdown."""
+
+    html: str
+    toc: TableOfContents
+    title: str | None
+    anchors: frozenset[str]
+    links: dict[str, dict[str, str]]  # target source path → {anchor: link as written}
+
+    @classmethod
+    def of(cls, html: str, page: Page) -> Converted:
+        links = {target.src_uri: dict(found) for target, found in (page.links_to_anchors or {}).items()}
+        return cls(html, page.toc, page.title, frozenset(page.present_anchor_ids or ()), links)
+
+    def restore(self, page: Page, files: Files) -> str:
+        """Give the page what its conversion would have: HTML, contents, title, anchors."""
+        page.toc = self.toc
+        page.title = self.title  # a weak property: set, it overrides the rendered title
+        page.present_anchor_ids = set(self.anchors)
+        targets = {uri: files.get_file_from_path(uri) for uri in self.links}
+        page.links_to_anchors = {
+            target: dict(found) for uri, found in self.links.items() if (target := targets[uri]) is not None
+        }
+        return self.html
+
+
+@dataclass
+class PageMemory:
+    """Converted and finished generated pages of the latest successful build."""
+
+    converted: dict[str, Converted] = field(default_factory=dict)
+    finished: dict[tuple[str, str], str] = field(default_factory=dict)
+    # This build: what it used or made, committed by ``succeeded``.
+    _converted: dict[str, Converted] = field(default_factory=dict)
+    _finished: dict[tuple[str, str], str] = field(default_factory=dict)
+    _pending: bool = False
+    reused_conversions: int = 0
+    reused_pages: int = 0
+
+    def start(self) -> None:
+        """A build begins: keep what the previous one made if it succeeded."""
+        if self._pending:
+            self.converted, self.finished = self._converted, self._finished
+        self._converted, self._finished, self._pending = {}, {}, False
+        self.reused_conversions = self.reused_pages = 0
+
+    def has_conversion(self, key: str) -> bool:
+        return key in self.converted
+
+    def conversion(self, key: str) -> Converted | None:
+        """The remembered conversion, kept for the next build too."""
+        found = self.converted.get(key)
+        if found is not None:
+            self._converted[key] = found
+            self.reused_conversions += 1
+        return found
+
+    def remember_conversion(self, key: str, converted: Converted) -> None:
+        self._converted[key] = converted
+
+    def page(self, key: str, nav: str) -> str | None:
+        found = self.finished.get((key, nav))
+        if found is not None:
+            self._finished[(key, nav)] = found
+            self.reused_pages += 1
+        return found
+
+    def remember_page(self, key: str, nav: str, output: str) -> None:
+        self._finished[(key, nav)] = output
+
+    def succeeded(self) -> None:
+        self._pending = True
+
+    def failed(self) -> None:
+        """A failed build (strict warnings included) teaches nothing: the next starts afresh
+        from the last successful one."""
+        self._converted, self._finished, self._pending = {}, {}, False
+
+
+class TemplateBytecode(BytecodeCache):
+    """The theme's compiled templates, kept across rebuilds: MkDocs makes a fresh Jinja
+    environment for every build, and compiling the theme again took a sixth of a rebuild.
+    Jinja checks each template's source checksum, so an edited template is compiled anew."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        compiled = self._compiled.get(bucket.key)
+        if compiled is not None:
+            bucket.bytecode_from_string(compiled)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._compiled[bucket.key] = bucket.bytecode_to_string()

@@ -1,0 +1,119 @@
+"""The serialized lunr index of the records, written without lunr's builder, from counted terms.
+
+lunr.py's ``Builder`` wraps every word of every record in a token object, runs its
+pipeline on it and keeps a vector object per field: most of the time of a site build
+went there, and ``kbgen serve`` paid it on every edit. The index it serializes is plain
+arithmetic over term counts, so it is computed here from each document's counted terms
+(``FieldTerms``, kept per record by ``kbgen serve``) with the same formulas and the same
+order of operations (BM25, k1 = 1.2, b = 0.75, lunr's idf, scores rounded to three
+places), which gives the same JSON: ``tests/test_fast_markdown.py`` compares it with
+lunr's on the shipped records, and ``kbgen search`` still queries lunr's own index.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lunr import __TARGET_JS_VERSION__
+from lunr.stemmer import stemmer
+from lunr.stop_word_filter import stop_word_filter
+from lunr.token import Token
+from lunr.trimmer import trimmer
+
+K1 = 1.2
+B = 0.75
+SEARCH_PIPELINE = ["stemmer"]  # what the site's lunr.js runs on a query (Builder.search_pipeline)
+
+
+@functools.lru_cache(maxsize=65536)
+def index_term(word: str) -> str | None:
+    """What lunr's indexing pipeline (trimmer, stop-word filter, stemmer) makes of one word,
+    computed once per word by lunr's own functions; None for a stop word."""
+    token = trimmer(Token(word))
+    if stop_word_filter(token) is None:
+        return None
+    return str(stemmer(token))
+
+
+@dataclass(frozen=True, slots=True)
+class FieldTerms:
+    """One field of one document: its length in terms and each term's count, in the order
+    the terms first occur (lunr numbers terms in that order)."""
+
+    length: int
+    counts: dict[str, int]
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> FieldTerms:
+        counts: dict[str, int] = {}
+        length = 0
+        for word in words:
+            term = index_term(word.lower())
+            if term is None:
+                continue
+            length += 1
+            counts[term] = counts.get(term, 0) + 1
+        return cls(length, counts)
+
+
+def _numbered_postings(
+    documents: Sequence[Sequence[FieldTerms]], fields: Sequence[str]
+) -> tuple[dict[str, int], dict[str, dict[str, dict[str, Any]]]]:
+    """Each term's number (first occurrence) and the documents of each field that hold it."""
+    numbers: dict[str, int] = {}
+    postings: dict[str, dict[str, dict[str, Any]]] = {}
+    for ref, document in enumerate(documents):
+        for name, terms in zip(fields, document, strict=True):
+            for term in terms.counts:
+                posting = postings.get(term)
+                if posting is None:
+                    numbers[term] = len(numbers)
+                    posting = postings[term] = {field: {} for field in fields}
+                posting[name][str(ref)] = {}
+    return numbers, postings
+
+
+def serialized_index(documents: Sequence[Sequence[FieldTerms]], boosts: dict[str, int]) -> dict[str, Any]:
+    """lunr's ``Index.serialize()`` of these documents (refs are their positions)."""
+    fields = list(boosts)
+    numbers, postings = _numbered_postings(documents, fields)
+    count = len(documents)
+    average = {
+        name: sum(document[n].length for document in documents) / count if count else 0.0
+        for n, name in enumerate(fields)
+    }
+    idf: dict[str, float] = {}
+    for term, posting in postings.items():
+        having = sum(len(posting[field]) for field in fields)
+        idf[term] = math.log(1 + abs((count - having + 0.5) / (having + 0.5)))
+    vectors: list[list[Any]] = []
+    for ref, document in enumerate(documents):
+        for name, terms in zip(fields, document, strict=True):
+            vectors.append([f"{name}/{ref}", _vector(terms, numbers, idf, average[name], boosts[name])])
+    inverted = [[term, {**postings[term], "_index": numbers[term]}] for term in sorted(postings)]
+    return {
+        "version": __TARGET_JS_VERSION__,
+        "fields": fields,
+        "fieldVectors": vectors,
+        "invertedIndex": inverted,
+        "pipeline": SEARCH_PIPELINE,
+    }
+
+
+def _vector(
+    terms: FieldTerms, numbers: dict[str, int], idf: dict[str, float], average: float, boost: int
+) -> list[float | int]:
+    """One field's BM25 weights as lunr's Vector serializes them: index, score, … by index.
+
+    The same floating-point operations in the same order as lunr's builder (the length
+    norm is one subexpression of its formula, computed once per field here)."""
+    norm = K1 * (1 - B + B * (terms.length / average))
+    weighted = sorted(
+        (numbers[term], round(idf[term] * ((K1 + 1) * tf) / (norm + tf) * boost, 3))
+        for term, tf in terms.counts.items()
+    )
+    return [value for pair in weighted for value in pair]

@@ -1,0 +1,44 @@
+"""Mermaid (3.6 MB) loads only where a diagram is: a system page draws its route diagram,
+a page without a diagram never requests the bundle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SYSTEM_PAGE = "systems/oh-my-pi/"
+NO_DIAGRAM_PAGES = ["", "systems/oh-my-pi/result/", "glossary/"]
+BUNDLE = "mermaid-11.17.2.min.js"
+DRAWN_JS = """() => {
+  const drawn = document.querySelector("div.mermaid");
+  return drawn !== null && drawn.getBoundingClientRect().height > 100;
+}"""
+
+
+def _requests(page: Any, url: str) -> list[str]:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    return requested
+
+
+def test_system_page_draws_its_route_diagram(browsing: Any, base_url: str) -> None:
+    requested = _requests(browsing.page, f"{base_url}/{SYSTEM_PAGE}")
+    assert any(url.endswith(BUNDLE) for url in requested)
+    # mkdocs-material replaces the fence's <pre class="mermaid"> by a <div class="mermaid">
+    # holding the drawn SVG in a closed shadow root: the diagram shows as the div's size.
+    browsing.page.wait_for_function(DRAWN_JS, timeout=15_000)
+    assert browsing.traffic.blocked == []  # no CDN fallback was tried
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize("path", NO_DIAGRAM_PAGES)
+def test_page_without_a_diagram_does_not_load_mermaid(browsing: Any, base_url: str, path: str) -> None:
+    requested = _requests(browsing.page, f"{base_url}/{path}")
+    assert not any(BUNDLE in url for url in requested)
+    assert browsing.page.evaluate("typeof window.mermaid") == "undefined"
+    assert browsing.errors == []

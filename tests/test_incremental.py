@@ -1,0 +1,181 @@
+"""Incremental preview: the rebuilds of one ``serve`` session equal full builds, byte for byte.
+
+A serve session is MkDocs' own loop run in-process: the configuration is loaded again
+for every rebuild (as ``mkdocs serve`` does), the records plugin keeps its instance and
+its memory of unchanged systems and pages. After each edit the session's site is
+compared with a fresh full build of the same records, file by file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from site_support import REPO_ROOT, make_project, tree_hashes
+
+from generator.incremental import SystemCache, folder_fingerprint
+from generator.pipeline import run_pipeline
+from generator.plugin import RecordsPlugin
+
+SECOND_ROUTE = """  - id: RTE-3
+    label: Added route
+    progression: User prompt, then CMP-1, then OBJ-9.
+    owner: CMP-1
+    statuses:
+      implementation conclusion status: wired
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    project = make_project(tmp_path, git=False)
+    records = project / "records"
+    _copy_system(records, "demo", "second", "Second demo")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.delenv("KBGEN_RECORDS", raising=False)
+    yield project
+
+
+def _copy_system(records: Path, source: str, slug: str, name: str) -> None:
+    shutil.copytree(records / source, records / slug)
+    _rename_run(records / slug, source, slug, name)
+
+
+def _rename_run(folder: Path, old: str, new: str, name: str) -> None:
+    run = folder / "run.yaml"
+    text = run.read_text(encoding="utf-8").replace(f"-{old}-", f"-{new}-")
+    run.write_text(text.replace("system: Demo", f"system: {name}"), encoding="utf-8")
+
+
+def _plugin(config: object) -> RecordsPlugin:
+    plugin = config.plugins["kb-records"]  # type: ignore[attr-defined]
+    assert isinstance(plugin, RecordsPlugin)
+    return plugin
+
+
+def _build(project: Path, site: Path, command: str | None) -> RecordsPlugin:
+    """One build; ``command`` starts a session (serve or build), None continues the session."""
+    config = load_config(str(project / "mkdocs.yml"), site_dir=str(site))
+    if command is not None:
+        config.plugins.on_startup(command=command, dirty=False)  # type: ignore[arg-type]
+    build(config)
+    return _plugin(config)
+
+
+def _full_build(project: Path, site: Path) -> dict[str, str]:
+    """A full build in a process of its own (this one holds the serve session's plugin)."""
+    if site.exists():
+        shutil.rmtree(site)
+    command = [sys.executable, "-m", "generator.cli", "build", "--site-dir", str(site)]
+    environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return tree_hashes(site)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _edit_sentence(records: Path) -> None:
+    _edit(records / "demo" / "records.yaml", "then the answer.", "then the edited answer.")
+
+
+def _add_referenced_record(records: Path) -> None:
+    _edit(records / "second" / "records.yaml", "routes:\n", "routes:\n" + SECOND_ROUTE)
+    objects = "\nobjects:\n  - id: OBJ-9\n    label: Added object\n    form: Text.\n"
+    with (records / "second" / "records.yaml").open("a", encoding="utf-8") as handle:
+        handle.write(objects)
+
+
+def _rename_system(records: Path) -> None:
+    (records / "second").rename(records / "third")
+    _rename_run(records / "third", "second", "third", "Third demo")
+
+
+def _remove_system(records: Path) -> None:
+    shutil.rmtree(records / "demo")
+
+
+EDITS = [_edit_sentence, _add_referenced_record, _rename_system, _remove_system]
+
+
+def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: Path) -> None:
+    served, full = tmp_path / "served", tmp_path / "full"
+    records = project / "records"
+    for step, edit in enumerate([None, *EDITS]):
+        if edit is not None:
+            edit(records)
+        expected = _full_build(project, full)
+        plugin = _build(project, served, "serve" if step == 0 else None)
+        assert plugin.memory is not None and plugin.systems is not None
+        if step == 1:  # one system edited: the other one and its pages were reused
+            assert plugin.systems.hits == 1
+            assert plugin.memory.reused_conversions > 0 and plugin.memory.reused_pages > 0
+        assert tree_hashes(served) == expected, f"after {edit.__name__ if edit else 'the first build'}"
+
+
+def test_serve_rebuild_reuses_nothing_after_a_failed_build(project: Path, tmp_path: Path) -> None:
+    served, full = tmp_path / "served", tmp_path / "full"
+    records = project / "records"
+    _build(project, served, "serve")
+    _edit(records / "demo" / "records.yaml", "owner: CMP-1", "owner: CMP-404")  # a dangling reference
+    _build(project, served, None)  # errors: the last good pages are published again
+    _edit(records / "demo" / "records.yaml", "owner: CMP-404", "owner: CMP-1")
+    _edit_sentence(records)
+    _build(project, served, None)
+    assert tree_hashes(served) == _full_build(project, full)
+
+
+def test_system_cache_reloads_only_the_edited_system(project: Path) -> None:
+    records = project / "records"
+    cache = SystemCache()
+    first = run_pipeline(records, cache=cache)
+    _edit_sentence(records)
+    second = run_pipeline(records, cache=cache)
+    assert (cache.hits, cache.misses) == (1, 3)
+    assert second.pages == run_pipeline(records).pages
+    assert second.pages["systems/second/result.md"] == first.pages["systems/second/result.md"]
+    assert second.pages["systems/demo/result.md"] != first.pages["systems/demo/result.md"]
+
+
+def test_system_cache_forgets_removed_systems(project: Path) -> None:
+    records = project / "records"
+    cache = SystemCache()
+    run_pipeline(records, cache=cache)
+    _remove_system(records)
+    run_pipeline(records, cache=cache)
+    assert [Path(folder).name for folder, _, _ in cache.entries] == ["second"]
+
+
+def test_fingerprint_sees_content_kind_and_name_changes(project: Path) -> None:
+    folder = project / "records" / "demo"
+    before = folder_fingerprint(folder)
+    stamp = os.stat(folder / "run.yaml")
+    _edit(folder / "run.yaml", "Demo", "Demp")
+    os.utime(folder / "run.yaml", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # same time, new bytes
+    edited = folder_fingerprint(folder)
+    (folder / "notes").mkdir()
+    nested = folder_fingerprint(folder)
+    (folder / "notes").rmdir()
+    (folder / "notes").symlink_to(folder / "run.yaml")
+    linked = folder_fingerprint(folder)
+    assert len({before, edited, nested, linked}) == 4
+
+
+def test_fingerprint_of_a_fifo_does_not_block(project: Path) -> None:
+    folder = project / "records" / "demo"
+    before = folder_fingerprint(folder)
+    os.mkfifo(folder / "pipe.yaml")  # nothing writes to it: opening it for reading would wait
+    assert folder_fingerprint(folder) != before

@@ -26,6 +26,12 @@ from .links import LINK_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
+DANGLING_HINT = (
+    "Declare the record, declare it under 'supplied:' if another member owns it, or correct the ID. "
+    "A lens-local proposal tag is not a record: list it in a 'proposal-mapping' table's 'proposals' "
+    "column (Specialist proposals), where it stays provenance."
+)
+
 
 @dataclass
 class Context:
@@ -60,6 +66,11 @@ class Context:
             return self.at(origin, path)
         spot = self.files[origin.file].spot((*origin.path, *path))
         return (origin.file, spot.key_line, spot.key_col)
+
+    def dropped(self, origin: Origin | None, path: DataPath) -> bool:
+        """Whether the value at ``path`` failed validation and was left out of a partial
+        record: it is reported already, so it is not reported again as missing."""
+        return origin is not None and (origin.file, (*origin.path, *path)) in self.system.invalid_paths
 
     def in_text(self, origin: Origin | None, path: DataPath, offset: int) -> tuple[str, int, int]:
         if origin is None or origin.file not in self.files:
@@ -214,7 +225,14 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
             if ctx.resolve(match.group(0)) is None:
                 lines = lines or LineIndex(content)
                 line, col = lines.position(match.start())
-                yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
+                yield error(
+                    "KB202",
+                    f"{match.group(0)} in prose resolves to no record",
+                    display,
+                    line,
+                    col,
+                    hint=DANGLING_HINT,
+                )
 
 
 def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
@@ -231,8 +249,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",
                 *locate(match.start()),
-                hint="Declare the record, declare it under 'supplied:' if another member owns it, "
-                "or correct the ID.",
+                hint=DANGLING_HINT,
             )
     ranges = ID_RANGE_IN_TEXT.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
@@ -287,12 +304,13 @@ def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, quote in contents.quotes:
             if not quote.path:
-                yield error(
-                    "KB404",
-                    "quotation is not attributed to a file path",
-                    *ctx.at(origin, path),
-                    hint="Add 'path:' with the quoted file's relative path.",
-                )
+                if not ctx.dropped(origin, (*path, "path")):
+                    yield error(
+                        "KB404",
+                        "quotation is not attributed to a file path",
+                        *ctx.at(origin, path),
+                        hint="Add 'path:' with the quoted file's relative path.",
+                    )
             else:
                 reason = unsafe_path_reason(quote.path)
                 if reason:
@@ -336,7 +354,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
             "analysis_cutoff",
             "evidence_tier",
         ):
-            if getattr(run, name) is None:
+            if getattr(run, name) is None and not ctx.dropped(origin, (name,)):
                 yield error(
                     "KB301",
                     f"a complete result may not leave {name!r} null",
@@ -367,6 +385,8 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(record)
         for name, label in ROUTE_FIELD_LABELS.items():
             value = getattr(record.fields, name)
+            if ctx.dropped(origin, ("fields", name)):
+                continue
             if value is None or not value.strip():
                 yield error(
                     "KB304",

@@ -231,7 +231,6 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
                     display,
                     line,
                     col,
-                    hint=DANGLING_HINT,
                 )
 
 

@@ -259,13 +259,28 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
         )
     for anchor in anchors:
         offset = anchor.source_start if anchor.source not in ctx.sources else anchor.start
+        if anchor.lookalike and unsafe_path_reason(anchor.path) is None:
+            yield _lookalike(anchor.source, anchor.path, *ctx.in_text(origin, path, anchor.start))
+            continue
         yield from _check_anchor(
             ctx,
             anchor.source,
-            anchor.path,
+            anchor.path or None,
             anchor.ranges,
             partial(ctx.in_text, origin, path, offset),
         )
+
+
+def _lookalike(source: str, path: str, file: str, line: int, col: int) -> Diagnostic:
+    return warning(
+        "KB409",
+        f"{source} {path} looks like an evidence anchor but names no file; it is shown as text",
+        file,
+        line,
+        col,
+        hint="Cite a file with its extension or line range, a folder with a closing '/', a document "
+        "part with a locator ('§3.1', 'Table 2', 'p. 4'), or reword the sentence.",
+    )
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:
@@ -273,7 +288,7 @@ def _source_ids(system: SystemRecords) -> frozenset[str]:
 
 
 def _check_anchor(
-    ctx: Context, source: str, path: str, ranges: Any, where: Callable[[], tuple[str, int, int]]
+    ctx: Context, source: str, path: str | None, ranges: Any, where: Callable[[], tuple[str, int, int]]
 ) -> Iterator[Diagnostic]:
     """Check one anchor; ``where`` locates it, computed only when there is a problem."""
     if source not in ctx.sources:
@@ -283,7 +298,7 @@ def _check_anchor(
             *where(),
             hint="Declare the source under 'sources:' (or 'supplied:' if another member declares it).",
         )
-    reason = unsafe_path_reason(path)
+    reason = unsafe_path_reason(path) if path is not None else None
     if reason:
         yield error("KB402", f"evidence path {path!r} {reason}", *where())
     bad = bad_range_reason(tuple(ranges))
@@ -303,12 +318,13 @@ def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, quote in contents.quotes:
             if not quote.path:
-                if not ctx.dropped(origin, (*path, "path")):
+                if not quote.locator and not ctx.dropped(origin, (*path, "path")):
                     yield error(
                         "KB404",
                         "quotation is not attributed to a file path",
                         *ctx.at(origin, path),
-                        hint="Add 'path:' with the quoted file's relative path.",
+                        hint="Add 'path:' with the quoted (or captured) file's relative path, or "
+                        "'locator:' with the part of a document ('§3.1', 'p. 4').",
                     )
             else:
                 reason = unsafe_path_reason(quote.path)

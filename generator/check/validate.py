@@ -100,6 +100,22 @@ def _empty(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Proble
     return _Problem("KB107", f"empty text at {_where(base, loc)}")
 
 
+def _pin(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB110",
+        f"{err.get('input')!r} is not a pin at {_where(base, loc)}",
+        "A pin is a full commit ID (40 hex digits) or 'sha256:' and the 64 hex digits of a capture.",
+    )
+
+
+def _locator(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB111",
+        f"{err.get('input')!r} is not a document locator at {_where(base, loc)}",
+        "Write '§3.1', 'Section 4', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4' or 'pp. 4-5'.",
+    )
+
+
 # pydantic error type → what it means; ``record_id`` and ``run_id`` are the custom
 # error types of the ID grammars (model/ids.py). Anything else is KB101.
 _PROBLEMS: dict[str, Callable[[dict[str, Any], DataPath, tuple[Any, ...]], _Problem | None]] = {
@@ -111,6 +127,8 @@ _PROBLEMS: dict[str, Callable[[dict[str, Any], DataPath, tuple[Any, ...]], _Prob
     "run_id": _run_id,
     "string_type": _not_text,
     "string_too_short": _empty,
+    "pin": _pin,
+    "locator": _locator,
 }
 
 

@@ -70,6 +70,14 @@ class Source(RecordBase):
         description="Evidence link pattern for non-GitHub hosts, with {location}, {revision}, "
         "{path}, {start} and {end}.",
     )
+    links: Literal["git", "template", "none"] | None = Field(
+        default=None,
+        title="Evidence links",
+        description="How evidence links are built: 'git' (<location>/blob/<revision>/<path>; the default "
+        "for GitHub- and GitLab-like hosts), 'template' (link_template, for every link of the source, "
+        "the reviewed boundary too; the default when link_template is set) or 'none' (anchors shown as "
+        "text; the default for any other location, e.g. a paper).",
+    )
     layers: list[EvidenceLayerEntry] = Field(default_factory=list)
     citation_anchors: Text | None = Field(default=None, title="Citation anchors")
     access_gaps: list[AccessGap] = Field(default_factory=list)

@@ -1,0 +1,189 @@
+"""Document-grounded analyses: locators, pinned quotes, link policies and look-alike anchors.
+
+A paper is cited by section, appendix, table or page, a quotation by a capture file
+and its digest; a source off a git host gets no ``/blob/`` links. The fixture system
+``tests/fixtures/doc-grounded`` (written for these tests) checks clean and renders so.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hostile_support import located, make_records
+
+from generator.model.anchors import find_anchors
+from generator.model.urls import LinkPolicy, is_git_host, link_policy, source_links
+from generator.pipeline import PipelineResult, run_pipeline
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "doc-grounded"
+RESULT_PAGE = "systems/paper-agent/result.md"
+DIGEST = "c093b5e0f1a2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbcc"
+ARXIV = "https://arxiv.org/abs/2501.00001v2"
+
+
+@pytest.fixture(scope="module")
+def paper() -> PipelineResult:
+    result = run_pipeline(FIXTURE / "records", FIXTURE)
+    assert [d.as_text() for d in result.diagnostics] == []
+    return result
+
+
+def test_the_document_grounded_fixture_checks_clean(paper: PipelineResult) -> None:
+    assert RESULT_PAGE in paper.pages
+
+
+def test_locators_render_as_text_beside_their_linked_source(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    for locator in ("§3.1", "Appendix C", "Table 2", "Figure 2", "p. 4", "§3.2"):
+        assert re.search(r"\[SRC-1\]\([^)]*#src-1\) " + re.escape(locator), page), locator
+
+
+def test_no_blob_link_to_a_host_that_is_not_git(paper: PipelineResult) -> None:
+    text = "\n".join(paper.pages.values())
+    assert "/blob/" not in text
+    assert "/tree/" not in text
+    assert "paper-agent.example.org/blob" not in text
+
+
+def test_pinned_quotes_show_their_capture_and_digest_without_a_link(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    assert f"captures/paper-v2.md:81-82 §3.1 @ `sha256:{DIGEST}`" in page
+    assert "capture/project-page.md:12 @ `sha256:" in page
+
+
+def test_section_anchors_of_the_result_page(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    for anchor in ("cmp-1", "obj-1", "rte-1", "clm-1"):
+        assert "{ #" + anchor in page
+
+
+# ---------------------------------------------------------------- link policies
+
+
+@pytest.mark.parametrize(
+    ("location", "git"),
+    [
+        ("https://github.com/a/b", True),
+        ("https://gitlab.example.org/a/b", True),
+        ("https://codeberg.org/a/b", True),
+        ("https://example.org/a/b.git", True),
+        (ARXIV, False),
+        ("https://example.org/report.pdf", False),
+    ],
+)
+def test_git_hosts_are_recognised(location: str, git: bool) -> None:
+    assert is_git_host(location) is git
+
+
+def test_default_policies_keep_git_links_and_drop_the_rest() -> None:
+    assert link_policy(None, "https://github.com/a/b", None) is LinkPolicy.GIT
+    assert link_policy(None, ARXIV, None) is LinkPolicy.NONE
+    assert link_policy(None, ARXIV, "{location}#{path}") is LinkPolicy.TEMPLATE
+    assert link_policy("none", "https://github.com/a/b", None) is LinkPolicy.NONE
+
+
+def test_a_template_builds_every_link_of_its_source_the_boundary_too() -> None:
+    links = source_links(None, "https://git.example.org/r", "abc1234", "{location}/-/blob/{revision}/{path}")
+    assert links.file("a.py", 1, 2) == "https://git.example.org/r/-/blob/abc1234/a.py"
+    assert links.tree("sha256:ff") == "https://git.example.org/r/-/blob/sha256%3Aff/"
+
+
+def test_no_policy_means_no_links() -> None:
+    links = source_links("none", "https://github.com/a/b", "abc1234", None)
+    assert links.file("a.py", 1, 2) is None
+    assert links.tree("abc1234") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locator"),
+    [
+        ("see SRC-1 §3.1.", "§3.1"),
+        ("SRC-1 Appendix C", "Appendix C"),
+        ("SRC-2 Table 2,", "Table 2"),
+        ("SRC-1 p. 4", "p. 4"),
+        ("SRC-1 pp. 4-5", "pp. 4-5"),
+        ("SRC-1 Section 3.2", "Section 3.2"),
+    ],
+)
+def test_locators_are_found_in_prose(text: str, locator: str) -> None:
+    (anchor,) = find_anchors(text)
+    assert anchor.locator == locator and anchor.path == ""
+
+
+# ---------------------------------------------------------------- hostile cases
+
+
+def _check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen, changes: dict) -> set:
+    make_records(tmp_path, changes)
+    monkeypatch.chdir(tmp_path)
+    return located(kbgen("check", "records", "--format", "json"))
+
+
+PAPER = """sources:
+  - id: SRC-2
+    source_kind: Paper
+    identity: A paper.
+    location: https://arxiv.org/abs/2401.00001
+    revision: v2
+{extra}"""
+
+
+def test_give_a_paper_git_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    found = _check(tmp_path, monkeypatch, kbgen, {"paper.yaml": PAPER.format(extra="    links: git\n")})
+    assert found == {("KB408", "records/demo/paper.yaml", 7, 12)}
+
+
+def test_ask_for_template_links_without_a_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    found = _check(tmp_path, monkeypatch, kbgen, {"paper.yaml": PAPER.format(extra="    links: template\n")})
+    assert found == {("KB407", "records/demo/paper.yaml", 7, 12)}
+
+
+def test_pass_prose_off_as_an_anchor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Shown in SRC-1 illustrations/reports.\n"
+        "    conclusion_status: claimed\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB409", "records/demo/claims.yaml", 3, 27)}
+
+
+def test_cite_a_section_as_a_file_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    """``SRC-1 §3.1`` is a locator now, never a path: nothing to report, nothing to link."""
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n"
+        "    evidence: [SRC-1 §3.1]\n"
+    )
+    assert _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text}) == set()
+
+
+def test_pin_a_quote_with_a_short_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n    quotes:\n"
+        "      - text: stated\n        path: capture.md\n        pin: sha256:c093\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB110", "records/demo/claims.yaml", 8, 14)}
+
+
+def test_cite_a_document_part_that_is_no_locator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n"
+        "    evidence:\n      - {source: SRC-1, locator: Paragraph 4}\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB111", "records/demo/claims.yaml", 6, 34)}
+
+
+def test_put_line_ranges_on_a_locator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n"
+        "    evidence:\n      - {source: SRC-1, locator: §3.1, lines: [[1, 2]]}\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB101", "records/demo/claims.yaml", 6, 9)}

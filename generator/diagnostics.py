@@ -50,6 +50,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "KB111", "anchor-locator", "A document locator is not a section, appendix, table, figure or page."
         ),
+        Rule("KB112", "literal-markup", "Markdown markup in record text will show literally (warning)."),
         Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
         Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
         Rule("KB203", "duplicate-id", "Two records of one system share an ID."),
@@ -59,6 +60,11 @@ RULES: dict[str, Rule] = {
         Rule("KB207", "duplicate-singleton", "run, result or memory_report is declared more than once."),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
         Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
+        Rule(
+            "KB210",
+            "alternative-route",
+            "alternative_to names the route itself or a record that is not a route.",
+        ),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
         Rule("KB302", "run-id-date", "The run ID's date differs from the run date."),
         Rule("KB303", "run-id-slug", "The run ID's system slug differs from the folder name."),

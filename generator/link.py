@@ -169,6 +169,8 @@ def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> s
         targets.add(record.part_of)
     for amendment in record.amendments:
         targets.update(amendment.affects)
+    for key in ("alternative_to", "reads", "writes"):
+        targets.update(getattr(record, key, ()))
     for evidence in record.evidence:
         targets.add(evidence.source)
     targets.discard(record_id)

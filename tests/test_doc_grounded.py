@@ -187,3 +187,49 @@ def test_put_line_ranges_on_a_locator(tmp_path: Path, monkeypatch: pytest.Monkey
     )
     found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
     assert found == {("KB101", "records/demo/claims.yaml", 6, 9)}
+
+
+# ---------------------------------------------------------------- records that fit the analysis
+
+
+def test_run_identity_is_on_the_result_page(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    section = page[page.index("## Run identity") : page.index("## Boundary and evidence")]
+    assert "| Run ID | `AAS-2025-03-14-paper-agent-01` |" in section
+    assert "| Run date | 2025-03-14 |" in section
+    assert "| Document type | `kb/types/agentic-system-analysis-result.md` |" in section
+    assert "result-disposition-complete" in section and "evidence-tier-doc-grounded" in section
+
+
+def test_quotations_of_prose_are_block_quotations(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    assert "> After each session the rewriter replaces the note with a revised note." in page
+    assert "```text\nAfter each session" not in page
+
+
+def test_an_ordered_list_continues_its_numbering(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    assert "1. The note is rewritten" in page and "2. The next session" in page
+    assert "3. Over its size limit" in page
+
+
+def test_the_route_diagram_draws_only_structured_relations(paper: PipelineResult) -> None:
+    page = paper.pages["systems/paper-agent/index.md"]
+    diagram = page[page.index("```mermaid") :].split("```")[1]
+    edges = sorted(line.strip() for line in diagram.splitlines() if "->" in line)
+    assert edges == [
+        'n_RTE_1 -->|owner| n_CMP_1["CMP-1"]',
+        'n_RTE_1 -->|reads| n_OBJ_1["OBJ-1"]',
+        'n_RTE_1 -->|writes| n_OBJ_1["OBJ-1"]',
+        'n_RTE_2 -->|owner| n_CMP_1["CMP-1"]',
+        "n_RTE_2 -.->|alternative to| n_RTE_1",
+    ]
+
+
+def test_guarantee_alternatives_and_one_cell_authority_render(paper: PipelineResult) -> None:
+    page = paper.pages[RESULT_PAGE]
+    assert "**Alternative to:** [RTE-1](#rte-1)" in page
+    assert "**Guarantee (policy):** owner: [CMP-1](#cmp-1); guarantee point:" in page
+    assert "guarantee status</span> [claimed]" in page
+    assert "**Force and horizon:** Advisory context" in page
+    assert "**Immediate return:** inapplicable — the session has ended." in page

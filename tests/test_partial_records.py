@@ -84,3 +84,58 @@ def test_report_a_dropped_field_once_not_again_as_missing(
     text = BAD_STATUS_AND_BLANK_FIELD.replace("wird", "wired").replace('" "', "42")
     found, _ = _check(tmp_path, monkeypatch, kbgen, {"routes.yaml": text})
     assert {code for code, *_ in found} == {"KB101"}
+
+
+# ---------------------------------------------------------------- partial routes
+
+PARTIAL_ROUTE = """routes:
+  - id: RTE-3
+    label: Partly stated
+    owner: CMP-1
+    statuses:
+      implementation conclusion status: uninspected
+    fields:
+      immediate_return: The answer returns.
+      later_read_back: {later}
+      delegated_visibility:
+        status: inapplicable
+        reason: no delegation on this route.
+      selection_predicate: Every prompt.
+      invalidation_or_expiry: uninspected — not traced.
+      activation_or_effect: The answer is printed.
+      evidence_limits: Static reading only.
+"""
+
+
+def test_state_an_uncertain_field_as_a_mapping_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    make_records(tmp_path, {"routes.yaml": PARTIAL_ROUTE.format(later="uninspected — not read.")})
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("check", "records", "--format", "json")
+    assert located(result) == set()
+
+
+@pytest.mark.parametrize("later", ["uninspected", "inapplicable —", "Uninspected -"])
+def test_leave_out_the_reason_of_an_uncertain_field(
+    later: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    found, _ = _check(tmp_path, monkeypatch, kbgen, {"routes.yaml": PARTIAL_ROUTE.format(later=later)})
+    assert found == {("KB304", ROUTES, 9, 24)}
+
+
+def test_name_a_claim_as_an_alternative_route(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen) -> None:
+    text = "routes:\n  - id: RTE-3\n    label: Branch\n    alternative_to: [RTE-1, CLM-9, RTE-3]\n"
+    found, _ = _check(tmp_path, monkeypatch, kbgen, {"routes.yaml": text})
+    assert found == {("KB201", ROUTES, 4, 29), ("KB210", ROUTES, 4, 36)}
+
+
+def test_hide_a_dangling_id_in_a_guarantee_contract(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    text = (
+        "routes:\n  - id: RTE-3\n    label: Guarded\n    guarantee:\n      - strength: protocol\n"
+        "        owner: CMP-1\n        status: claimed\n        contract: Callers hold CMP-8.\n"
+    )
+    found, _ = _check(tmp_path, monkeypatch, kbgen, {"routes.yaml": text})
+    assert found == {("KB202", ROUTES, 8, 32)}

@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, resolve_id
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of, resolve_id
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
@@ -25,6 +25,8 @@ from ..textpos import LineIndex
 from .links import LINK_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
+
+_REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 
 DANGLING_HINT = (
     "Declare the record, declare it under 'supplied:' if another member owns it, or correct the ID. "
@@ -157,6 +159,35 @@ def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
                 yield error("KB204", f"part_of of {record.id} forms a cycle", *where)
 
 
+def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
+    """KB210: a route's alternative branches are other declared routes."""
+    for record in ctx.system.records:
+        if not isinstance(record, Route):
+            continue
+        origin = ctx.system.origin(record)
+        for key in ("reads", "writes"):
+            for index, ref in enumerate(getattr(record, key)):
+                if _undeclared(ctx, ref):
+                    yield error(
+                        "KB201",
+                        f"{record.id} {key} {ref}, which nobody declares",
+                        *ctx.at(origin, (key, index)),
+                    )
+        for index, ref in enumerate(record.alternative_to):
+            where = ctx.at(origin, ("alternative_to", index))
+            if ref == record.id:
+                yield error("KB210", f"{record.id} is an alternative to itself", *where)
+            elif ref not in ctx.declared:
+                yield error("KB201", f"{record.id} is an alternative to {ref}, which nobody declares", *where)
+            elif kind_of(ref) not in (None, RecordKind.ROUTE):
+                yield error(
+                    "KB210",
+                    f"{record.id} is an alternative to {ref}, which is not a route",
+                    *where,
+                    hint="Alternative branches relate routes; name the route that takes the other branch.",
+                )
+
+
 def _undeclared(ctx: Context, ref: str) -> bool:
     return ref not in ctx.declared
 
@@ -283,6 +314,39 @@ def _lookalike(source: str, path: str, file: str, line: int, col: int) -> Diagno
     )
 
 
+# Markdown markup an analyst may expect to work: a link, strong or emphasised text, a
+# heading or a block quotation at a line start. Record text is shown literally, so each
+# would appear with its punctuation. Code spans are left out first.
+_MARKUP = re.compile(
+    r"\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\s][^*\n]*\*(?![\w*])"
+    r"|^[ \t]*#{1,6}[ \t]+\S|^[ \t]*>[ \t]*\S",
+    re.MULTILINE,
+)
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+
+
+def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
+    """KB112: Markdown markup in record text shows literally; one warning per text."""
+    for _, origin, contents in ctx.owners:
+        for text in contents.texts:
+            if not any(mark in text.text for mark in "[*_#>"):
+                continue
+            blanked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text.text)
+            match = _MARKUP.search(blanked)
+            if match is None:
+                continue
+            shown = match.group(0).strip()
+            yield warning(
+                "KB112",
+                f"Markdown markup {shown[:40]!r} in record text will show literally",
+                *ctx.in_text(
+                    origin, text.path, match.start() + len(match.group(0)) - len(match.group(0).lstrip())
+                ),
+                hint="Record text is data: write plain text, a code span for literal markup, "
+                "a list or table block for structure, and a quote under 'quotes:'.",
+            )
+
+
 def _source_ids(system: SystemRecords) -> frozenset[str]:
     return frozenset(system.source_records()) | system.unvalidated_ids
 
@@ -402,6 +466,14 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
             value = getattr(record.fields, name)
             if ctx.dropped(origin, ("fields", name)):
                 continue
+            if value is not None and _REASONLESS.fullmatch(value.strip()):
+                yield error(
+                    "KB304",
+                    f"route {record.id} states {label!r} as {value.split()[0]} without a reason",
+                    *ctx.at(origin, ("fields", name)),
+                    hint="Write 'uninspected — reason' or 'inapplicable — reason' with the reason.",
+                )
+                continue
             if value is None or not value.strip():
                 yield error(
                     "KB304",
@@ -440,11 +512,13 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_duplicate_ids,
     rule_kind_matches_list,
     rule_part_of,
+    rule_alternatives,
     rule_structured_references,
     rule_prose_references,
     rule_structured_anchors,
     rule_quotes,
     rule_includes,
+    rule_literal_markup,
     rule_route_fields,
     rule_placements,
     *LINK_RULES,

@@ -69,6 +69,9 @@ Locator = Annotated[
     Field(description="A document locator: '§3.1', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4'."),
 ]
 
+# Quoted files whose text is prose, not code.
+PROSE_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".tex")
+
 PIN_PATTERN = r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|sha256:[0-9a-f]{64})$"
 
 
@@ -166,3 +169,11 @@ class Quote(Strict):
     def ranges(self) -> tuple[LineRange, ...]:
         """The line ranges as typed pairs."""
         return tuple(LineRange(pair[0], pair[-1]) for pair in self.lines)
+
+    @property
+    def is_prose(self) -> bool:
+        """A quotation of prose (a document part, a captured or text file), shown as a block
+        quotation that wraps; code keeps its lines in a code block."""
+        if self.locator or (self.pin or "").startswith("sha256:") or not self.path:
+            return True
+        return self.path.lower().endswith(PROSE_SUFFIXES)

@@ -4,9 +4,9 @@ annotations and amendments."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field
+from pydantic import AnyUrl, Field, model_validator
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
@@ -108,7 +108,9 @@ class OperativeObject(Component):
 class RouteFields(Strict):
     """The seven labelled fields of a route; each non-empty when given.
 
-    ``inapplicable — reason`` and ``uninspected — reason`` are allowed values.
+    ``inapplicable — reason`` and ``uninspected — reason`` are allowed values, written
+    as text or as ``{status: uninspected, reason: …}``; the value alone, without a
+    reason, is refused (KB304).
     """
 
     immediate_return: Text | None = Field(default=None, title="Immediate return")
@@ -119,6 +121,26 @@ class RouteFields(Strict):
     activation_or_effect: Text | None = Field(default=None, title="Activation or effect")
     evidence_limits: Text | None = Field(default=None, title="Evidence limits")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _uncertain_as_text(cls, data: Any) -> Any:
+        """``{status: uninspected, reason: …}`` is ``uninspected — …``: one form downstream."""
+        if not isinstance(data, dict):
+            return data
+        return {key: _uncertain_text(value) for key, value in data.items()}
+
+
+def _uncertain_text(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"status", "reason"}:
+        status, reason = value["status"], value["reason"]
+        if status in UNCERTAIN_VALUES and isinstance(reason, str) and reason.strip():
+            return f"{status} — {reason}"
+    return value
+
+
+# The two values a labelled field may take instead of a finding, each with a reason.
+UNCERTAIN_VALUES = ("uninspected", "inapplicable")
+
 
 # The labelled fields' labels, in order, from the model's titles.
 ROUTE_FIELD_LABELS: dict[str, str] = {
@@ -127,10 +149,21 @@ ROUTE_FIELD_LABELS: dict[str, str] = {
 
 
 class Guarantee(Strict):
-    """A guarantee strength, optionally scoped to part of the route."""
+    """A guarantee strength, optionally scoped to part of the route, with who gives it,
+    where it holds, its own conclusion status and the contract it requires."""
 
     strength: GuaranteeStrength
     scope: Text | None = None
+    owner: Text | None = Field(default=None, title="Owner", description="Who gives the guarantee.")
+    point: Text | None = Field(
+        default=None, title="Guarantee point", description="Where on the route the guarantee holds."
+    )
+    status: ConclusionStatus | None = Field(
+        default=None, title="Conclusion status", description="The guarantee's own conclusion status."
+    )
+    contract: Text | None = Field(
+        default=None, title="Required contract", description="What the guarantee requires of its users."
+    )
 
 
 class Route(RecordBase):
@@ -144,6 +177,21 @@ class Route(RecordBase):
         default=None, description="The seven labelled fields; a narrative route omits them."
     )
     guarantee: Annotated[list[Guarantee], Display("badges")] = Field(default_factory=list)
+    reads: list[RecordId] = Field(
+        default_factory=list,
+        title="Reads",
+        description="Records the route reads (drawn in the route diagram).",
+    )
+    writes: list[RecordId] = Field(
+        default_factory=list,
+        title="Writes",
+        description="Records the route writes (drawn in the route diagram).",
+    )
+    alternative_to: list[RecordId] = Field(
+        default_factory=list,
+        title="Alternative to",
+        description="Routes this route is an alternative branch to (checked: each a declared route).",
+    )
 
 
 class Claim(RecordBase):
@@ -180,6 +228,11 @@ class AuthorityPath(RecordBase):
     channel: Text | None = Field(default=None, title="Channel")
     force: Text | None = Field(default=None, title="Force")
     horizon: Text | None = Field(default=None, title="Horizon")
+    force_and_horizon: Text | None = Field(
+        default=None,
+        title="Force and horizon",
+        description="Force and horizon as one statement, where the analysis gives them together.",
+    )
 
 
 class Limitation(Strict):

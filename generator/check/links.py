@@ -121,7 +121,7 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
 
 
 # Fields shown in a heading, a badge or an inline code span.
-_ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
+ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
 
 
 def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
@@ -132,7 +132,7 @@ def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
         for name in type(value).model_fields:
             item = getattr(value, name)
-            if name in _ONE_LINE_FIELDS and isinstance(item, str):
+            if name in ONE_LINE_FIELDS and isinstance(item, str):
                 yield (*path, name), item
             else:
                 yield from _heading_texts(item, (*path, name))

@@ -22,7 +22,7 @@ from ..model.records import ROUTE_FIELD_LABELS, RecordBase, Route, Supplied
 from ..model.system import Origin, SystemRecords
 from ..model.walk import Contents, collect
 from ..textpos import LineIndex
-from .links import LINK_RULES
+from .links import LINK_RULES, ONE_LINE_FIELDS
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
 
@@ -331,6 +331,8 @@ def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
         for text in contents.texts:
             if not any(mark in text.text for mark in "[*_#>"):
                 continue
+            if text.path and text.path[-1] in ONE_LINE_FIELDS:
+                continue  # a heading's text: a line break in it is an error already (KB109)
             blanked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text.text)
             match = _MARKUP.search(blanked)
             if match is None:

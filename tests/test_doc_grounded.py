@@ -233,3 +233,51 @@ def test_guarantee_alternatives_and_one_cell_authority_render(paper: PipelineRes
     assert "guarantee status</span> [claimed]" in page
     assert "**Force and horizon:** Advisory context" in page
     assert "**Immediate return:** inapplicable — the session has ended." in page
+
+
+# ---------------------------------------------------------------- the guide
+
+
+def _guide_fields() -> set[tuple[str, str]]:
+    guide = (Path(__file__).resolve().parent.parent / "kb" / "authoring.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| (.+?) \| `([a-z_]+)` \|", guide, flags=re.MULTILINE))
+
+
+def test_the_guide_names_every_field_of_every_record_kind() -> None:
+    from generator.model import kinds
+    from generator.model.records import RecordBase
+
+    listed = _guide_fields()
+    missing = [
+        (spec.list_key, name)
+        for spec in kinds.registered()
+        for name in spec.model.model_fields
+        if name not in RecordBase.model_fields and (f"`{spec.list_key}`", name) not in listed
+    ]
+    missing += [
+        ("every record", name) for name in RecordBase.model_fields if ("every record", name) not in listed
+    ]
+    assert missing == []
+
+
+def test_the_guide_lists_every_typed_table() -> None:
+    from generator.model.prose import ROW_TYPES
+
+    guide = (Path(__file__).resolve().parent.parent / "kb" / "authoring.md").read_text(encoding="utf-8")
+    for kind, row in ROW_TYPES.items():
+        assert f"| `{kind}` |" in guide
+        for header in row.COLUMNS.values():
+            assert header in guide
+
+
+@pytest.mark.parametrize(
+    ("line", "col"),
+    [("    claim: See [the docs](https://example.org/d).\n", 16), ("    claim: It is **always** on.\n", 18)],
+    ids=["link", "strong"],
+)
+def test_format_record_text_with_markdown(
+    line: str, col: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    text = "claims:\n  - id: CLM-1\n" + line + "    conclusion_status: claimed\n"
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB112", "records/demo/claims.yaml", 3, col)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field, model_validator
+from pydantic import AnyUrl, Field, WithJsonSchema, model_validator
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
@@ -105,6 +105,32 @@ class OperativeObject(Component):
     """An operative object: content or state that some consumer acts on."""
 
 
+# A labelled field's editor schema: text, or an uncertain value with its reason (turned
+# into 'uninspected — reason' text before validation, so the model holds text only).
+LabelledField = Annotated[
+    Text | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "object",
+                    "properties": {
+                        "status": {"enum": ["uninspected", "inapplicable"]},
+                        "reason": {"type": "string", "minLength": 1},
+                    },
+                    "required": ["status", "reason"],
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ],
+            "description": "A finding, 'uninspected — reason', 'inapplicable — reason', or "
+            "{status: uninspected|inapplicable, reason: …}.",
+        }
+    ),
+]
+
+
 class RouteFields(Strict):
     """The seven labelled fields of a route; each non-empty when given.
 
@@ -113,13 +139,13 @@ class RouteFields(Strict):
     reason, is refused (KB304).
     """
 
-    immediate_return: Text | None = Field(default=None, title="Immediate return")
-    later_read_back: Text | None = Field(default=None, title="Later read-back")
-    delegated_visibility: Text | None = Field(default=None, title="Delegated visibility")
-    selection_predicate: Text | None = Field(default=None, title="Selection predicate")
-    invalidation_or_expiry: Text | None = Field(default=None, title="Invalidation or expiry")
-    activation_or_effect: Text | None = Field(default=None, title="Activation or effect")
-    evidence_limits: Text | None = Field(default=None, title="Evidence limits")
+    immediate_return: LabelledField = Field(default=None, title="Immediate return")
+    later_read_back: LabelledField = Field(default=None, title="Later read-back")
+    delegated_visibility: LabelledField = Field(default=None, title="Delegated visibility")
+    selection_predicate: LabelledField = Field(default=None, title="Selection predicate")
+    invalidation_or_expiry: LabelledField = Field(default=None, title="Invalidation or expiry")
+    activation_or_effect: LabelledField = Field(default=None, title="Activation or effect")
+    evidence_limits: LabelledField = Field(default=None, title="Evidence limits")
 
     @model_validator(mode="before")
     @classmethod

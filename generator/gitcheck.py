@@ -149,9 +149,11 @@ class _Pinned:
 
 def _pinned_sources(system: CheckedSystem) -> list[_Pinned]:
     records = system.records
+    # A document, a web page or any source without git links is not a repository to verify.
     return [
         _Pinned(source_id, source.revision, records.origin(source))
         for source_id, source in records.source_records().items()
+        if source.is_repository()
     ]
 
 

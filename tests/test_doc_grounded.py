@@ -281,3 +281,37 @@ def test_format_record_text_with_markdown(
     text = "claims:\n  - id: CLM-1\n" + line + "    conclusion_status: claimed\n"
     found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
     assert found == {("KB112", "records/demo/claims.yaml", 3, col)}
+
+
+def test_attribute_a_quote_with_a_malformed_attribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n    quotes:\n"
+        "      - text: stated\n        at: capture.md lines 3 to 4\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB101", "records/demo/claims.yaml", 6, 9)}
+
+
+def test_attribute_a_quote_twice_with_different_pins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    pin = "sha256:" + "a" * 64
+    text = (
+        "claims:\n  - id: CLM-1\n    claim: Stated.\n    conclusion_status: claimed\n    quotes:\n"
+        f"      - text: stated\n        at: capture.md:3-4 @ {pin}\n        pin: {'0' * 40}\n"
+    )
+    found = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
+    assert found == {("KB101", "records/demo/claims.yaml", 6, 9)}
+
+
+def test_verify_a_paper_as_if_it_were_a_git_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    """A paper and a capture are not repositories: --sources neither refuses their
+    sha256 revisions (KB505) nor misses their clones (KB501)."""
+    monkeypatch.chdir(FIXTURE)
+    result = kbgen("check", "records", "--sources", str(tmp_path / "clones"), "--format", "json")
+    assert result.code == 0
+    assert located(result) == set()

@@ -176,3 +176,18 @@ def bad_range_reason(ranges: tuple[LineRange, ...]) -> str | None:
         if line_range.end < line_range.start:
             return f"line range {line_range} ends before it starts"
     return None
+
+
+_ATTRIBUTION = re.compile(
+    rf"^`?(?P<path>[^\s`@]+?)(?::(?P<ranges>{_RANGES}))?`?(?:\s+@\s+`?(?P<pin>[^\s`]+)`?)?$"
+)
+
+
+def parse_attribution(text: str) -> tuple[str, tuple[LineRange, ...], str | None] | None:
+    """Parse a quotation's attribution, ``capture.md:81-82 @ sha256:…`` (backticks allowed),
+    into (path, line ranges, pin); None when it is not of that form."""
+    match = _ATTRIBUTION.match(text.strip().removeprefix("---").strip())
+    if match is None:
+        return None
+    ranges = match.group("ranges")
+    return match.group("path"), parse_ranges(ranges) if ranges else (), match.group("pin")

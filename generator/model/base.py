@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from .anchors import LOCATOR, LineRange, parse_anchor, parse_locator
+from .anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
 from .ids import IdGrammar
 from .meta import PROSE, Display
 
@@ -164,6 +164,28 @@ class Quote(Strict):
         description="The quote's own pin: a full commit ID, or 'sha256:<digest>' of a capture file "
         "(which may lie outside the source's location).",
     )
+    at: str | None = Field(
+        default=None,
+        description="The attribution as the method writes it, 'capture.md:81-82 @ sha256:…' or "
+        "'path/file.ts @ <commit>' (backticks allowed): sets path, lines and pin.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_attribution(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("at"), str):
+            return data
+        parsed = parse_attribution(data["at"])
+        if parsed is None:
+            raise ValueError(
+                "an attribution is written 'capture.md:81-82 @ sha256:<digest>' or 'path/file.ts @ <commit>'"
+            )
+        path, ranges, pin = parsed
+        filled = {"path": path, "lines": [[r.start, r.end] for r in ranges], "pin": pin}
+        clash = [key for key, value in filled.items() if data.get(key) not in (None, [], value)]
+        if clash:
+            raise ValueError(f"'at' and {', '.join(repr(key) for key in clash)} disagree; write one of them")
+        return {**data, **{key: value for key, value in filled.items() if value not in (None, [])}}
 
     @property
     def ranges(self) -> tuple[LineRange, ...]:

@@ -10,6 +10,7 @@ from pydantic import AnyUrl, Field, WithJsonSchema, model_validator
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
+from .urls import LinkPolicy, link_policy
 from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength
 
 
@@ -81,6 +82,18 @@ class Source(RecordBase):
     layers: list[EvidenceLayerEntry] = Field(default_factory=list)
     citation_anchors: Text | None = Field(default=None, title="Citation anchors")
     access_gaps: list[AccessGap] = Field(default_factory=list)
+
+    def link_policy(self) -> LinkPolicy:
+        """How the source's links are built (stated, or its host's default)."""
+        location = str(self.location) if self.location is not None else None
+        return link_policy(self.links, location, self.link_template)
+
+    def is_repository(self) -> bool:
+        """Whether the source is a git repository to fetch and verify: not when it says
+        'links: none' or lies on a host that is not a git host (a paper, a capture)."""
+        if self.links is not None or self.link_template or self.location is None:
+            return self.links != "none"
+        return self.link_policy() is not LinkPolicy.NONE
 
 
 class Component(RecordBase):
@@ -279,6 +292,14 @@ class Supplied(Strict):
     label: Label | None = None
     revision: Revision | None = None
     location: AnyUrl | None = None
+
+    def link_policy(self) -> LinkPolicy:
+        """How links to it are built: git links on a git host, none elsewhere."""
+        return link_policy(None, str(self.location) if self.location is not None else None, None)
+
+    def is_repository(self) -> bool:
+        """Whether it is a git repository to fetch and verify (unknown without a location)."""
+        return self.location is None or self.link_policy() is not LinkPolicy.NONE
 
 
 class Annotation(Strict):

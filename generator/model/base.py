@@ -166,7 +166,7 @@ class Quote(Strict):
     )
     at: str | None = Field(
         default=None,
-        description="The attribution as the method writes it, 'capture.md:81-82 @ sha256:…' or "
+        description="The attribution as the method writes it, 'capture.txt:81-82 @ sha256:…' or "
         "'path/file.ts @ <commit>' (backticks allowed): sets path, lines and pin.",
     )
 
@@ -178,7 +178,7 @@ class Quote(Strict):
         parsed = parse_attribution(data["at"])
         if parsed is None:
             raise ValueError(
-                "an attribution is written 'capture.md:81-82 @ sha256:<digest>' or 'path/file.ts @ <commit>'"
+                "an attribution is written 'capture.txt:81-82 @ sha256:<digest>' or 'path/file.ts @ <commit>'"
             )
         path, ranges, pin = parsed
         filled = {"path": path, "lines": [[r.start, r.end] for r in ranges], "pin": pin}

@@ -4,13 +4,14 @@ annotations and amendments."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AnyUrl, Field, WithJsonSchema, model_validator
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
-from .urls import LinkPolicy, link_policy
+from .urls import LinkPolicy, is_git_host, link_policy
 from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength
 
 
@@ -90,10 +91,9 @@ class Source(RecordBase):
 
     def is_repository(self) -> bool:
         """Whether the source is a git repository to fetch and verify: not when it says
-        'links: none' or lies on a host that is not a git host (a paper, a capture)."""
-        if self.links is not None or self.link_template or self.location is None:
-            return self.links != "none"
-        return self.link_policy() is not LinkPolicy.NONE
+        'links: none', nor when it lies off a git host and pins no commit (a paper's
+        version, a capture's sha256 digest)."""
+        return self.links != "none" and _may_be_repository(self.location, self.revision)
 
 
 class Component(RecordBase):
@@ -298,8 +298,15 @@ class Supplied(Strict):
         return link_policy(None, str(self.location) if self.location is not None else None, None)
 
     def is_repository(self) -> bool:
-        """Whether it is a git repository to fetch and verify (unknown without a location)."""
-        return self.location is None or self.link_policy() is not LinkPolicy.NONE
+        """Whether it is a git repository to fetch and verify."""
+        return _may_be_repository(self.location, self.revision)
+
+
+def _may_be_repository(location: AnyUrl | None, revision: str | None) -> bool:
+    """A git host, or any host whose pinned revision is a commit ID (a self-hosted forge)."""
+    if location is None or revision is None or is_git_host(str(location)):
+        return True
+    return re.fullmatch(r"[0-9a-fA-F]{7,64}", revision) is not None
 
 
 class Annotation(Strict):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.link import link_system
+from generator.load import load_record_text
 from generator.model.anchors import find_anchors
 from generator.model.ids import ID_IN_TEXT, resolve_id
 from generator.pipeline import run_pipeline
@@ -38,6 +39,17 @@ def _ids(text: str) -> None:
         resolve_id(match.group(0), declared)
 
 
+def _positions_in_folded(text: str) -> None:
+    """Every ID of a folded block scalar located back to its line and column."""
+    words = text.split(" ")
+    lines = [" ".join(words[i : i + 12]) for i in range(0, len(words), 12)]
+    loaded, _ = load_record_text("k: >\n" + "".join(f"  {line}\n" for line in lines), "bench.yaml")
+    assert loaded is not None
+    locate = loaded.locator(("k",))
+    for match in ID_IN_TEXT.finditer(loaded.data["k"]):
+        locate(match.start())
+
+
 def _linker() -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
@@ -56,6 +68,8 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("anchors in text: one long path", find_anchors, "SRC-1 |a...."),
         ("IDs in text: many IDs", _ids, "RTE-1 MEM-RTE-a "),
         ("IDs in text: one long slug", _ids, "MEM-RTE-|a-..."),
+        ("anchors in text: document locators", find_anchors, "SRC-1 §3.1, SRC-2 Table 2; "),
+        ("positions in a folded scalar", _positions_in_folded, "RTE-1 word "),
         ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
     ]

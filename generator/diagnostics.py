@@ -46,6 +46,11 @@ RULES: dict[str, Rule] = {
         Rule("KB107", "empty-text", "A text field is empty."),
         Rule("KB108", "table-row-width", "A generic table row has more or fewer cells than columns."),
         Rule("KB109", "label-line", "A label, title, name or revision spans more than one line."),
+        Rule("KB110", "quote-pin", "A quotation's pin is not a full commit ID or a sha256: digest."),
+        Rule(
+            "KB111", "anchor-locator", "A document locator is not a section, appendix, table, figure or page."
+        ),
+        Rule("KB112", "literal-markup", "Markdown markup in record text will show literally (warning)."),
         Rule("KB201", "dangling-reference", "A structured field refers to an ID nobody declares."),
         Rule("KB202", "dangling-reference-in-prose", "An ID written in prose resolves to nothing."),
         Rule("KB203", "duplicate-id", "Two records of one system share an ID."),
@@ -59,6 +64,11 @@ RULES: dict[str, Rule] = {
         ),
         Rule("KB208", "kind-mismatch", "A record's ID names another kind than the list it is in."),
         Rule("KB209", "annotation-target", "An annotation must target a supplied record."),
+        Rule(
+            "KB210",
+            "alternative-route",
+            "alternative_to names the route itself or a record that is not a route.",
+        ),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
         Rule("KB302", "run-id-date", "The run ID's date differs from the run date."),
         Rule("KB303", "run-id-slug", "The run ID's system slug differs from the folder name."),
@@ -73,6 +83,16 @@ RULES: dict[str, Rule] = {
         Rule("KB405", "include-missing", "A prose include names a Markdown file that is not in the folder."),
         Rule("KB406", "unsafe-url", "A location is not an http or https URL."),
         Rule("KB407", "link-template", "A link template uses unknown fields or yields no http(s) URL."),
+        Rule(
+            "KB408",
+            "git-links-off-git",
+            "A source that is not on a git host would get /blob/ and /tree/ links.",
+        ),
+        Rule(
+            "KB409",
+            "anchor-lookalike",
+            "Prose looks like an evidence anchor but names no file: shown as text.",
+        ),
         Rule("KB501", "git-unavailable", "The source clone or its pinned revision is not available."),
         Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),

@@ -149,9 +149,11 @@ class _Pinned:
 
 def _pinned_sources(system: CheckedSystem) -> list[_Pinned]:
     records = system.records
+    # A document, a web page or any source without git links is not a repository to verify.
     return [
         _Pinned(source_id, source.revision, records.origin(source))
         for source_id, source in records.source_records().items()
+        if source.is_repository()
     ]
 
 
@@ -270,9 +272,12 @@ class _Checker:
         ctx = self.ctx
         for _, origin, contents in ctx.owners:
             for path, anchor in contents.anchors:
-                yield from self._anchor(anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
+                if anchor.path is not None:
+                    yield from self._anchor(anchor.source, anchor.path, anchor.ranges, ctx.at(origin, path))
             for text in contents.texts:
                 for found in find_anchors(text.text):
+                    if not found.is_file:
+                        continue
                     yield from self._anchor(
                         found.source, found.path, found.ranges, ctx.in_text(origin, text.path, found.start)
                     )
@@ -282,6 +287,8 @@ class _Checker:
             display = ctx.system.prose_display.get(relative, relative)
             lines = LineIndex(content)
             for found in find_anchors(content):
+                if not found.is_file:
+                    continue
                 line, col = lines.position(found.start)
                 yield from self._anchor(found.source, found.path, found.ranges, (display, line, col))
 
@@ -325,7 +332,8 @@ class _Checker:
 
     def _quote(self, quote: Quote, origin: Origin | None, path: DataPath) -> Iterator[Diagnostic]:
         source = quote.source or self.single
-        if source is None or not quote.path or unsafe_path_reason(quote.path):
+        # A quote pinned on its own (a capture's digest, another commit) is not in this clone.
+        if source is None or not quote.path or quote.pin is not None or unsafe_path_reason(quote.path):
             return
         clone = self.clones.get(source)
         if clone is None:

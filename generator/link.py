@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
@@ -31,7 +30,10 @@ from .model.sets import (
     record_member,
 )
 from .model.system import SystemRecords
-from .model.urls import PATH_SAFE, LinkTemplate, TemplateError, parse_link_template, repository_base
+from .model.urls import (
+    SourceLinks,
+    source_links,
+)
 from .model.vocab import Member
 from .model.walk import collect
 from .render.registry import (
@@ -136,55 +138,41 @@ class SystemGraph:
             return Place(self.slug, self.page_of(record_id), anchor_of(record_id), record.label or record_id)
         return None
 
+    def links_of(self, source_id: str) -> SourceLinks | None:
+        """The link builder of a cited source (its link policy, location and revision)."""
+        source = self.sources.get(source_id)
+        if source is None:
+            return None
+        location = str(source.location) if source.location is not None else None
+        return source_links(
+            getattr(source, "links", None), location, source.revision, getattr(source, "link_template", None)
+        )
+
     def evidence_url(self, source_id: str, path: str, line_range: LineRange | None) -> str | None:
         """The URL of a cited file at the pinned revision, with its line range, if linkable."""
-        source = self.sources.get(source_id)
-        if source is None or source.location is None or not source.revision:
+        links = self.links_of(source_id)
+        if links is None:
             return None
-        template = _template_of(source)
-        if template is not None:
-            url = template.expand(_template_values(source, source.revision, path, line_range))
-            # No range: no line fragment.
-            return url if line_range is not None else url.split("#", 1)[0]
-        base = repository_base(str(source.location))
-        url = f"{base}/blob/{quote(source.revision, safe='')}/{quote(path, safe=PATH_SAFE)}"
-        if line_range is not None:
-            start, end = line_range.start, line_range.end
-            url += f"#L{start}" if start == end else f"#L{start}-L{end}"
-        return url
+        start, end = (line_range.start, line_range.end) if line_range else (None, None)
+        return links.file(path, start, end)
+
+    def quote_url(
+        self, source_id: str, path: str, line_range: LineRange | None, pin: str | None
+    ) -> str | None:
+        """A quotation's link: at its own pin when that is a commit; a captured file
+        (pinned by a sha256 digest) has no link."""
+        if pin is None:
+            return self.evidence_url(source_id, path, line_range)
+        links = self.links_of(source_id)
+        if links is None or pin.startswith("sha256:"):
+            return None
+        start, end = (line_range.start, line_range.end) if line_range else (None, None)
+        return links.file_at(pin, path, start, end)
 
     def revision_url(self, source_id: str, revision: str) -> str | None:
-        """The URL of a source's tree at a revision, if the source is linkable."""
-        source = self.sources.get(source_id)
-        if source is None or source.location is None:
-            return None
-        template = _template_of(source)
-        if template is not None:
-            return template.expand(_template_values(source, revision, "", None)).split("#", 1)[0]
-        return f"{repository_base(str(source.location))}/tree/{quote(revision, safe='')}"
-
-
-def _template_of(source: Source | Supplied) -> LinkTemplate | None:
-    """The parsed link template of a source; a malformed one was refused by check (KB407)."""
-    text = getattr(source, "link_template", None)
-    if not text:
-        return None
-    try:
-        return parse_link_template(text)
-    except TemplateError:
-        return None
-
-
-def _template_values(
-    source: Source | Supplied, revision: str, path: str, line_range: LineRange | None
-) -> dict[str, str]:
-    return {
-        "location": str(source.location).rstrip("/"),
-        "revision": revision,
-        "path": path,
-        "start": str(line_range.start) if line_range else "",
-        "end": str(line_range.end) if line_range else "",
-    }
+        """The URL of a source's tree at a revision, if the source's link policy gives one."""
+        links = self.links_of(source_id)
+        return links.tree(revision) if links is not None else None
 
 
 def _section_places(slug: str, page: str, doc: Any, titles: dict[str, str]) -> Iterator[tuple[Place, Any]]:
@@ -237,6 +225,8 @@ def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> s
         targets.add(record.part_of)
     for amendment in record.amendments:
         targets.update(amendment.affects)
+    for key in ("alternative_to", "reads", "writes"):
+        targets.update(getattr(record, key, ()))
     for evidence in record.evidence:
         targets.add(evidence.source)
     targets.discard(record_id)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -32,6 +31,7 @@ from .readfs import (
     read_text,
     walk_system,
 )
+from .scalarpos import ScalarSpan, scalar_locator
 from .slugs import slug_problem, suggest_slug
 from .textpos import LineIndex
 
@@ -58,6 +58,8 @@ class ValueSpot:
     style: str | None  # None plain, '|' literal, '>' folded, quote characters
     key_line: int
     key_col: int
+    end_line: int = 0  # where the value ends (just after it); 0 when unknown
+    end_col: int = 0
 
 
 @dataclass
@@ -98,64 +100,18 @@ class LoadedFile:
     def _make_locator(self, path: DataPath) -> Callable[[int], tuple[int, int]]:
         spot = self.spot(path)
         value = self._value(path)
-        if not isinstance(value, str):
+        if not isinstance(value, str) or path not in self.spots:
             return lambda offset: (spot.line, spot.col)
-        breaks = self._breaks_in(path, value)
-        if spot.style == "|":
-            # Literal block: content lines follow the indicator line, all indented by the
-            # block's indentation (that of its first non-empty line).
-            indent = self._block_indent(spot.line)
+        span = ScalarSpan(spot.line, spot.col, spot.end_line or spot.line, spot.end_col, spot.style)
+        located: list[Callable[[int], tuple[int, int]]] = []
 
-            def in_literal(offset: int) -> tuple[int, int]:
-                row = bisect_left(breaks, offset)  # line breaks before the offset
-                line_start = breaks[row - 1] + 1 if row else 0
-                return spot.line + 1 + row, indent + 1 + offset - line_start
+        def locate(offset: int) -> tuple[int, int]:
+            # Matched on first use: most strings never need a position.
+            if not located:
+                located.append(scalar_locator(self.lines, span, value))
+            return located[0](offset)
 
-            return in_literal
-        first_break = breaks[0] if breaks else len(value)
-        raw = self.lines[spot.line - 1] if spot.line - 1 < len(self.lines) else ""
-        columns = self._quoted_columns(spot, raw) if spot.style is not None else None
-
-        def on_first_line(offset: int) -> tuple[int, int]:
-            if offset > first_break:
-                return spot.line, spot.col
-            if spot.style is None:
-                # Plain scalar on one line: characters map one to one while it is unwrapped.
-                fits = len(raw) >= spot.col - 1 + offset
-                return (spot.line, spot.col + offset) if fits else (spot.line, spot.col)
-            if columns is None:
-                return spot.line, spot.col + offset + 1  # no escapes: one source character each
-            return (spot.line, columns[offset] + 1) if offset < len(columns) else (spot.line, spot.col)
-
-        return on_first_line
-
-    def _breaks_in(self, path: DataPath, value: str) -> list[int]:
-        cache = self._cache.setdefault("breaks", {})
-        found = cache.get(path)
-        if found is None:
-            found = [m.start() for m in _NEWLINE.finditer(value)] if "\n" in value else []
-            cache[path] = found
-        return found
-
-    def _quoted_columns(self, spot: ValueSpot, raw: str) -> list[int] | None:
-        """Source index (0-based) of each decoded character of a quoted scalar, or None
-        when the line has no escape at all (one source character per character)."""
-        cache = self._cache.setdefault("quoted", {})
-        key = (spot.line, spot.col)
-        if key not in cache:
-            mark = "''" if spot.style == "'" else "\\"
-            cache[key] = _quoted_map(raw, spot.col, spot.style or '"') if mark in raw[spot.col :] else None
-        return cache[key]
-
-    def _block_indent(self, indicator_line: int) -> int:
-        cache = self._cache.setdefault("indent", {})
-        if indicator_line not in cache:
-            cache[indicator_line] = 0
-            for raw in self.lines[indicator_line:]:
-                if raw.strip():
-                    cache[indicator_line] = len(raw) - len(raw.lstrip(" "))
-                    break
-        return cache[indicator_line]
+        return locate
 
     def _value(self, path: DataPath) -> Any:
         value: Any = self.data
@@ -165,32 +121,6 @@ class LoadedFile:
             except (KeyError, IndexError, TypeError):
                 return None
         return value
-
-
-_NEWLINE = re.compile("\n")
-
-
-def _quoted_map(raw: str, col: int, quote: str) -> list[int]:
-    """Map each decoded character of a quoted scalar to its source index (0-based).
-
-    ``''`` in single quotes and backslash escapes in double quotes take more source
-    characters than the one character they stand for. ``col`` is 1-based and points at
-    the opening quote, so ``raw[col]`` is the first character.
-    """
-    columns: list[int] = []
-    index = col
-    while index < len(raw):
-        if raw[index] == quote and not (quote == "'" and raw.startswith("''", index)):
-            break  # the closing quote
-        columns.append(index)
-        if quote == "'" and raw.startswith("''", index):
-            index += 2
-        elif quote == '"' and raw[index] == "\\":
-            code = raw[index + 1 : index + 2]
-            index += {"x": 4, "u": 6, "U": 10}.get(code, 2)
-        else:
-            index += 1
-    return columns
 
 
 @dataclass
@@ -226,6 +156,8 @@ class _Builder:
             getattr(node, "style", None) or None,  # libyaml reports plain scalars as ''
             key.line + 1,
             key.column + 1,
+            node.end_mark.line + 1,
+            node.end_mark.column + 1,
         )
         if id(node) in self._seen:
             self._refuse("KB003", "an alias repeats an anchored value; write the value out", mark)

@@ -17,10 +17,14 @@ from .readfs import printable
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:
     """Records per kind, in the model's kind order, plus supplied and limitations."""
-    ordered = {spec.plural: n for spec, n in count_by_kind(system.records.records).items()}
-    ordered["limitations"] = len(system.records.limitations)
-    ordered["supplied"] = len(system.records.supplied)
-    ordered["annotations"] = len(system.records.annotations)
+    records = system.records
+    # An entry that failed validation is still counted where it was listed.
+    ordered = {
+        spec.plural: n + records.uncounted[spec.list_key]
+        for spec, n in count_by_kind(records.records).items()
+    }
+    for key in ("limitations", "supplied", "annotations"):
+        ordered[key] = len(getattr(records, key)) + records.uncounted[key]
     return ordered
 
 

@@ -87,8 +87,8 @@ def wanted_sources(system: CheckedSystem) -> tuple[list[Wanted], list[Diagnostic
     for source_id, source in system.records.source_records().items():
         origin = system.records.origin(source)
         revision = source.revision
-        if revision is None:
-            continue  # nothing pinned, nothing to verify
+        if revision is None or not source.is_repository():
+            continue  # nothing pinned, or not a repository (a paper, a capture): nothing to fetch
         if not HEX_REVISION.fullmatch(revision):
             problems.append(
                 error(

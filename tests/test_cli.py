@@ -234,7 +234,8 @@ def test_human_format_prints_hints(kbgen, monkeypatch: pytest.MonkeyPatch) -> No
     lines = kbgen("check", "records").out.splitlines()
     assert lines[1] == (
         "    hint: Declare the record, declare it under 'supplied:' if another member owns it, "
-        "or correct the ID."
+        "or correct the ID. A lens-local proposal tag is not a record: list it in a 'proposal-mapping' "
+        "table's 'proposals' column (Specialist proposals), where it stays provenance."
     )
 
 

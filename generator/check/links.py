@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..diagnostics import Diagnostic, error
+from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath
 from ..model.prose import GenericTable
 from ..model.records import Limitation, Source, Supplied
-from ..model.urls import TemplateError, parse_link_template, web_url_problem
+from ..model.urls import (
+    LinkPolicy,
+    TemplateError,
+    is_git_host,
+    link_policy,
+    parse_link_template,
+    web_url_problem,
+)
 
 if TYPE_CHECKING:
     from .rules import Context
@@ -62,6 +69,29 @@ def rule_link_templates(ctx: Context) -> Iterator[Diagnostic]:
             )
 
 
+def rule_link_policies(ctx: Context) -> Iterator[Diagnostic]:
+    """KB407: 'links: template' needs a template; KB408: git links only on a git host."""
+    for owner, origin, _ in ctx.owners:
+        if not isinstance(owner, Source):
+            continue
+        location = str(owner.location) if owner.location is not None else None
+        policy = link_policy(owner.links, location, owner.link_template)
+        if policy is LinkPolicy.TEMPLATE and not owner.link_template:
+            yield error(
+                "KB407",
+                f"{owner.id} sets 'links: template' but has no link_template",
+                *ctx.at(origin, ("links",)),
+                hint="Add a link_template, or choose 'links: git' or 'links: none'.",
+            )
+        elif policy is LinkPolicy.GIT and location is not None and not is_git_host(location):
+            yield warning(
+                "KB408",
+                f"{owner.id} is not on a git host ({location}) but would get /blob/ and /tree/ links",
+                *ctx.at(origin, ("links",) if owner.links else ("location",)),
+                hint="Write 'links: none' (anchors shown as text) or a link_template with 'links: template'.",
+            )
+
+
 def rule_table_rows(ctx: Context) -> Iterator[Diagnostic]:
     """KB108: every row of a generic table has exactly one cell per column."""
     for owner, origin, _ in ctx.owners:
@@ -91,7 +121,7 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
 
 
 # Fields shown in a heading, a badge or an inline code span.
-_ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
+ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
 
 
 def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
@@ -102,7 +132,7 @@ def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
         for name in type(value).model_fields:
             item = getattr(value, name)
-            if name in _ONE_LINE_FIELDS and isinstance(item, str):
+            if name in ONE_LINE_FIELDS and isinstance(item, str):
                 yield (*path, name), item
             else:
                 yield from _heading_texts(item, (*path, name))
@@ -120,4 +150,4 @@ def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tu
             yield from _models_of(item, kind, (*path, index))
 
 
-LINK_RULES = (rule_urls, rule_link_templates, rule_table_rows, rule_labels)
+LINK_RULES = (rule_urls, rule_link_templates, rule_link_policies, rule_table_rows, rule_labels)

@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, resolve_id
+from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of, resolve_id
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from ..model.sets import annotation_member, record_member
@@ -24,11 +24,19 @@ from ..model.system import Origin, SystemRecords
 from ..model.vocab import Member
 from ..model.walk import Contents, collect
 from ..textpos import LineIndex
-from .links import LINK_RULES
+from .links import LINK_RULES, ONE_LINE_FIELDS
 from .profile import PROFILE_RULES
 from .sets import SET_RULES
 
 _RUN_ID = re.compile(RUN_ID_PATTERN)
+
+_REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
+
+DANGLING_HINT = (
+    "Declare the record, declare it under 'supplied:' if another member owns it, or correct the ID. "
+    "A lens-local proposal tag is not a record: list it in a 'proposal-mapping' table's 'proposals' "
+    "column (Specialist proposals), where it stays provenance."
+)
 
 
 @dataclass
@@ -65,6 +73,11 @@ class Context:
             return self.at(origin, path)
         spot = self.files[origin.file].spot((*origin.path, *path))
         return (origin.file, spot.key_line, spot.key_col)
+
+    def dropped(self, origin: Origin | None, path: DataPath) -> bool:
+        """Whether the value at ``path`` failed validation and was left out of a partial
+        record: it is reported already, so it is not reported again as missing."""
+        return origin is not None and (origin.file, (*origin.path, *path)) in self.system.invalid_paths
 
     def in_text(self, origin: Origin | None, path: DataPath, offset: int) -> tuple[str, int, int]:
         if origin is None or origin.file not in self.files:
@@ -175,6 +188,35 @@ def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
                 yield error("KB204", f"part_of of {record.id} forms a cycle", *where)
 
 
+def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
+    """KB210: a route's alternative branches are other declared routes."""
+    for record in ctx.system.records:
+        if not isinstance(record, Route):
+            continue
+        origin = ctx.system.origin(record)
+        for key in ("reads", "writes"):
+            for index, ref in enumerate(getattr(record, key)):
+                if _undeclared(ctx, ref):
+                    yield error(
+                        "KB201",
+                        f"{record.id} {key} {ref}, which nobody declares",
+                        *ctx.at(origin, (key, index)),
+                    )
+        for index, ref in enumerate(record.alternative_to):
+            where = ctx.at(origin, ("alternative_to", index))
+            if ref == record.id:
+                yield error("KB210", f"{record.id} is an alternative to itself", *where)
+            elif ref not in ctx.declared:
+                yield error("KB201", f"{record.id} is an alternative to {ref}, which nobody declares", *where)
+            elif kind_of(ref) not in (None, RecordKind.ROUTE):
+                yield error(
+                    "KB210",
+                    f"{record.id} is an alternative to {ref}, which is not a route",
+                    *where,
+                    hint="Alternative branches relate routes; name the route that takes the other branch.",
+                )
+
+
 def _undeclared(ctx: Context, ref: str) -> bool:
     return ref not in ctx.declared
 
@@ -261,7 +303,13 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
             if ctx.resolve(match.group(0)) is None:
                 lines = lines or LineIndex(content)
                 line, col = lines.position(match.start())
-                yield error("KB202", f"{match.group(0)} in prose resolves to no record", display, line, col)
+                yield error(
+                    "KB202",
+                    f"{match.group(0)} in prose resolves to no record",
+                    display,
+                    line,
+                    col,
+                )
 
 
 def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
@@ -278,8 +326,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",
                 *locate(match.start()),
-                hint="Declare the record, declare it under 'supplied:' if another member owns it, "
-                "or correct the ID.",
+                hint=DANGLING_HINT,
             )
     ranges = ID_RANGE_IN_TEXT.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
@@ -290,13 +337,63 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
         )
     for anchor in anchors:
         offset = anchor.source_start if anchor.source not in ctx.sources else anchor.start
+        if anchor.lookalike and unsafe_path_reason(anchor.path) is None:
+            yield _lookalike(anchor.source, anchor.path, *ctx.in_text(origin, path, anchor.start))
+            continue
         yield from _check_anchor(
             ctx,
             anchor.source,
-            anchor.path,
+            anchor.path or None,
             anchor.ranges,
             partial(ctx.in_text, origin, path, offset),
         )
+
+
+def _lookalike(source: str, path: str, file: str, line: int, col: int) -> Diagnostic:
+    return warning(
+        "KB409",
+        f"{source} {path} looks like an evidence anchor but names no file; it is shown as text",
+        file,
+        line,
+        col,
+        hint="Cite a file with its extension or line range, a folder with a closing '/', a document "
+        "part with a locator ('§3.1', 'Table 2', 'p. 4'), or reword the sentence.",
+    )
+
+
+# Markdown markup an analyst may expect to work: a link, strong or emphasised text, a
+# heading or a block quotation at a line start. Record text is shown literally, so each
+# would appear with its punctuation. Code spans are left out first.
+_MARKUP = re.compile(
+    r"\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\s][^*\n]*\*(?![\w*])"
+    r"|^[ \t]*#{1,6}[ \t]+\S|^[ \t]*>[ \t]*\S",
+    re.MULTILINE,
+)
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+
+
+def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
+    """KB112: Markdown markup in record text shows literally; one warning per text."""
+    for _, origin, contents in ctx.owners:
+        for text in contents.texts:
+            if not any(mark in text.text for mark in "[*_#>"):
+                continue
+            if text.path and text.path[-1] in ONE_LINE_FIELDS:
+                continue  # a heading's text: a line break in it is an error already (KB109)
+            blanked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text.text)
+            match = _MARKUP.search(blanked)
+            if match is None:
+                continue
+            shown = match.group(0).strip()
+            yield warning(
+                "KB112",
+                f"Markdown markup {shown[:40]!r} in record text will show literally",
+                *ctx.in_text(
+                    origin, text.path, match.start() + len(match.group(0)) - len(match.group(0).lstrip())
+                ),
+                hint="Record text is data: write plain text, a code span for literal markup, "
+                "a list or table block for structure, and a quote under 'quotes:'.",
+            )
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:
@@ -304,7 +401,7 @@ def _source_ids(system: SystemRecords) -> frozenset[str]:
 
 
 def _check_anchor(
-    ctx: Context, source: str, path: str, ranges: Any, where: Callable[[], tuple[str, int, int]]
+    ctx: Context, source: str, path: str | None, ranges: Any, where: Callable[[], tuple[str, int, int]]
 ) -> Iterator[Diagnostic]:
     """Check one anchor; ``where`` locates it, computed only when there is a problem."""
     if source not in ctx.sources:
@@ -314,7 +411,7 @@ def _check_anchor(
             *where(),
             hint="Declare the source under 'sources:' (or 'supplied:' if another member declares it).",
         )
-    reason = unsafe_path_reason(path)
+    reason = unsafe_path_reason(path) if path is not None else None
     if reason:
         yield error("KB402", f"evidence path {path!r} {reason}", *where())
     bad = bad_range_reason(tuple(ranges))
@@ -334,12 +431,14 @@ def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, quote in contents.quotes:
             if not quote.path:
-                yield error(
-                    "KB404",
-                    "quotation is not attributed to a file path",
-                    *ctx.at(origin, path),
-                    hint="Add 'path:' with the quoted file's relative path.",
-                )
+                if not quote.locator and not ctx.dropped(origin, (*path, "path")):
+                    yield error(
+                        "KB404",
+                        "quotation is not attributed to a file path",
+                        *ctx.at(origin, path),
+                        hint="Add 'path:' with the quoted (or captured) file's relative path, or "
+                        "'locator:' with the part of a document ('§3.1', 'p. 4').",
+                    )
             else:
                 reason = unsafe_path_reason(quote.path)
                 if reason:
@@ -384,7 +483,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
             "analysis_cutoff",
             "evidence_tier",
         ):
-            if getattr(run, name) is None:
+            if getattr(run, name) is None and not ctx.dropped(origin, (name,)):
                 yield error(
                     "KB301",
                     f"a complete result may not leave {name!r} null",
@@ -415,6 +514,16 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(record)
         for name, label in ROUTE_FIELD_LABELS.items():
             value = getattr(record.fields, name)
+            if ctx.dropped(origin, ("fields", name)):
+                continue
+            if value is not None and _REASONLESS.fullmatch(value.strip()):
+                yield error(
+                    "KB304",
+                    f"route {record.id} states {label!r} as {value.split()[0]} without a reason",
+                    *ctx.at(origin, ("fields", name)),
+                    hint="Write 'uninspected — reason' or 'inapplicable — reason' with the reason.",
+                )
+                continue
             if value is None or not value.strip():
                 yield error(
                     "KB304",
@@ -458,11 +567,13 @@ RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     rule_duplicate_ids,
     rule_kind_matches_list,
     rule_part_of,
+    rule_alternatives,
     rule_structured_references,
     rule_prose_references,
     rule_structured_anchors,
     rule_quotes,
     rule_includes,
+    rule_literal_markup,
     rule_route_fields,
     rule_placements,
     *LINK_RULES,

@@ -9,6 +9,7 @@ the kind registry (``generator.model.kinds``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,22 @@ def _empty(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Proble
     return _Problem("KB107", f"empty text at {_where(base, loc)}")
 
 
+def _pin(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB110",
+        f"{err.get('input')!r} is not a pin at {_where(base, loc)}",
+        "A pin is a full commit ID (40 hex digits) or 'sha256:' and the 64 hex digits of a capture.",
+    )
+
+
+def _locator(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
+    return _Problem(
+        "KB111",
+        f"{err.get('input')!r} is not a document locator at {_where(base, loc)}",
+        "Write '§3.1', 'Section 4', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4' or 'pp. 4-5'.",
+    )
+
+
 # pydantic error type → what it means; ``record_id`` and ``run_id`` are the custom
 # error types of the ID grammars (model/ids.py). Anything else is KB101.
 _PROBLEMS: dict[str, Callable[[dict[str, Any], DataPath, tuple[Any, ...]], _Problem | None]] = {
@@ -110,6 +127,8 @@ _PROBLEMS: dict[str, Callable[[dict[str, Any], DataPath, tuple[Any, ...]], _Prob
     "run_id": _run_id,
     "string_type": _not_text,
     "string_too_short": _empty,
+    "pin": _pin,
+    "locator": _locator,
 }
 
 
@@ -151,11 +170,70 @@ def _adapter(key: str) -> TypeAdapter[Any]:
     return cached[1]
 
 
-def _validate(file: LoadedFile, key: str, base: DataPath, data: Any) -> tuple[Any, list[Diagnostic]]:
+@dataclass
+class _Validated:
+    """The model of one entry (None when nothing could be kept), its problems, and for
+    a partial model the data paths of the values that failed and were left out."""
+
+    model: Any
+    problems: list[Diagnostic]
+    dropped: list[DataPath]
+
+
+def _validate(file: LoadedFile, key: str, base: DataPath, data: Any) -> _Validated:
     try:
-        return _adapter(key).validate_python(data), []
+        return _Validated(_adapter(key).validate_python(data), [], [])
     except ValidationError as exc:
-        return None, [_diagnostic(file, base, data, err) for err in exc.errors(include_url=False)]
+        problems = [_diagnostic(file, base, data, err) for err in exc.errors(include_url=False)]
+        model, dropped = _salvage(key, data, exc)
+        return _Validated(model, problems, dropped)
+
+
+_SALVAGE_ROUNDS = 8  # each round drops what failed; nesting is shallow
+
+
+def _salvage(key: str, data: Any, exc: ValidationError) -> tuple[Any, list[DataPath]]:
+    """A partial model: the entry without the values that failed, for the later rules.
+
+    A record with one bad value is still a record: its ID, its counts and every field
+    that did validate stay checked, so fixing one error does not reveal others that
+    were there all along. A value that fails is left out (a required field that goes
+    missing then leaves out its parent); the entry's ID or the entry as a whole failing
+    leaves nothing to keep.
+    """
+    if not isinstance(data, dict):
+        return None, []
+    trimmed = copy.deepcopy(data)
+    dropped: list[DataPath] = []
+    errors = exc.errors(include_url=False)
+    for _ in range(_SALVAGE_ROUNDS):
+        paths = {_data_path(trimmed, tuple(err.get("loc", ()))) for err in errors}
+        if any(not path or path[0] == "id" for path in paths):
+            return None, dropped
+        for path in sorted(paths, key=_path_order, reverse=True):
+            _drop(trimmed, path)
+        dropped.extend(paths)
+        try:
+            return _adapter(key).validate_python(trimmed), dropped
+        except ValidationError as again:
+            errors = again.errors(include_url=False)
+    return None, dropped
+
+
+def _path_order(path: DataPath) -> tuple[tuple[int, int, str], ...]:
+    # Later list items first, so dropping one does not shift the index of another.
+    return tuple((0, step, "") if isinstance(step, int) else (1, 0, step) for step in path)
+
+
+def _drop(data: Any, path: DataPath) -> None:
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    if isinstance(parent, dict):
+        parent.pop(last, None)
+    elif isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent):
+        del parent[last]
 
 
 def _collect_ids(value: Any) -> Iterator[str]:
@@ -211,23 +289,30 @@ class _Merger:
         self.system.declared_keys.add(key)
         if key == "run":
             self.system.run_declared = True
-        model, problems = _validate(file, key, (key,), value)
-        self.diagnostics.extend(problems)
-        if model is not None:
-            setattr(self.system, key, model)
-            self.system.origins[id(model)] = Origin(file.display, (key,))
+        validated = _validate(file, key, (key,), value)
+        self.diagnostics.extend(validated.problems)
+        if validated.model is not None:
+            setattr(self.system, key, validated.model)
+            self._place(validated, file, (key,))
 
     def entry(self, file: LoadedFile, key: str, index: int, item: Any) -> None:
-        model, problems = _validate(file, key, (key, index), item)
-        self.diagnostics.extend(problems)
+        validated = _validate(file, key, (key, index), item)
+        self.diagnostics.extend(validated.problems)
+        model = validated.model
         if model is None:
             self.system.unvalidated_ids.update(_collect_ids(item))
+            self.system.uncounted[key] += 1
             return
-        self.system.origins[id(model)] = Origin(file.display, (key, index))
+        self._place(validated, file, (key, index))
         if key in ("limitations", "supplied", "annotations"):
             getattr(self.system, key).append(model)
         else:
             self.system.records.append(model)
+
+    def _place(self, validated: _Validated, file: LoadedFile, path: DataPath) -> None:
+        self.system.origins[id(validated.model)] = Origin(file.display, path)
+        for dropped in validated.dropped:
+            self.system.invalid_paths.add((file.display, (*path, *dropped)))
 
 
 def validate_system(source: SystemSource) -> tuple[SystemRecords, list[Diagnostic]]:

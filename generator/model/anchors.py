@@ -1,8 +1,12 @@
-"""Evidence anchors: a declared source, a relative path and optional line ranges.
+"""Evidence anchors: a declared source, then a relative path with optional line ranges
+or a document locator (section, appendix, table, figure, page).
 
-Written as ``SRC-1 packages/agent/src/agent-loop.ts:1593-1639,1700`` in a record's
-``evidence`` list, and found in prose in the same form, where one source may cover
-several paths separated by ``;`` or ``,`` (``SRC-1 a.ts:1-9; b.ts:4``).
+Written as ``SRC-1 packages/agent/src/agent-loop.ts:1593-1639,1700`` or ``SRC-1 §3.1``,
+``SRC-1 Appendix C``, ``SRC-2 Table 2``, ``SRC-1 p. 4`` in a record's ``evidence`` list,
+and found in prose in the same forms, where one source may cover several paths
+separated by ``;`` or ``,`` (``SRC-1 a.ts:1-9; b.ts:4``). A prose path with neither a
+file extension, a line range nor a closing ``/`` (``SRC-2 illustrations/reports``) only
+looks like an anchor: it is found as a look-alike, reported and never linked.
 """
 
 from __future__ import annotations
@@ -15,6 +19,16 @@ _RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"
 # A path token has a slash or a file extension, and no spaces.
 _PATH = r"[A-Za-z0-9_.@<>~+-]*(?:/[A-Za-z0-9_.@<>~+-]*)+|[A-Za-z0-9_@<>~+-][A-Za-z0-9_.@<>~+-]*\.[A-Za-z0-9]+"
 _PATH_WITH_RANGES = rf"(?:{_PATH})(?::{_RANGES})?"
+
+# A document locator: '§3.1', 'Section 4', 'Appendix C', 'Table A.2', 'Figure 3', 'p. 4',
+# 'pp. 4-5'. A sentence's closing period is not part of it.
+_LOCATOR = (
+    r"(?:§\s?|(?:Section|Appendix|Table|Figure|Fig\.|Chapter|Algorithm|Listing|Equation|Eq\.)\s|pp?\.\s?)"
+    r"[A-Z0-9][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*(?:[-–][0-9]+)?"
+)
+LOCATOR = re.compile(_LOCATOR)
+LOCATOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})$")
+LOCATOR_IN_TEXT = re.compile(rf"(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})")
 
 ANCHOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?$")
 
@@ -55,6 +69,13 @@ class AnchorText:
     start: int
     end: int
     source_start: int  # where the citing source ID is written (shared by its paths)
+    locator: str = ""  # a document locator ('§3.1'); the path is then empty
+    lookalike: bool = False  # a path that names no file: text, not an anchor
+
+    @property
+    def is_file(self) -> bool:
+        """Whether it cites a file (which can be linked and checked against a clone)."""
+        return not self.locator and not self.lookalike
 
 
 def _strip_trailing(path: str) -> str:
@@ -63,7 +84,23 @@ def _strip_trailing(path: str) -> str:
 
 
 def find_anchors(text: str) -> list[AnchorText]:
-    """Find every evidence anchor written in prose, in order of appearance."""
+    """Find every evidence anchor written in prose (files, locators, look-alikes), in order."""
+    found = _file_anchors(text)
+    if "SRC-" in text:
+        found.extend(
+            AnchorText(m.group("source"), "", (), m.start(), m.end(), m.start(), locator=m.group("locator"))
+            for m in LOCATOR_IN_TEXT.finditer(text)
+        )
+        found.sort(key=lambda anchor: anchor.start)
+    return found
+
+
+def _looks_like_a_file(path: str) -> bool:
+    """A cited path names a file (an extension) or a folder (a closing '/')."""
+    return path.endswith("/") or "." in path.rsplit("/", 1)[-1]
+
+
+def _file_anchors(text: str) -> list[AnchorText]:
     found: list[AnchorText] = []
     for match in ANCHOR_IN_TEXT.finditer(text):
         source = match.group("source")
@@ -79,10 +116,22 @@ def find_anchors(text: str) -> list[AnchorText]:
             end = start + len(path) + (len(ranges) + 1 if ranges else 0)
             found.append(
                 AnchorText(
-                    source, path, parse_ranges(ranges) if ranges else (), start, end, match.start("source")
+                    source,
+                    path,
+                    parse_ranges(ranges) if ranges else (),
+                    start,
+                    end,
+                    match.start("source"),
+                    lookalike=ranges is None and not _looks_like_a_file(path),
                 )
             )
     return found
+
+
+def parse_locator(text: str) -> tuple[str, str] | None:
+    """Parse ``SRC-1 §3.1`` into (source, locator); None when it is not of that form."""
+    match = LOCATOR_TEXT.match(text.strip())
+    return (match.group("source"), match.group("locator")) if match else None
 
 
 def parse_anchor(text: str) -> tuple[str, str, tuple[LineRange, ...]] | None:
@@ -127,3 +176,18 @@ def bad_range_reason(ranges: tuple[LineRange, ...]) -> str | None:
         if line_range.end < line_range.start:
             return f"line range {line_range} ends before it starts"
     return None
+
+
+_ATTRIBUTION = re.compile(
+    rf"^`?(?P<path>[^\s`@]+?)(?::(?P<ranges>{_RANGES}))?`?(?:\s+@\s+`?(?P<pin>[^\s`]+)`?)?$"
+)
+
+
+def parse_attribution(text: str) -> tuple[str, tuple[LineRange, ...], str | None] | None:
+    """Parse a quotation's attribution, ``capture.md:81-82 @ sha256:…`` (backticks allowed),
+    into (path, line ranges, pin); None when it is not of that form."""
+    match = _ATTRIBUTION.match(text.strip().removeprefix("---").strip())
+    if match is None:
+        return None
+    ranges = match.group("ranges")
+    return match.group("path"), parse_ranges(ranges) if ranges else (), match.group("pin")

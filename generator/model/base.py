@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from .anchors import LineRange, parse_anchor
+from .anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
 from .ids import IdGrammar
 from .meta import PROSE, Display
 
@@ -52,32 +53,87 @@ Revision = Annotated[
 ]
 
 
-class Anchor(Strict):
-    """An evidence anchor: a declared source, a safe relative path and optional line ranges.
+def _locator(text: str) -> str:
+    if LOCATOR.fullmatch(text) is None:
+        raise PydanticCustomError(
+            "locator",
+            "not a document locator",
+            {"expected": "'§3.1', 'Section 4', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4' or 'pp. 4-5'"},
+        )
+    return text
 
-    Written either as a mapping or as text: ``SRC-1 packages/agent/src/agent-loop.ts:1593-1639``.
+
+Locator = Annotated[
+    str,
+    AfterValidator(_locator),
+    Field(description="A document locator: '§3.1', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4'."),
+]
+
+# Quoted files whose text is prose, not code.
+PROSE_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".tex")
+
+PIN_PATTERN = r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|sha256:[0-9a-f]{64})$"
+
+
+def _pin(text: str) -> str:
+    if re.fullmatch(PIN_PATTERN, text) is None:
+        raise PydanticCustomError("pin", "not a pin", {})
+    return text
+
+
+Pin = Annotated[
+    str,
+    AfterValidator(_pin),
+    Field(
+        description="A full commit ID (40 or 64 hex digits) or 'sha256:' and 64 hex digits.",
+        json_schema_extra={"pattern": PIN_PATTERN},
+    ),
+]
+
+
+class Anchor(Strict):
+    """An evidence anchor: a declared source and either a safe relative path with optional
+    line ranges, or a document locator (section, appendix, table, figure, page).
+
+    Written either as a mapping or as text: ``SRC-1 packages/agent/src/agent-loop.ts:1593-1639``,
+    ``SRC-1 §3.1``, ``SRC-1 Appendix C``, ``SRC-2 Table 2``, ``SRC-1 p. 4``.
     """
 
     source: RecordId
-    path: Annotated[str, StringConstraints(min_length=1)]
+    path: Annotated[str, StringConstraints(min_length=1)] | None = Field(
+        default=None, description="A file path relative to the source's root."
+    )
+    locator: Locator | None = None
     lines: list[Annotated[list[int], Field(min_length=1, max_length=2)]] = Field(
         default_factory=list,
-        description="Line ranges as [start, end] or [line].",
+        description="Line ranges as [start, end] or [line] (with a path only).",
     )
 
     @model_validator(mode="before")
     @classmethod
     def _from_text(cls, data: Any) -> Any:
         if isinstance(data, str):
+            located = parse_locator(data)
+            if located is not None:
+                return {"source": located[0], "locator": located[1]}
             parsed = parse_anchor(data)
             if parsed is None:
                 raise ValueError(
-                    "an anchor is written 'SRC-1 path/to/file.ext:10-20' "
-                    "(source ID, a space, a relative path, optional line ranges)"
+                    "an anchor is written 'SRC-1 path/to/file.ext:10-20' (source ID, a space, a "
+                    "relative path, optional line ranges) or 'SRC-1 §3.1' (a section, appendix, "
+                    "table, figure or page locator)"
                 )
             source, path, ranges = parsed
             return {"source": source, "path": path, "lines": [[r.start, r.end] for r in ranges]}
         return data
+
+    @model_validator(mode="after")
+    def _path_or_locator(self) -> Anchor:
+        if (self.path is None) == (self.locator is None):
+            raise ValueError("an anchor cites either a 'path' or a 'locator', not both or neither")
+        if self.locator is not None and self.lines:
+            raise ValueError("line ranges belong to a file path, not to a locator")
+        return self
 
     @property
     def ranges(self) -> tuple[LineRange, ...]:
@@ -86,6 +142,8 @@ class Anchor(Strict):
 
     def as_text(self) -> str:
         """The anchor in its written form."""
+        if self.locator is not None:
+            return f"{self.source} {self.locator}"
         ranges = ",".join(str(r) for r in self.ranges)
         return f"{self.source} {self.path}" + (f":{ranges}" if ranges else "")
 
@@ -94,11 +152,50 @@ class Quote(Strict):
     """A verbatim quotation from a source file, always attributed to its path."""
 
     text: Text
-    path: str | None = Field(default=None, description="The quoted file's path (required by rule KB404).")
+    path: str | None = Field(
+        default=None,
+        description="The quoted file's path, or a capture file's (a path or a locator is required, KB404).",
+    )
     source: RecordId | None = Field(default=None, description="The source the file belongs to.")
     lines: list[Annotated[list[int], Field(min_length=1, max_length=2)]] = Field(default_factory=list)
+    locator: Locator | None = Field(default=None, description="Where in a document: '§3.1', 'p. 4'.")
+    pin: Pin | None = Field(
+        default=None,
+        description="The quote's own pin: a full commit ID, or 'sha256:<digest>' of a capture file "
+        "(which may lie outside the source's location).",
+    )
+    at: str | None = Field(
+        default=None,
+        description="The attribution as the method writes it, 'capture.txt:81-82 @ sha256:…' or "
+        "'path/file.ts @ <commit>' (backticks allowed): sets path, lines and pin.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_attribution(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("at"), str):
+            return data
+        parsed = parse_attribution(data["at"])
+        if parsed is None:
+            raise ValueError(
+                "an attribution is written 'capture.txt:81-82 @ sha256:<digest>' or 'path/file.ts @ <commit>'"
+            )
+        path, ranges, pin = parsed
+        filled = {"path": path, "lines": [[r.start, r.end] for r in ranges], "pin": pin}
+        clash = [key for key, value in filled.items() if data.get(key) not in (None, [], value)]
+        if clash:
+            raise ValueError(f"'at' and {', '.join(repr(key) for key in clash)} disagree; write one of them")
+        return {**data, **{key: value for key, value in filled.items() if value not in (None, [])}}
 
     @property
     def ranges(self) -> tuple[LineRange, ...]:
         """The line ranges as typed pairs."""
         return tuple(LineRange(pair[0], pair[-1]) for pair in self.lines)
+
+    @property
+    def is_prose(self) -> bool:
+        """A quotation of prose (a document part, a captured or text file), shown as a block
+        quotation that wraps; code keeps its lines in a code block."""
+        if self.locator or (self.pin or "").startswith("sha256:") or not self.path:
+            return True
+        return self.path.lower().endswith(PROSE_SUFFIXES)

@@ -174,6 +174,12 @@ class Paragraph(Strict):
 class ListBlock(Strict):
     items: list[Text] = Field(min_length=1)
     ordered: bool = False
+    start: int | None = Field(
+        default=None,
+        ge=1,
+        description="The number of an ordered list's first item, so a list interrupted by a "
+        "paragraph or table continues its numbering.",
+    )
 
 
 class TableBlock(Strict):

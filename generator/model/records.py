@@ -4,12 +4,14 @@ annotations and amendments."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field
+from pydantic import AnyUrl, Field, WithJsonSchema, model_validator
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
+from .urls import LinkPolicy, is_git_host, link_policy
 from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
 
 
@@ -74,9 +76,28 @@ class Source(RecordBase):
         description="Evidence link pattern for non-GitHub hosts, with {location}, {revision}, "
         "{path}, {start} and {end}.",
     )
+    links: Literal["git", "template", "none"] | None = Field(
+        default=None,
+        title="Evidence links",
+        description="How evidence links are built: 'git' (<location>/blob/<revision>/<path>; the default "
+        "for GitHub- and GitLab-like hosts), 'template' (link_template, for every link of the source, "
+        "the reviewed boundary too; the default when link_template is set) or 'none' (anchors shown as "
+        "text; the default for any other location, e.g. a paper).",
+    )
     layers: list[EvidenceLayerEntry] = Field(default_factory=list)
     citation_anchors: Text | None = Field(default=None, title="Citation anchors")
     access_gaps: list[AccessGap] = Field(default_factory=list)
+
+    def link_policy(self) -> LinkPolicy:
+        """How the source's links are built (stated, or its host's default)."""
+        location = str(self.location) if self.location is not None else None
+        return link_policy(self.links, location, self.link_template)
+
+    def is_repository(self) -> bool:
+        """Whether the source is a git repository to fetch and verify: not when it says
+        'links: none', nor when it lies off a git host and pins no commit (a paper's
+        version, a capture's sha256 digest)."""
+        return self.links != "none" and _may_be_repository(self.location, self.revision)
 
 
 class Component(RecordBase):
@@ -101,19 +122,67 @@ class OperativeObject(Component):
     """An operative object: content or state that some consumer acts on."""
 
 
+# A labelled field's editor schema: text, or an uncertain value with its reason (turned
+# into 'uninspected — reason' text before validation, so the model holds text only).
+LabelledField = Annotated[
+    Text | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "object",
+                    "properties": {
+                        "status": {"enum": ["uninspected", "inapplicable"]},
+                        "reason": {"type": "string", "minLength": 1},
+                    },
+                    "required": ["status", "reason"],
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ],
+            "description": "A finding, 'uninspected — reason', 'inapplicable — reason', or "
+            "{status: uninspected|inapplicable, reason: …}.",
+        }
+    ),
+]
+
+
 class RouteFields(Strict):
     """The seven labelled fields of a route; each non-empty when given.
 
-    ``inapplicable — reason`` and ``uninspected — reason`` are allowed values.
+    ``inapplicable — reason`` and ``uninspected — reason`` are allowed values, written
+    as text or as ``{status: uninspected, reason: …}``; the value alone, without a
+    reason, is refused (KB304).
     """
 
-    immediate_return: Text | None = Field(default=None, title="Immediate return")
-    later_read_back: Text | None = Field(default=None, title="Later read-back")
-    delegated_visibility: Text | None = Field(default=None, title="Delegated visibility")
-    selection_predicate: Text | None = Field(default=None, title="Selection predicate")
-    invalidation_or_expiry: Text | None = Field(default=None, title="Invalidation or expiry")
-    activation_or_effect: Text | None = Field(default=None, title="Activation or effect")
-    evidence_limits: Text | None = Field(default=None, title="Evidence limits")
+    immediate_return: LabelledField = Field(default=None, title="Immediate return")
+    later_read_back: LabelledField = Field(default=None, title="Later read-back")
+    delegated_visibility: LabelledField = Field(default=None, title="Delegated visibility")
+    selection_predicate: LabelledField = Field(default=None, title="Selection predicate")
+    invalidation_or_expiry: LabelledField = Field(default=None, title="Invalidation or expiry")
+    activation_or_effect: LabelledField = Field(default=None, title="Activation or effect")
+    evidence_limits: LabelledField = Field(default=None, title="Evidence limits")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _uncertain_as_text(cls, data: Any) -> Any:
+        """``{status: uninspected, reason: …}`` is ``uninspected — …``: one form downstream."""
+        if not isinstance(data, dict):
+            return data
+        return {key: _uncertain_text(value) for key, value in data.items()}
+
+
+def _uncertain_text(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"status", "reason"}:
+        status, reason = value["status"], value["reason"]
+        if status in UNCERTAIN_VALUES and isinstance(reason, str) and reason.strip():
+            return f"{status} — {reason}"
+    return value
+
+
+# The two values a labelled field may take instead of a finding, each with a reason.
+UNCERTAIN_VALUES = ("uninspected", "inapplicable")
 
 
 # The labelled fields' labels, in order, from the model's titles.
@@ -123,10 +192,21 @@ ROUTE_FIELD_LABELS: dict[str, str] = {
 
 
 class Guarantee(Strict):
-    """A guarantee strength, optionally scoped to part of the route."""
+    """A guarantee strength, optionally scoped to part of the route, with who gives it,
+    where it holds, its own conclusion status and the contract it requires."""
 
     strength: GuaranteeStrength
     scope: Text | None = None
+    owner: Text | None = Field(default=None, title="Owner", description="Who gives the guarantee.")
+    point: Text | None = Field(
+        default=None, title="Guarantee point", description="Where on the route the guarantee holds."
+    )
+    status: ConclusionStatus | None = Field(
+        default=None, title="Conclusion status", description="The guarantee's own conclusion status."
+    )
+    contract: Text | None = Field(
+        default=None, title="Required contract", description="What the guarantee requires of its users."
+    )
 
 
 class Route(RecordBase):
@@ -140,6 +220,21 @@ class Route(RecordBase):
         default=None, description="The seven labelled fields; a narrative route omits them."
     )
     guarantee: Annotated[list[Guarantee], Display("badges")] = Field(default_factory=list)
+    reads: list[RecordId] = Field(
+        default_factory=list,
+        title="Reads",
+        description="Records the route reads (drawn in the route diagram).",
+    )
+    writes: list[RecordId] = Field(
+        default_factory=list,
+        title="Writes",
+        description="Records the route writes (drawn in the route diagram).",
+    )
+    alternative_to: list[RecordId] = Field(
+        default_factory=list,
+        title="Alternative to",
+        description="Routes this route is an alternative branch to (checked: each a declared route).",
+    )
 
 
 class Claim(RecordBase):
@@ -176,6 +271,11 @@ class AuthorityPath(RecordBase):
     channel: Text | None = Field(default=None, title="Channel")
     force: Text | None = Field(default=None, title="Force")
     horizon: Text | None = Field(default=None, title="Horizon")
+    force_and_horizon: Text | None = Field(
+        default=None,
+        title="Force and horizon",
+        description="Force and horizon as one statement, where the analysis gives them together.",
+    )
 
 
 class Limitation(Strict):
@@ -196,6 +296,21 @@ class Supplied(Strict):
     label: Label | None = None
     revision: Revision | None = None
     location: AnyUrl | None = None
+
+    def link_policy(self) -> LinkPolicy:
+        """How links to it are built: git links on a git host, none elsewhere."""
+        return link_policy(None, str(self.location) if self.location is not None else None, None)
+
+    def is_repository(self) -> bool:
+        """Whether it is a git repository to fetch and verify."""
+        return _may_be_repository(self.location, self.revision)
+
+
+def _may_be_repository(location: AnyUrl | None, revision: str | None) -> bool:
+    """A git host, or any host whose pinned revision is a commit ID (a self-hosted forge)."""
+    if location is None or revision is None or is_git_host(str(location)):
+        return True
+    return re.fullmatch(r"[0-9a-fA-F]{7,64}", revision) is not None
 
 
 class Annotation(Strict):

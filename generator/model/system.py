@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,11 @@ class SystemRecords:
     # IDs seen in records that failed validation: still declared, so references to
     # them do not cascade into dangling-reference errors.
     unvalidated_ids: set[str] = field(default_factory=set)
+    # Entries that failed validation with nothing to keep, per top-level list key: still
+    # counted in the summary. Values left out of a partial record, by (file, data path):
+    # rules that report a missing value do not report these again.
+    uncounted: Counter[str] = field(default_factory=Counter)
+    invalid_paths: set[tuple[str, DataPath]] = field(default_factory=set)
     run_declared: bool = False  # a 'run' key exists, even if it failed validation
     # Top-level keys of one mapping per system that some file declares, valid or not.
     declared_keys: set[str] = field(default_factory=set)

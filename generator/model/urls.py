@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from urllib.parse import quote, urlsplit
 
 WEB_SCHEMES = frozenset({"http", "https"})
@@ -132,3 +133,104 @@ def parse_link_template(template: str) -> LinkTemplate:
 def repository_base(location: str) -> str:
     """A repository URL without a trailing slash or ``.git``: the base of blob/tree URLs."""
     return location.rstrip("/").removesuffix(".git")
+
+
+# ---------------------------------------------------------------- source link policies
+
+
+class LinkPolicy(StrEnum):
+    """How a source's evidence links are built."""
+
+    GIT = "git"  # <location>/blob/<revision>/<path>#L<start>-L<end>, <location>/tree/<revision>
+    TEMPLATE = "template"  # the source's link_template, for every link of the source
+    NONE = "none"  # no links: anchors and the reviewed boundary are shown as text
+
+
+# Hosts that serve /blob/ and /tree/ pages of a repository, as GitHub does.
+_GIT_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitea.com"})
+
+
+def is_git_host(location: str) -> bool:
+    """Whether a location looks like a GitHub- or GitLab-like repository host."""
+    parts = urlsplit(location)
+    host = (parts.hostname or "").lower()
+    return (
+        host in _GIT_HOSTS
+        or host.startswith(("gitlab.", "git."))
+        or host.endswith(".sr.ht")
+        or parts.path.rstrip("/").endswith(".git")
+    )
+
+
+def link_policy(links: str | None, location: str | None, template: str | None) -> LinkPolicy:
+    """The policy a source's links follow: the one it states, else its template's, else
+    git links for a repository host and none for any other location."""
+    if links is not None:
+        return LinkPolicy(links)
+    if template:
+        return LinkPolicy.TEMPLATE
+    if location is not None and is_git_host(location):
+        return LinkPolicy.GIT
+    return LinkPolicy.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLinks:
+    """Everything needed to build a source's evidence links: one place for their shapes."""
+
+    policy: LinkPolicy
+    location: str | None
+    revision: str | None
+    template: LinkTemplate | None
+
+    def file(self, path: str, start: int | None = None, end: int | None = None) -> str | None:
+        """The URL of a file at the pinned revision, with an optional line range."""
+        return self.file_at(self.revision, path, start, end)
+
+    def file_at(self, revision: str | None, path: str, start: int | None, end: int | None) -> str | None:
+        """The URL of a file at ``revision``; None when the policy or the data gives none."""
+        if self.location is None or not revision or self.policy is LinkPolicy.NONE:
+            return None
+        if self.policy is LinkPolicy.TEMPLATE:
+            if self.template is None:
+                return None
+            url = self.template.expand(self._values(revision, path, start, end))
+            return url if start is not None else url.split("#", 1)[0]
+        url = (
+            f"{repository_base(self.location)}/blob/{quote(revision, safe='')}/{quote(path, safe=PATH_SAFE)}"
+        )
+        if start is not None:
+            url += f"#L{start}" if start == end else f"#L{start}-L{end}"
+        return url
+
+    def tree(self, revision: str) -> str | None:
+        """The URL of the source's tree at ``revision`` (the reviewed boundary)."""
+        if self.location is None or self.policy is LinkPolicy.NONE:
+            return None
+        if self.policy is LinkPolicy.TEMPLATE:
+            if self.template is None:
+                return None
+            return self.template.expand(self._values(revision, "", None, None)).split("#", 1)[0]
+        return f"{repository_base(self.location)}/tree/{quote(revision, safe='')}"
+
+    def _values(self, revision: str, path: str, start: int | None, end: int | None) -> dict[str, str]:
+        return {
+            "location": (self.location or "").rstrip("/"),
+            "revision": revision,
+            "path": path,
+            "start": "" if start is None else str(start),
+            "end": "" if end is None else str(end),
+        }
+
+
+def source_links(
+    links: str | None, location: str | None, revision: str | None, template: str | None
+) -> SourceLinks:
+    """The link builder of one source; a malformed template (refused by KB407) links nothing."""
+    parsed: LinkTemplate | None = None
+    if template:
+        try:
+            parsed = parse_link_template(template)
+        except TemplateError:
+            parsed = None
+    return SourceLinks(link_policy(links, location, template), location, revision, parsed)

@@ -42,6 +42,10 @@ class Badges:
         scope = (
             f' <span class="kb-status-label">({_one_line(guarantee.scope)})</span>' if guarantee.scope else ""
         )
-        return Md(
-            f'<span class="kb-status-label">guarantee</span> {self.vocab_link(guarantee.strength)}{scope}'
+        status = (
+            f' <span class="kb-status-label">guarantee status</span> {self.vocab_link(guarantee.status)}'
+            if guarantee.status
+            else ""
         )
+        strength = self.vocab_link(guarantee.strength)
+        return Md(f'<span class="kb-status-label">guarantee</span> {strength}{scope}{status}')

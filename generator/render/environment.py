@@ -18,7 +18,7 @@ from ..model.fields import record_badges, record_fields
 from ..model.ids import anchor_of
 from ..model.kinds import SHARED_KIND_TITLES
 from .links import link
-from .markdown import Md, code_block, code_span, escape
+from .markdown import Md, block_quote, code_block, code_span, escape
 from .registry import registered_pages
 from .urls import slugify
 
@@ -65,6 +65,7 @@ def _environment() -> Environment:
         code=code_span,
         link=link,
         code_block=code_block,
+        block_quote=block_quote,
         record_fields=record_fields,
         record_badges=record_badges,
         shared_kind_titles=SHARED_KIND_TITLES,

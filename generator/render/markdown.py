@@ -84,6 +84,12 @@ def code_span(text: str) -> Md:
     return Md(f"{fence}{pad}{text}{pad}{fence}")
 
 
+def block_quote(text: str) -> Md:
+    """A Markdown block quotation of escaped text: it wraps like prose, markup stays literal."""
+    lines = [line.strip() for line in text.strip().split("\n")]
+    return Md("\n".join(f"> {escape(line)}" if line else ">" for line in lines))
+
+
 def code_block(text: str, language: str = "text") -> Md:
     """A fenced code block that no content can close early."""
     longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)

@@ -13,7 +13,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..model.ids import KIND_NAMES, LIST_KINDS, RecordKind, kind_of, sort_key
+from ..model.ids import ID_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, sort_key
 from ..model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -210,21 +210,34 @@ def _title(text: str) -> str:
 
 
 def _diagram(graph: SystemGraph) -> Md | None:
+    """Routes and their structured relations only: owner, reads, writes, part of,
+    alternative to. An object merely mentioned in a route's prose draws no edge."""
     routes = [record for record in graph.system.records if isinstance(record, Route)]
     if not routes:
         return None
     lines = ["flowchart LR"]
+    route_ids = {route.id for route in routes}
     for route in sorted(routes, key=lambda r: sort_key(r.id)):
         node = _mermaid_id(route.id)
         lines.append(f'  {node}(["{route.id}"])')
-        targets = [
-            target
-            for target in graph.cites.get(route.id, [])
-            if kind_of(target) in (RecordKind.COMPONENT, RecordKind.OBJECT)
-        ]
-        for target in targets:
-            lines.append(f'  {node} --> {_mermaid_id(target)}["{target}"]')
+        for label, target in _relations(graph, route):
+            arrow = "-.->" if label == "alternative to" else "-->"
+            # A route keeps the shape of its own declaration; other records are boxes.
+            shape = "" if target in route_ids else f'["{target}"]'
+            lines.append(f"  {node} {arrow}|{label}| {_mermaid_id(target)}{shape}")
     return Md("```mermaid\n" + "\n".join(lines) + "\n```")
+
+
+def _relations(graph: SystemGraph, route: Route) -> list[tuple[str, str]]:
+    """(label, target ID) of each structured relation of a route to a declared record."""
+    owners = [graph.resolve(m.group(0)) for m in ID_IN_TEXT.finditer(route.owner or "")]
+    found = [("owner", owner) for owner in owners if owner is not None]
+    found += [("reads", target) for target in route.reads]
+    found += [("writes", target) for target in route.writes]
+    found += [("part of", route.part_of)] if route.part_of else []
+    found += [("alternative to", target) for target in route.alternative_to]
+    declared = graph.declared
+    return list(dict.fromkeys((label, target) for label, target in found if target in declared))
 
 
 def _mermaid_id(record_id: str) -> str:
@@ -251,6 +264,7 @@ def result_view(request: PageRequest) -> dict[str, Any]:
     return {
         **RecordPageView(graph, request.spec.key, result).context(),
         "doc": result,
+        "run": graph.system.run,
         "section_titles": RESULT_SECTION_TITLES,
         "sources": _sources(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": _title(result.title)}),

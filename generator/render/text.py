@@ -23,6 +23,7 @@ from .registry import SYSTEM_PAGE
 
 if TYPE_CHECKING:
     from ..link import Place, SystemGraph
+    from ..model.base import Anchor, Quote
 
 __all__ = ["CrossLinker", "Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
 
@@ -108,6 +109,40 @@ class Linker:
             parts.append(":" + ",".join(linked))
         return Md("".join(parts))
 
+    def anchor(self, anchor: Anchor) -> Md:
+        """A structured evidence anchor: a file (linked per the source's policy) or a locator."""
+        if anchor.path is None:
+            return self.locator(anchor.source, anchor.locator or "")
+        return self.evidence(anchor.source, anchor.path, anchor.ranges)
+
+    def locator(self, source: str, locator: str) -> Md:
+        """A document locator: the source linked to its record, the locator as text."""
+        return Md(self.ref(source) + " " + escape(locator))
+
+    def quote_source(self, quote: Quote) -> Md:
+        """A quotation's attribution: source, file or capture path and lines, locator, pin."""
+        parts: list[str] = []
+        if quote.source:
+            parts.append(self.ref(quote.source))
+        if quote.path:
+            ranges = quote.ranges
+            first = ranges[0] if ranges else None
+            url = self.graph.quote_url(quote.source, quote.path, first, quote.pin) if quote.source else None
+            shown = link(quote.path, url) if quote.source else code_span(quote.path)
+            if ranges:
+                shown += ":" + ",".join(
+                    link(str(r), self.graph.quote_url(quote.source, quote.path, r, quote.pin))
+                    if quote.source
+                    else escape(str(r))
+                    for r in ranges
+                )
+            parts.append(shown)
+        if quote.locator:
+            parts.append(escape(quote.locator))
+        if quote.pin:
+            parts.append("@ " + code_span(quote.pin))
+        return Md(" ".join(parts))
+
     def text(self, text: str | None) -> Md:
         """Record prose → Markdown paragraphs (blank lines separate them)."""
         if not text:
@@ -128,9 +163,13 @@ class Linker:
         ]
         taken = _Taken(spans)
         for anchor in find_anchors(text):
-            if taken.free(anchor.start, anchor.end):
+            if anchor.lookalike or not taken.free(anchor.start, anchor.end):
+                continue  # a look-alike stays text (rule KB409); its source ID still links
+            if anchor.locator:
+                rendered = self.locator(anchor.source, anchor.locator)
+            else:
                 rendered = self.evidence(anchor.source, anchor.path, anchor.ranges, with_source=False)
-                taken.add(anchor.start, anchor.end, rendered)
+            taken.add(anchor.start, anchor.end, rendered)
         for match in ID_IN_TEXT.finditer(text):
             resolved = self.graph.resolve(match.group(0))
             if resolved is None:

@@ -57,7 +57,8 @@ class ExportEvidence(_Frozen):
     """An evidence anchor of a record, with the URL of the cited file at the pinned revision."""
 
     source: str
-    path: str
+    path: str = Field(description="The cited file; empty when the anchor is a document locator.")
+    locator: str = Field(default="", description="A document locator ('§3.1', 'Table 2'); empty for a file.")
     lines: list[list[int]]
     url: str | None = Field(description="The file at the source's pinned revision (first line range).")
 
@@ -127,9 +128,14 @@ def _records(graph: SystemGraph) -> list[ExportRecord]:
                 evidence=[
                     ExportEvidence(
                         source=anchor.source,
-                        path=anchor.path,
+                        path=anchor.path or "",
+                        locator=anchor.locator or "",
                         lines=[list(pair) for pair in anchor.lines],
-                        url=graph.evidence_url(anchor.source, anchor.path, (anchor.ranges or (None,))[0]),
+                        url=(
+                            graph.evidence_url(anchor.source, anchor.path, (anchor.ranges or (None,))[0])
+                            if anchor.path
+                            else None
+                        ),
                     )
                     for anchor in record.evidence
                 ],

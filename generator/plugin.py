@@ -257,15 +257,6 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.macro_problems.take()
         return RecordMacros(env, self.published.graphs if self.published else [], self.macro_problems)
 
-    def on_page_content(self, content: str, *, page: Any, config: MkDocsConfig, files: Files) -> str:
-        # Macros ran on this page's Markdown just before: a broken reference fails the build.
-        problems = self.macro_problems.take()
-        if problems:
-            raise PluginError(
-                "kb-records: a macro names something that does not exist:\n" + "\n".join(problems)
-            )
-        return content
-
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         assert self.published is not None
         edits = self.published.edit_paths()
@@ -304,6 +295,12 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     @event_priority(-100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # Macros ran on this page's Markdown just before: a broken reference fails the build.
+        problems = self.macro_problems.take()
+        if problems:
+            raise PluginError(
+                "kb-records: a macro names something that does not exist:\n" + "\n".join(problems)
+            )
         key = self._keys.get(page.file.src_uri)
         if self.memory is None or key is None:
             return html
@@ -354,9 +351,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.published is not None:
             # The search plugin's on_post_build has written its index (it is listed first).
-            write_site_index(
-                Path(config.site_dir), self.published.graphs, self.published.pages, self._index
-            )
+            write_site_index(Path(config.site_dir), self.published.graphs, self.published.pages, self._index)
         mark_site(Path(config.site_dir))
         pin_problems = (
             write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []

@@ -145,6 +145,9 @@ def collect_files(config: MkDocsConfig) -> dict[str, bytes]:
             found[file.src_uri] = page_markdown(file, config, files).encode("utf-8")
         elif file.abs_src_path is not None and Path(file.abs_src_path).is_relative_to(config.docs_dir):
             found[file.src_uri] = Path(file.abs_src_path).read_bytes()
+        elif file.generated_by is not None and file.abs_src_path is None:
+            # Downloads the plugin generates (set manifests, exports): linked from pages.
+            found[file.src_uri] = file.content_bytes
     return dict(sorted(found.items()))
 
 

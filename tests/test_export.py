@@ -67,6 +67,7 @@ def test_json_export_resolves_references(in_fixture: Path, kbgen) -> None:
         {
             "source": "SRC-1",
             "path": "src/notes.py",
+            "locator": "",
             "lines": [[1, 20]],
             "url": "https://github.com/example/demo/blob/0123456789abcdef/src/notes.py#L1-L20",
         }

@@ -557,7 +557,13 @@ def test_kbgen_check_records_reports_only_the_two_id_ranges(kbgen, monkeypatch: 
     result = kbgen("check", "records", "--format", "json")
     diagnostics = result.json()["diagnostics"]
     assert [d for d in diagnostics if d["severity"] == "error"] == []
-    found = sorted((d["file"], d["severity"], d["code"], d["message"]) for d in diagnostics)
+    # The seeds' own warnings; the imported systems' warnings are their tests' business.
+    seed_files = tuple(f"records/{slug}/" for slug in ("oh-my-pi", "decapod"))
+    found = sorted(
+        (d["file"], d["severity"], d["code"], d["message"])
+        for d in diagnostics
+        if d["file"].startswith(seed_files)
+    )
     assert found == [
         (
             "records/oh-my-pi/result.yaml",

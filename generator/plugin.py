@@ -351,7 +351,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.published is not None:
             # The search plugin's on_post_build has written its index (it is listed first).
-            write_site_index(Path(config.site_dir), self.published.graphs, self.published.pages, self._index)
+            write_site_index(Path(config.site_dir), self.published.graphs, self._index)
         mark_site(Path(config.site_dir))
         pin_problems = (
             write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []

@@ -15,7 +15,6 @@ so a failure leaves the previous ``DIR`` whole; it never lands in the sources.
 
 from __future__ import annotations
 
-import logging
 import shutil
 import subprocess
 import types
@@ -29,8 +28,8 @@ from rich.console import Console
 
 from .console import say
 from .report import print_human
-from .site import _environment, _mkdocs_log, _new_staging, _records_plugin, _swap_lock
-from .site_guard import Protected, _overlaps, git_paths, protected_paths
+from .site import load_project, new_staging, project_environment, swap_lock
+from .site_guard import Protected, git_paths, overlaps, protected_paths
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -245,7 +244,7 @@ def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protec
 def output_refusal(out: Path, protected: list[Protected]) -> str | None:
     """Why ``out`` must not receive a render, or None when it may be (re)placed."""
     out = out.resolve()
-    problem = next(_overlaps(out, protected), None)
+    problem = next(overlaps(out, protected), None)
     if problem is not None:
         return f"refusing output folder {out}: {problem}; nothing was changed"
     replaceable = not out.exists() or (
@@ -272,7 +271,7 @@ def write_rendered(rendered: Rendered, staging: Path) -> None:
 def swap_in(staging: Path, out: Path, protected: list[Protected]) -> str | None:
     """Replace ``out`` by the staged render under the lock; why not, if it cannot be done safely."""
     retired: Path | None = None
-    with _swap_lock(out) as locked:
+    with swap_lock(out) as locked:
         if not locked:
             return f"another render is writing {out}; this render was not installed"
         refusal = output_refusal(out, protected)  # another run may have changed it
@@ -292,7 +291,7 @@ def _render_into(
 ) -> int:
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
-    staging = _new_staging(out)
+    staging = new_staging(out)
     try:
         config.site_dir = str(staging / "site")  # never built: the plugin's site guard sees a new folder
         try:
@@ -318,24 +317,14 @@ def _render_into(
 
 def render_site(config_file: Path, records: str | None, out_dir: str, out: Console, err: Console) -> int:
     """Check the records, then write the KB as Markdown with a standalone mkdocs.yml into ``out_dir``."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, ConfigurationError
-
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
         return EXIT_USAGE
-    with _environment(config_file), _mkdocs_log(err, logging.WARNING, hide_record_errors=True):
-        try:
-            config = load_config(str(config_file), strict=True)
-        except (Abort, ConfigurationError) as exc:
-            say(err, f"kbgen render: {exc}", "red")
-            return EXIT_ERRORS
-        plugin = _records_plugin(config)
-        if plugin is None:
-            say(err, f"kbgen render: {config_file} does not enable the kb-records plugin")
-            return EXIT_USAGE
-        if records:
-            plugin.config.records_dir = str(Path(records).resolve())
+    with project_environment(config_file, err):
+        loaded = load_project(config_file, records, "render", err)
+        if isinstance(loaded, int):
+            return loaded
+        config, plugin = loaded
         if not plugin.records_folder(config).is_dir():
             say(err, f"kbgen render: {plugin.records_folder(config)}: no such records folder")
             return EXIT_USAGE

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -178,19 +178,18 @@ def _text_of(html: str) -> str:
     return " ".join("".join(parser.parts).split())
 
 
-def page_documents(theme_docs: Iterable[Any], generated_urls: Collection[str]) -> list[Document]:
+def page_documents(theme_docs: Iterable[Any]) -> list[Document]:
     """One document per section of a hand-written page, from the theme's own index.
 
-    Generated pages are left out: their records are indexed one by one. A section has no
-    ID and no system; its title is the label, so it ranks like a record label.
+    The theme indexes hand-written pages only: the kb-records plugin excludes the pages it
+    generates (their records are indexed one by one). A section has no ID and no system;
+    its title is the label, so it ranks like a record label.
     """
     found: list[Document] = []
     for doc in theme_docs:
         if not isinstance(doc, dict) or not isinstance(doc.get("location"), str):
             continue
         location = doc["location"]
-        if location.partition("#")[0] in generated_urls:
-            continue
         title = _text_of(str(doc.get("title", "")))
         text = _text_of(str(doc.get("text", "")))
         entry = Entry("", PAGE_KIND, title, "", location, _short(text))
@@ -327,16 +326,12 @@ def site_index_json(
 
 
 def write_site_index(
-    site_dir: Path,
-    graphs: Iterable[SystemGraph],
-    generated_paths: Collection[str] = (),
-    memo: SiteIndexMemo | None = None,
+    site_dir: Path, graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
-    mkdocs-material's page documents are replaced: the sections of hand-written pages
-    (every page not in ``generated_paths``, docs-relative ``.md`` paths) join the record
-    index, the generated pages' sections are dropped (their records are indexed whole).
+    mkdocs-material's page documents (the sections of hand-written pages; generated
+    pages are excluded from them) join the record index.
     The index goes under ``config.kb``: the theme passes only ``config`` and ``docs`` on
     to the worker; the rest of ``config`` stays, the page highlighter uses it. None when
     search is not enabled.
@@ -347,8 +342,7 @@ def write_site_index(
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         return None  # not mkdocs-material's index: leave it alone
-    generated_urls = {urls.site_url(path) for path in generated_paths}
-    pages = page_documents(data.get("docs") or [], generated_urls)
+    pages = page_documents(data.get("docs") or [])
     data["docs"] = []
     data["config"]["kb"] = site_index_json(graphs, memo, pages)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -117,7 +117,7 @@ def _environment(config_file: Path, records: Path | None = None) -> Iterator[Non
                 os.environ[name] = value
 
 
-def _records_plugin(config: MkDocsConfig) -> RecordsPlugin | None:
+def records_plugin(config: MkDocsConfig) -> RecordsPlugin | None:
     plugin = config.plugins.get(PLUGIN)
     return plugin if isinstance(plugin, RecordsPlugin) else None
 
@@ -133,7 +133,7 @@ def _site_refusal(config: MkDocsConfig, plugin: RecordsPlugin, target: Path) -> 
     return site_dir_refusal(target, protected)
 
 
-def _new_staging(target: Path) -> Path:
+def new_staging(target: Path) -> Path:
     """A fresh folder beside the target, unique to this run (mkdtemp's idea, the umask's mode)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     while True:
@@ -146,7 +146,7 @@ def _new_staging(target: Path) -> Path:
 
 
 @contextmanager
-def _swap_lock(target: Path) -> Iterator[bool]:
+def swap_lock(target: Path) -> Iterator[bool]:
     """Hold the lock file beside the target; yields False when another build keeps it too long."""
     lock_path = target.parent / f".{target.name}.lock"
     with lock_path.open("a") as lock:
@@ -169,7 +169,7 @@ def _swap_lock(target: Path) -> Iterator[bool]:
 def _swap_in(staging: Path, target: Path, config: MkDocsConfig, plugin: RecordsPlugin) -> str | None:
     """Replace the target by the staged site; why not, if it cannot be done safely."""
     retired: Path | None = None
-    with _swap_lock(target) as locked:
+    with swap_lock(target) as locked:
         if not locked:
             return f"another build is writing {target}; this build was not installed"
         refusal = _site_refusal(config, plugin, target)  # another build may have changed it
@@ -201,7 +201,7 @@ def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: 
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
-    staging = _new_staging(target)
+    staging = new_staging(target)
     try:
         config.site_dir = str(staging)
         config.plugins.on_startup(command="build", dirty=False)
@@ -225,29 +225,48 @@ def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: 
     return EXIT_OK
 
 
+@contextmanager
+def project_environment(config_file: Path, err: Console) -> Iterator[None]:
+    """What a one-shot command (build, render) runs MkDocs in: the project's environment,
+    and MkDocs' log at WARNING (it is chatty at INFO; a build shows what needs attention)."""
+    with _environment(config_file), _mkdocs_log(err, logging.WARNING, hide_record_errors=True):
+        yield
+
+
+def load_project(
+    config_file: Path, records: str | None, command: str, err: Console
+) -> tuple[MkDocsConfig, RecordsPlugin] | int:
+    """The strict configuration and its kb-records plugin (pointed at ``records`` when
+    given), or the exit code after saying why not."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError
+
+    try:
+        config = load_config(str(config_file), strict=True)
+    except (Abort, ConfigurationError) as exc:
+        say(err, f"kbgen {command}: {exc}", "red")
+        return EXIT_ERRORS
+    plugin = records_plugin(config)
+    if plugin is None:
+        say(err, f"kbgen {command}: {config_file} does not enable the {PLUGIN} plugin")
+        return EXIT_USAGE
+    if records:
+        plugin.config.records_dir = str(Path(records).resolve())
+    return config, plugin
+
+
 def build_site(
     config_file: Path, records: str | None, site_dir: str | None, out: Console, err: Console
 ) -> int:
     """Build the site strictly (the plugin checks the records) and swap it into place."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, ConfigurationError
-
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
         return EXIT_USAGE
-    # MkDocs and its plugins are chatty at INFO; a build shows what needs attention.
-    with _environment(config_file), _mkdocs_log(err, logging.WARNING, hide_record_errors=True):
-        try:
-            config = load_config(str(config_file), strict=True)
-        except (Abort, ConfigurationError) as exc:
-            say(err, f"kbgen build: {exc}", "red")
-            return EXIT_ERRORS
-        plugin = _records_plugin(config)
-        if plugin is None:
-            say(err, f"kbgen build: {config_file} does not enable the {PLUGIN} plugin")
-            return EXIT_USAGE
-        if records:
-            plugin.config.records_dir = str(Path(records).resolve())
+    with project_environment(config_file, err):
+        loaded = load_project(config_file, records, "build", err)
+        if isinstance(loaded, int):
+            return loaded
+        config, plugin = loaded
         target = Path(site_dir or config.site_dir).resolve()
         refusal = _site_refusal(config, plugin, target)
         if refusal is not None:
@@ -262,7 +281,7 @@ def _records_option_ignored(config_file: Path, folder: Path) -> str | None:
     from mkdocs.config import load_config
 
     config = load_config(str(config_file))
-    plugin = _records_plugin(config)
+    plugin = records_plugin(config)
     if plugin is None:
         return f"{config_file} does not enable the {PLUGIN} plugin"
     if plugin.records_folder(config).resolve() != folder:

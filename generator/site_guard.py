@@ -68,7 +68,7 @@ def protected_paths(
     return found
 
 
-def _overlaps(site: Path, protected: list[Protected]) -> Iterator[str]:
+def overlaps(site: Path, protected: list[Protected]) -> Iterator[str]:
     """Every way the site collides with a source, the most direct first."""
     for guard in protected:
         if site == guard.path:
@@ -95,7 +95,7 @@ def is_replaceable(site: Path) -> bool:
 def site_dir_refusal(site: Path, protected: list[Protected]) -> str | None:
     """Why ``site`` must not be built into, or None when it may be replaced."""
     site = site.resolve()
-    problem = next(_overlaps(site, protected), None)
+    problem = next(overlaps(site, protected), None)
     if problem is not None:
         return f"refusing site folder {site}: {problem}; nothing was changed"
     if not is_replaceable(site):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .incremental import PerGraph
 from .model.ids import KIND_NAMES, kind_of, sort_key
 from .model.kinds import status_fields
 from .model.profile import AXES
@@ -169,10 +170,31 @@ def _selected(result: PipelineResult, system: str | None) -> list[SystemGraph]:
     return [g for g in graphs if g.slug == system] if system else graphs
 
 
-def export_json(result: PipelineResult, system: str | None = None) -> str:
-    """Every record of every (or one) system with its references, and the profiles."""
-    document = ExportDocument(version=EXPORT_VERSION, systems=[_system(g) for g in _selected(result, system)])
-    return json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+def _system_json(graph: SystemGraph) -> str:
+    """One system's entry of the export, as ``json.dumps(…, indent=2)`` writes it at the top level."""
+    return json.dumps(_system(graph).model_dump(mode="json"), indent=2, ensure_ascii=False)
+
+
+def export_memo() -> PerGraph[str]:
+    """``kbgen serve``: each system's serialized entry, kept while its graph is. A system's
+    entry depends on its own graph alone, so an edit re-serializes one system."""
+    return PerGraph(_system_json)
+
+
+def export_json(result: PipelineResult, system: str | None = None, memo: PerGraph[str] | None = None) -> str:
+    """Every record of every (or one) system with its references, and the profiles.
+
+    The document is assembled from each system's serialized entry, indented one level
+    deeper, which is byte for byte what ``json.dumps`` writes for the whole document
+    (JSON strings hold no raw newline, so re-indenting line by line is exact;
+    ``tests/test_export.py`` checks it)."""
+    graphs = _selected(result, system)
+    entries = memo.values(graphs) if memo is not None else [_system_json(g) for g in graphs]
+    if not entries:
+        systems = "[]"
+    else:
+        systems = "[\n    " + ",\n    ".join(e.replace("\n", "\n    ") for e in entries) + "\n  ]"
+    return f'{{\n  "version": {EXPORT_VERSION},\n  "systems": {systems}\n}}\n'
 
 
 def export_schema_text() -> str:
@@ -258,6 +280,6 @@ def write_atomically(target: Path, text: str) -> None:
         raise
 
 
-def site_exports(result: PipelineResult) -> dict[str, str]:
+def site_exports(result: PipelineResult, memo: PerGraph[str] | None = None) -> dict[str, str]:
     """The files the built site ships for download (path below the site root → text)."""
-    return {urls.KB_JSON: export_json(result), urls.COMPARISON_CSV: export_csv(result)}
+    return {urls.KB_JSON: export_json(result, memo=memo), urls.COMPARISON_CSV: export_csv(result)}

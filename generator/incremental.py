@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from stat import S_ISREG
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .check import CheckedSystem
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 # A folder's fingerprint reads every byte of it; the loader caps what it loads, this caps
 # what is hashed, so an oversized file costs no more than it would to refuse.
 HASH_LIMIT = 64 * 1024 * 1024
+
+T = TypeVar("T")
 
 
 def _entry_bytes(path: str, entry: os.DirEntry[str]) -> bytes:
@@ -105,3 +108,26 @@ class SystemCache:
         """Forget systems that are gone (removed or renamed), so memory follows the records."""
         for key in [key for key in self.entries if key not in folders]:
             del self.entries[key]
+
+
+class PerGraph(Generic[T]):
+    """A value computed from one system's graph alone, kept while that graph is.
+
+    An unchanged system keeps its graph object across rebuilds (``SystemCache``), so the
+    graph's identity is the key: a rebuild computes the value for edited systems only, and
+    forgets the systems it was not asked about.
+    """
+
+    def __init__(self, compute: Callable[[SystemGraph], T]) -> None:
+        self._compute = compute
+        self._kept: dict[int, tuple[SystemGraph, T]] = {}
+
+    def values(self, graphs: list[SystemGraph]) -> list[T]:
+        kept: dict[int, tuple[SystemGraph, T]] = {}
+        for graph in graphs:
+            found = self._kept.get(id(graph))
+            # The graph is held with its value, so its id cannot be reused meanwhile.
+            fresh = found is not None and found[0] is graph
+            kept[id(graph)] = found if fresh and found is not None else (graph, self._compute(graph))
+        self._kept = kept
+        return [kept[id(graph)][1] for graph in graphs]

@@ -8,7 +8,7 @@ and the last good pages are published again, so the preview never stalls.
 In ``serve`` every rebuild reuses what the edit cannot have changed: unchanged systems
 are not loaded, checked, linked or rendered again (``incremental.py``), unchanged
 generated pages are neither converted nor themed again (``pagecache.py``), and the
-record index keeps each unchanged system's counted terms (``search.SiteIndexMemo``).
+record index and the JSON export keep each unchanged system's part (``incremental.PerGraph``).
 Generated pages stay out of mkdocs-material's page index in every build: the record
 index replaces it, and parsing every page's HTML for it was a tenth of a build.
 """
@@ -31,8 +31,8 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from .diagnostics import Diagnostic
-from .export import site_exports
-from .incremental import SystemCache
+from .export import export_memo, site_exports
+from .incremental import PerGraph, SystemCache
 from .macros import MacroProblems, RecordMacros
 from .manifest import write_manifest
 from .pagecache import (
@@ -50,7 +50,7 @@ from .pagecache import (
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
-from .search import SiteIndexMemo, write_site_index
+from .search import GraphParts, site_index_memo, write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
 from .watch import RecordsWatch
 
@@ -163,7 +163,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._keys: dict[str, str] = {}  # generated page's source path → its page_key
         self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
         self._nav_key = ""
-        self._index: SiteIndexMemo | None = None  # serve: each system's indexed terms
+        self._index: PerGraph[GraphParts] | None = None  # serve: each system's indexed terms
+        self._exports: PerGraph[str] | None = None  # serve: each system's serialized export
         self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
@@ -173,7 +174,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         incremental = command == "serve"
         self.systems = SystemCache() if incremental else None
         self.memory = PageMemory() if incremental else None
-        self._index = SiteIndexMemo() if incremental else None
+        self._index = site_index_memo() if incremental else None
+        self._exports = export_memo() if incremental else None
         self._bytecode = TemplateBytecode()
 
     def on_shutdown(self) -> None:
@@ -273,7 +275,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             files.append(file)
         # The set manifests, and the downloads linked from the comparison page (built from
         # the same pages, so the CSV's page digests are those of this build).
-        for path, text in {**self.published.artifacts, **site_exports(self.published)}.items():
+        for path, text in {**self.published.artifacts, **site_exports(self.published, self._exports)}.items():
             files.append(File.generated(config, path, content=text))
         if self.memory is not None:
             self._site = f"{self._site}:{files_digest(files)}"
@@ -326,6 +328,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             output = self.memory.page(key, nav) if key is not None else None
             if output is not None and file.page is not None:
                 file.page.meta["template"] = CACHED_TEMPLATE
+                # The remembered page already holds this content as every plugin left it;
+                # emptied, the search plugin's per-page rewrite of it (a regex over the
+                # whole HTML of every page, a tenth of a rebuild) has nothing to scan.
+                file.page.content = ""
                 self._replayed[file.src_uri] = output
         self._nav_key = nav
         return env

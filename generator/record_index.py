@@ -67,13 +67,14 @@ def _numbered_postings(
     numbers: dict[str, int] = {}
     postings: dict[str, dict[str, dict[str, Any]]] = {}
     for ref, document in enumerate(documents):
+        key = str(ref)
         for name, terms in zip(fields, document, strict=True):
             for term in terms.counts:
                 posting = postings.get(term)
                 if posting is None:
                     numbers[term] = len(numbers)
                     posting = postings[term] = {field: {} for field in fields}
-                posting[name][str(ref)] = {}
+                posting[name][key] = {}
     return numbers, postings
 
 
@@ -90,10 +91,12 @@ def serialized_index(documents: Sequence[Sequence[FieldTerms]], boosts: dict[str
     for term, posting in postings.items():
         having = sum(len(posting[field]) for field in fields)
         idf[term] = math.log(1 + abs((count - having + 0.5) / (having + 0.5)))
+    # One lookup per term for its number and idf; each field's norm computed once.
+    scored = {term: (numbers[term], idf[term]) for term in numbers}
     vectors: list[list[Any]] = []
     for ref, document in enumerate(documents):
         for name, terms in zip(fields, document, strict=True):
-            vectors.append([f"{name}/{ref}", _vector(terms, numbers, idf, average[name], boosts[name])])
+            vectors.append([f"{name}/{ref}", _vector(terms, scored, average[name], boosts[name])])
     inverted = [[term, {**postings[term], "_index": numbers[term]}] for term in sorted(postings)]
     return {
         "version": __TARGET_JS_VERSION__,
@@ -105,15 +108,19 @@ def serialized_index(documents: Sequence[Sequence[FieldTerms]], boosts: dict[str
 
 
 def _vector(
-    terms: FieldTerms, numbers: dict[str, int], idf: dict[str, float], average: float, boost: int
+    terms: FieldTerms, scored: dict[str, tuple[int, float]], average: float, boost: int
 ) -> list[float | int]:
     """One field's BM25 weights as lunr's Vector serializes them: index, score, … by index.
 
     The same floating-point operations in the same order as lunr's builder (the length
     norm is one subexpression of its formula, computed once per field here)."""
     norm = K1 * (1 - B + B * (terms.length / average))
-    weighted = sorted(
-        (numbers[term], round(idf[term] * ((K1 + 1) * tf) / (norm + tf) * boost, 3))
-        for term, tf in terms.counts.items()
-    )
-    return [value for pair in weighted for value in pair]
+    weighted = []
+    for term, tf in terms.counts.items():
+        number, term_idf = scored[term]
+        weighted.append((number, round(term_idf * ((K1 + 1) * tf) / (norm + tf) * boost, 3)))
+    weighted.sort()
+    flat: list[float | int] = []
+    for number, score in weighted:
+        flat += (number, score)
+    return flat

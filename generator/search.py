@@ -32,6 +32,7 @@ from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 
+from .incremental import PerGraph
 from .link import SystemGraph
 from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from .model.kinds import spec_of_id
@@ -248,7 +249,7 @@ class RecordIndex:
         return {
             "version": INDEX_VERSION,
             "index": self.index.serialize(),
-            "entries": [list(asdict(entry).values()) for entry in self.entries],
+            "entries": [_entry_row(entry) for entry in self.entries],
         }
 
 
@@ -284,49 +285,51 @@ def load_index(records: Path) -> RecordIndex | None:
 SITE_INDEX = "search/search_index.json"
 
 
-class SiteIndexMemo:
-    """``kbgen serve``: each system's documents and counted terms, kept while its graph is
-    (an unchanged system keeps its graph object, see generator/incremental.py)."""
+@dataclass(frozen=True)
+class GraphParts:
+    """One system's part of the record index: its entry rows and each document's counted terms."""
 
-    def __init__(self) -> None:
-        self._kept: dict[int, tuple[SystemGraph, list[Document], list[list[FieldTerms]]]] = {}
-
-    def parts(self, graphs: list[SystemGraph]) -> list[tuple[list[Document], list[list[FieldTerms]]]]:
-        kept = {}
-        for graph in graphs:
-            found = self._kept.get(id(graph))
-            kept[id(graph)] = (
-                found if found is not None and found[0] is graph else (graph, *_graph_parts(graph))
-            )
-        self._kept = kept
-        return [kept[id(graph)][1:] for graph in graphs]
+    rows: list[list[Any]]
+    terms: list[list[FieldTerms]]
 
 
-def _graph_parts(graph: SystemGraph) -> tuple[list[Document], list[list[FieldTerms]]]:
+def _entry_row(entry: Entry) -> list[Any]:
+    return list(asdict(entry).values())
+
+
+def _graph_parts(graph: SystemGraph) -> GraphParts:
     docs = graph_documents(graph)
-    return docs, [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in docs]
+    return GraphParts(
+        rows=[_entry_row(doc.entry) for doc in docs],
+        terms=[[FieldTerms.of(words) for words in _fields(doc).values()] for doc in docs],
+    )
+
+
+def site_index_memo() -> PerGraph[GraphParts]:
+    """``kbgen serve``: each system's entry rows and counted terms, kept while its graph is."""
+    return PerGraph(_graph_parts)
 
 
 def site_index_json(
-    graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None, pages: Iterable[Document] = ()
+    graphs: Iterable[SystemGraph], memo: PerGraph[GraphParts] | None = None, pages: Iterable[Document] = ()
 ) -> dict[str, Any]:
     """What the site ships (``RecordIndex.as_json`` of ``build_index(graphs, pages)``,
     computed without lunr's builder, see generator/record_index.py)."""
     ordered = sorted(graphs, key=lambda g: g.slug)
-    parts = memo.parts(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
+    parts = memo.values(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
     page_docs = list(pages)
     page_terms = [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in page_docs]
-    docs = [doc for found, _ in parts for doc in found] + page_docs
-    terms = [fields for _, counted in parts for fields in counted] + page_terms
+    rows = [row for part in parts for row in part.rows] + [_entry_row(doc.entry) for doc in page_docs]
+    terms = [fields for part in parts for fields in part.terms] + page_terms
     return {
         "version": INDEX_VERSION,
         "index": serialized_index(terms, FIELD_BOOSTS),
-        "entries": [list(asdict(doc.entry).values()) for doc in docs],
+        "entries": rows,
     }
 
 
 def write_site_index(
-    site_dir: Path, graphs: Iterable[SystemGraph], memo: SiteIndexMemo | None = None
+    site_dir: Path, graphs: Iterable[SystemGraph], memo: PerGraph[GraphParts] | None = None
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 

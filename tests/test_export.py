@@ -12,7 +12,14 @@ import jsonschema
 import pytest
 from hostile_support import CLEAN_SYSTEM, make_records
 
-from generator.export import csv_header, export_csv, export_json, export_schema_text, site_exports
+from generator.export import (
+    csv_header,
+    export_csv,
+    export_json,
+    export_memo,
+    export_schema_text,
+    site_exports,
+)
 from generator.pipeline import run_pipeline
 
 TESTS = Path(__file__).resolve().parent
@@ -173,3 +180,22 @@ def test_site_ships_both_exports(in_fixture: Path) -> None:
     assert sorted(shipped) == ["exports/kb.json", "exports/memory-comparison.csv"]
     assert shipped["exports/kb.json"] == export_json(result)
     assert shipped["exports/memory-comparison.csv"] == export_csv(result)
+
+
+def test_json_export_is_what_json_dumps_writes(in_fixture: Path) -> None:
+    # The document is assembled from per-system entries; it must be json.dumps' own bytes.
+    result = run_pipeline(FIXTURE / "records", FIXTURE)
+    text = export_json(result)
+    assert len(json.loads(text)["systems"]) > 1
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+    empty = export_json(result, system="no-such-system")
+    assert empty == json.dumps({"version": 1, "systems": []}, indent=2) + "\n"
+
+
+def test_remembered_entries_give_the_same_export(in_fixture: Path) -> None:
+    result = run_pipeline(FIXTURE / "records", FIXTURE)
+    memo = export_memo()
+    first = site_exports(result, memo)
+    assert site_exports(result, memo) == first == site_exports(result)
+    only_one = sorted(g.slug for g in result.graphs)[0]
+    assert export_json(result, only_one, memo) == export_json(result, only_one)

@@ -10,7 +10,7 @@ import pytest
 
 from generator.pipeline import link_records
 from generator.record_index import FieldTerms, index_term
-from generator.search import SiteIndexMemo, build_index, site_index_json
+from generator.search import build_index, site_index_json, site_index_memo
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +31,7 @@ def test_site_index_equals_lunr_builders_index(shipped_graphs: list) -> None:
 
 
 def test_remembered_terms_give_the_same_index(shipped_graphs: list) -> None:
-    memo = SiteIndexMemo()
+    memo = site_index_memo()
     first = _canonical(site_index_json(shipped_graphs, memo))
     again = _canonical(site_index_json(list(reversed(shipped_graphs)), memo))  # systems sorted by slug
     only_one = _canonical(site_index_json(shipped_graphs[:1], memo))

@@ -20,7 +20,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-from generator.incremental import SystemCache, folder_fingerprint
+from generator.incremental import PerGraph, SystemCache, folder_fingerprint
 from generator.pipeline import run_pipeline
 from generator.plugin import RecordsPlugin
 
@@ -179,3 +179,18 @@ def test_fingerprint_of_a_fifo_does_not_block(project: Path) -> None:
     before = folder_fingerprint(folder)
     os.mkfifo(folder / "pipe.yaml")  # nothing writes to it: opening it for reading would wait
     assert folder_fingerprint(folder) != before
+
+
+def test_per_graph_values_are_computed_for_new_graphs_only(project: Path) -> None:
+    cache = SystemCache()
+    records = project / "records"
+    computed: list[str] = []
+    memo = PerGraph(lambda graph: computed.append(graph.slug) or graph.slug.upper())
+    first = run_pipeline(records, cache=cache).graphs
+    assert memo.values(first) == [g.slug.upper() for g in first]
+    assert sorted(computed) == ["demo", "second"]
+    _edit_sentence(records)
+    computed.clear()
+    again = run_pipeline(records, cache=cache).graphs
+    assert memo.values(again) == [g.slug.upper() for g in again]
+    assert computed == ["demo"]  # the unchanged system kept its graph, and its value

@@ -317,11 +317,13 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     anchors = find_anchors(text) if "SRC-" in text else []
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
     anchor_sources = {anchor.source_start for anchor in anchors}
-    locate = ctx.text_locator(origin, path)
+    # Most texts have no dangling ID: their locator is made on the first one found.
+    locate: Callable[[int], tuple[str, int, int]] | None = None
     for match in ID_IN_TEXT.finditer(text):
         if match.start() in anchor_sources:
             continue
         if ctx.resolve(match.group(0)) is None:
+            locate = locate or ctx.text_locator(origin, path)
             yield error(
                 "KB202",
                 f"{match.group(0)} in prose resolves to no record",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import markdown
 import pytest
-from hostile_support import CLEAN_SYSTEM, make_records
+from hostile_support import CLEAN_SYSTEM, located, make_records
 
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import rawhtml, urls
@@ -149,14 +149,18 @@ class _Text(HTMLParser):
             self.text.append(data)
 
 
-@pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> _Text:
-    root = tmp_path_factory.mktemp("hostile")
+def _hostile_records_yaml() -> str:
+    """The demo's records.yaml with every payload as one paragraph of CMP-1's form (from line 5)."""
     form = "\n\n".join(PAYLOADS.values())
     indented = "\n".join(f"      {line}" if line else "" for line in form.split("\n"))
     records_yaml = (CLEAN_SYSTEM / "records.yaml").read_text(encoding="utf-8")
-    records_yaml = records_yaml.replace("    form: Symbolic code.\n", f"    form: |\n{indented}\n", 1)
-    records = make_records(root, {"records.yaml": records_yaml})
+    return records_yaml.replace("    form: Symbolic code.\n", f"    form: |\n{indented}\n", 1)
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> _Text:
+    root = tmp_path_factory.mktemp("hostile")
+    records = make_records(root, {"records.yaml": _hostile_records_yaml()})
     env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
     args = [sys.executable, "-m", "generator.cli", "build", "--records", str(records)]
@@ -178,6 +182,18 @@ def test_record_text_markup_shows_literally_in_the_built_page(hostile_site: _Tex
         "script" not in hostile_site.tags and "img" not in hostile_site.tags and "b" not in hostile_site.tags
     )
     assert "href=javascript:" not in text.replace(" ", "")
+
+
+def test_markdown_markup_in_record_text_is_reported_where_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
+) -> None:
+    """The hostile text checks clean but for the one warning that names Markdown markup,
+    located at its paragraph (the third payload, line 9, after the indentation)."""
+    make_records(tmp_path, {"records.yaml": _hostile_records_yaml()})
+    monkeypatch.chdir(tmp_path)
+    result = kbgen("check", "--format", "json")
+    assert result.code == 0
+    assert located(result) == {("KB112", "records/demo/records.yaml", 9, 7)}
 
 
 # ---------------------------------------------------------------- configuration

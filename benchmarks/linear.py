@@ -19,6 +19,7 @@ from generator.model.anchors import find_anchors
 from generator.model.ids import ID_IN_TEXT, resolve_id
 from generator.pipeline import run_pipeline
 from generator.render.markdown import escape
+from generator.render.rawhtml import code_block
 from generator.render.text import Linker, find_code_spans
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,14 +51,15 @@ def _positions_in_folded(text: str) -> None:
         locate(match.start())
 
 
-def _linker() -> Linker:
+def _linker(html: bool = False) -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
-    return Linker(link_system(result.systems[0].records), "result")
+    return Linker(link_system(result.systems[0].records), "result", html=html)
 
 
 def cases() -> list[tuple[str, Callable[[str], object], str]]:
     linker = _linker()
+    html_linker = _linker(html=True)  # raw HTML blocks: HTML escaping, final URLs
     return [
         ("escape: blank lines of spaces", escape, "x\n \n \n"),
         ("escape: setext underline run", escape, "=" * 50 + "x\n"),
@@ -72,6 +74,8 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("positions in a folded scalar", _positions_in_folded, "RTE-1 word "),
         ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
+        ("HTML Linker.text: IDs, anchors", html_linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
+        ("code block (raw HTML): blank lines", code_block, "a  \n\n"),
     ]
 
 

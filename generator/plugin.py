@@ -196,6 +196,13 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
                 f"kb-records: the generated pages need the Markdown extension {missing}; "
                 "enable it under markdown_extensions in the MkDocs configuration"
             )
+        if not config.use_directory_urls:
+            # Links inside the generated pages' raw HTML blocks are final directory URLs
+            # (MkDocs rewrites links in Markdown only), as are the record index and exports.
+            raise PluginError(
+                "kb-records: the generated pages link with directory URLs; "
+                "set use_directory_urls: true in the MkDocs configuration"
+            )
         self.records = self.records_folder(config)
         if self.command != "serve":
             self._guard_site_dir(config, self.records)

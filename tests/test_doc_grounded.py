@@ -37,7 +37,7 @@ def test_the_document_grounded_fixture_checks_clean(paper: PipelineResult) -> No
 def test_locators_render_as_text_beside_their_linked_source(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
     for locator in ("§3.1", "Appendix C", "Table 2", "Figure 2", "p. 4", "§3.2"):
-        assert re.search(r"\[SRC-1\]\([^)]*#src-1\) " + re.escape(locator), page), locator
+        assert re.search(r'<a href="[^"]*#src-1">SRC-1</a> ' + re.escape(locator), page), locator
 
 
 def test_no_blob_link_to_a_host_that_is_not_git(paper: PipelineResult) -> None:
@@ -49,8 +49,8 @@ def test_no_blob_link_to_a_host_that_is_not_git(paper: PipelineResult) -> None:
 
 def test_pinned_quotes_show_their_capture_and_digest_without_a_link(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
-    assert f"captures/paper-v2.md:81-82 §3.1 @ `sha256:{DIGEST}`" in page
-    assert "capture/project-page.md:12 @ `sha256:" in page
+    assert f"captures/paper-v2.md:81-82 §3.1 @ <code>sha256:{DIGEST}</code>" in page
+    assert "capture/project-page.md:12 @ <code>sha256:" in page
 
 
 def test_section_anchors_of_the_result_page(paper: PipelineResult) -> None:
@@ -203,14 +203,16 @@ def test_run_identity_is_on_the_result_page(paper: PipelineResult) -> None:
 
 def test_quotations_of_prose_are_block_quotations(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
-    assert "> After each session the rewriter replaces the note with a revised note." in page
+    assert "<blockquote>\n<p>After each session the rewriter replaces the note with a revised note." in page
     assert "```text\nAfter each session" not in page
 
 
 def test_an_ordered_list_continues_its_numbering(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
-    assert "1. The note is rewritten" in page and "2. The next session" in page
-    assert "3. Over its size limit" in page
+    # One ordered list: Python-Markdown numbers every list from 1 (its lazy_ol), as before.
+    first = page[page.index("<ol>") : page.index("</ol>")]
+    assert "<li>The note is rewritten" in first and "<li>The next session" in first
+    assert "<ol>\n<li>Over its size limit" in page
 
 
 def test_the_route_diagram_draws_only_structured_relations(paper: PipelineResult) -> None:
@@ -228,11 +230,11 @@ def test_the_route_diagram_draws_only_structured_relations(paper: PipelineResult
 
 def test_guarantee_alternatives_and_one_cell_authority_render(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
-    assert "**Alternative to:** [RTE-1](#rte-1)" in page
-    assert "**Guarantee (policy):** owner: [CMP-1](#cmp-1); guarantee point:" in page
-    assert "guarantee status</span> [claimed]" in page
-    assert "**Force and horizon:** Advisory context" in page
-    assert "**Immediate return:** inapplicable — the session has ended." in page
+    assert '<strong>Alternative to:</strong> <a href="#rte-1">RTE-1</a>' in page
+    assert '<strong>Guarantee (policy):</strong> owner: <a href="#cmp-1">CMP-1</a>; guarantee point:' in page
+    assert 'guarantee status</span> <a class="kb-badge kb-badge--claimed"' in page
+    assert "<strong>Force and horizon:</strong> Advisory context" in page
+    assert "<strong>Immediate return:</strong> inapplicable — the session has ended." in page
 
 
 # ---------------------------------------------------------------- the guide

@@ -105,8 +105,8 @@ def test_system_and_review_pages_summarise_each_axis_in_one_line(kb: PipelineRes
 
 def test_cited_records_link_back_to_the_axis_that_cites_them(kb: PipelineResult) -> None:
     result = kb.pages["systems/alpha/result.md"]
-    backlink = "[Memory comparison: Curation operations (memory report)]"
-    assert backlink + "(memory-report.md#memory-comparison-curation-operations)" in result
+    backlink = '<a href="../memory-report/#memory-comparison-curation-operations">'
+    assert backlink + "Memory comparison: Curation operations (memory report)</a>" in result
 
 
 # ---------------------------------------------------------------- hostile text in a profile

@@ -201,11 +201,11 @@ def test_a_decision_is_linked_and_rendered(decision_kind: KindSpec, tmp_path: Pa
     page = result.pages["systems/demo/result.md"]
     assert "### Decisions { #decisions }" in page
     assert "#### DEC-1 — Keep the loop { #dec-1 .kb-record .kb-record--decision }" in page
-    assert "**Decision taken:** Keep [CMP-1](#cmp-1) as the only loop." in page
-    assert '<span class="kb-status-label">outcome</span> [wired]' in page
-    assert "Taken after reading [RTE-1](#rte-1)." in page
+    assert '<strong>Decision taken:</strong> Keep <a href="#cmp-1">CMP-1</a> as the only loop.' in page
+    assert '<span class="kb-status-label">outcome</span> <a class="kb-badge kb-badge--wired"' in page
+    assert 'Taken after reading <a href="#rte-1">RTE-1</a>.' in page
     # DEC-1 cites RTE-1, so RTE-1 lists it among what references it.
-    assert "[DEC-1](#dec-1)" in page.split("{ #rte-1 ", 1)[1]
+    assert '<a href="#dec-1">DEC-1</a>' in page.split("{ #rte-1 ", 1)[1]
     assert "| [Demo](demo/index.md) | decision outcome |" in result.pages["systems/status-matrix.md"]
 
 

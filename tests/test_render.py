@@ -124,17 +124,18 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
     result = demo.pages["systems/demo/result.md"]
     blob = "https://github.com/example/demo/blob/0123456789abcdef0123456789abcdef01234567"
     assert "#### RTE-1 — Prompt → answer { #rte-1 .kb-record .kb-record--route }" in result
-    assert f"[10-20]({blob}/src/agent/loop.py#L10-L20)" in result
-    assert f"[30]({blob}/src/agent/loop.py#L30)" in result
+    assert f'<a href="{blob}/src/agent/loop.py#L10-L20">10-20</a>' in result
+    assert f'<a href="{blob}/src/agent/loop.py#L30">30</a>' in result
     assert "https://git.example.org/team/demo-docs/-/blob/fedcba9876543210/docs/loop.md#L3-3" in result
-    elsewhere = '{ .kb-elsewhere title="declared elsewhere" }'
-    assert f"[RT-RTE-context-resolve](index.md#rt-rte-context-resolve){elsewhere}" in result
-    assert "**Referenced by:** [RTE-1](#rte-1), [RTE-2](#rte-2)" in result
-    assert '!!! note "Amendment: history amendment"' in result
-    assert "&lt;b&gt;markup&lt;/b&gt;, \\*stars\\*,\n&#123;&#123; 7\\*7 &#125;&#125;" in result
-    assert "| MEM-OBJ-1, MEM-RTE-3 |" in result  # proposal tags stay literal
-    assert "**[OBJ-1](#obj-1) and [OBJ-2](#obj-2)**: retained for the session" in result
-    assert "[MEM-RTE-knowledge-store](#mem-rte-knowledge-store)-backed" in result
+    elsewhere = 'class="kb-elsewhere" href="../#rt-rte-context-resolve" title="declared elsewhere"'
+    assert f"<a {elsewhere}>RT-RTE-context-resolve</a>" in result
+    assert '<strong>Referenced by:</strong> <a href="#rte-1">RTE-1</a>, <a href="#rte-2">RTE-2</a>' in result
+    assert '<p class="admonition-title">Amendment: history amendment</p>' in result
+    assert "&lt;b&gt;markup&lt;/b&gt;, *stars*,\n&#123;&#123; 7*7 &#125;&#125;" in result
+    assert "<td>MEM-OBJ-1, MEM-RTE-3</td>" in result  # proposal tags stay literal
+    objects = '<a href="#obj-1">OBJ-1</a> and <a href="#obj-2">OBJ-2</a>'
+    assert f"<p><strong>{objects}</strong>: retained for the session" in result
+    assert '<a href="#mem-rte-knowledge-store">MEM-RTE-knowledge-store</a>-backed' in result
     index = demo.pages["systems/demo/index.md"]
     assert "### RT-RTE-context-resolve — Context resolution { #rt-rte-context-resolve" in index
     assert ".kb-record--elsewhere" in index
@@ -144,8 +145,29 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
 
 
 _LINK_TARGET = re.compile(r"(?<!\\)\]\(([^()\s]*)\)")  # an escaped bracket is text, not a link
+_HREF = re.compile(r'<a [^>]*href="([^"]*)"')
 # Attribute-list anchors, and the empty spans that anchor profile table rows.
 _ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"></span>")
+
+
+def _link_targets(page: str, text: str, pages: dict[str, str]) -> list[str]:
+    """The link targets of a page as file hrefs: Markdown links on Markdown lines, and the
+    final URLs of raw HTML blocks mapped back to the page files they publish."""
+    by_url = {urls.site_url(path): path for path in pages}
+    targets: list[str] = []
+    for line in text.split("\n"):
+        if not line.startswith("<"):
+            targets += _LINK_TARGET.findall(line)
+            continue
+        for href in map(html.unescape, _HREF.findall(line)):
+            path, _, fragment = href.partition("#")
+            if re.match(r"^[a-z][a-z0-9+.-]*:", href) or not path:
+                targets.append(href)
+                continue
+            url = posixpath.normpath(posixpath.join(urls.site_url(page), path)) + "/"
+            target = by_url.get(url.removeprefix("./"), f"{url} (a URL of no page)")
+            targets.append(urls.href(page, target, fragment or None))
+    return targets
 
 
 def _broken_links(pages: dict[str, str]) -> list[str]:
@@ -153,7 +175,7 @@ def _broken_links(pages: dict[str, str]) -> list[str]:
     anchors = {page: {a or b for a, b in _ANCHOR.findall(text)} for page, text in pages.items()}
     broken = []
     for page, text in pages.items():
-        for target in _LINK_TARGET.findall(text):
+        for target in _link_targets(page, text, pages):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target):
                 continue
             path, _, fragment = target.partition("#")

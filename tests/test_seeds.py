@@ -18,6 +18,7 @@ Checks, per system:
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -190,9 +191,12 @@ def _record_anchors(system: SystemRecords) -> set[Anchor]:
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _LINK = re.compile(r"\[((?:\\.|[^\\\]])*)\]\(([^()\s]*)\)")
-_STATUS_LABEL = re.compile(r'<span class="kb-status-label">([^<]*)</span>\s*(?=\[)')
+_STATUS_LABEL = re.compile(r'<span class="kb-status-label">([^<]*)</span>\s*(?=\[|<a )')
 _ADMONITION = re.compile(r'^!!! [\w-]+ "(.*)"$')
 _TAG = re.compile(r"<[^>\n]+>")
+# Inline elements of the raw HTML blocks join their text to its neighbours; other tags
+# (paragraphs, cells, line breaks) separate words.
+_INLINE_TAG = re.compile(r"</?(?:a|strong|em|code|span)\b[^>\n]*>")
 _ATTR_LIST = re.compile(r"(?<!\\)\{\s*[#.][^{}\n]*\}")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _TABLE_RULE = re.compile(r"\s*:?-+:?\s*")
@@ -237,11 +241,12 @@ def inline_to_text(line: str) -> str:
     # A status badge reads "label value"; the seeds write "label: value".
     text = _STATUS_LABEL.sub(lambda m: m.group(1) + ": ", text)
     text = _LINK.sub(lambda m: m.group(1), text)
+    text = _INLINE_TAG.sub("", text)
     text = _TAG.sub(" ", text)
     text = _ATTR_LIST.sub("", text)
     text = text.replace("**", "")
     text = _ESCAPED.sub(r"\1", text)
-    text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    text = html.unescape(text)
     return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], text)
 
 

@@ -57,6 +57,9 @@ def rendered(pipeline: PipelineResult) -> tuple[str, ...]:
     pages = "\n".join(text for path, text in pipeline.pages.items() if path.startswith(f"systems/{SLUG}/"))
     plain = html.unescape(markdown_to_text(pages))
     written = _ID_LINK.sub(r"\1", pages)
+    # Raw HTML blocks: the generator's links and emphasis out, code and list items as written.
+    written = re.sub(r"</?(?:a|strong|em)\b[^>\n]*>", "", written)
+    written = re.sub(r"</?code>", "`", written).replace("<li>", "- ")
     written = re.sub(r"\\(.)", r"\1", written)
     for _ in range(2):
         written = _WRITTEN_LINK.sub(r"\1", written)

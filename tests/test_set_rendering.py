@@ -63,15 +63,17 @@ def test_cross_member_reference_lands_on_the_declaring_member(rendered: Pipeline
 def test_referenced_by_lists_other_members(rendered: PipelineResult) -> None:
     runtime = _system_pages(rendered)["runtime.md"]
     section = runtime[runtime.index("{ #rte-2 ") :]
-    backlinks = section[section.index("**Referenced by:**") :].split("\n", 1)[0]
-    assert "[On RTE-2 (memory report)](memory-report.md#on-rte-2)" in backlinks
-    assert "[Amendment: RTE-2 (reconciliation)](reconciliation.md#amendment-rte-2)" in backlinks
+    backlinks = section[section.index("<strong>Referenced by:</strong>") :].split("\n", 1)[0]
+    assert '<a href="../memory-report/#on-rte-2">On RTE-2 (memory report)</a>' in backlinks
+    assert '<a href="../reconciliation/#amendment-rte-2">Amendment: RTE-2 (reconciliation)</a>' in backlinks
 
 
 def test_amendment_is_shown_on_the_amended_record(rendered: PipelineResult) -> None:
     runtime = _system_pages(rendered)["runtime.md"]
     rte2 = runtime[runtime.index("{ #rte-2 ") : runtime.index("### Claims")]
-    assert "**Amended:** [Amendment: RTE-2](reconciliation.md#amendment-rte-2)" in rte2
+    assert (
+        '<strong>Amended:</strong> <a href="../reconciliation/#amendment-rte-2">Amendment: RTE-2</a>' in rte2
+    )
     assert "Reads the newest file." in rte2
     rte1 = runtime[runtime.index("{ #rte-1 ") : runtime.index("{ #rte-2 ")]
     assert "Amended" not in rte1
@@ -99,8 +101,8 @@ def test_system_page_lists_members_with_their_digests(rendered: PipelineResult) 
 def test_ledger_entry_shows_the_controlled_values(rendered: PipelineResult) -> None:
     epistemic = _system_pages(rendered)["epistemic.md"]
     assert "### Route ID: [RTE-1](runtime.md#rte-1) { #ledger-1 .kb-ledger-entry }" in epistemic
-    assert "**Route function:** retention" in epistemic
-    assert "**Content/update relation:** no content change" in epistemic
+    assert "<strong>Route function:</strong> retention" in epistemic
+    assert "<strong>Content/update relation:</strong> no content change" in epistemic
 
 
 def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> None:

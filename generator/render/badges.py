@@ -5,17 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from markupsafe import Markup
+
 from ..model.records import Guarantee
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
-from .links import link
+from . import rawhtml
+from .links import html_link, link
 from .markdown import Md, escape
 from .registry import GLOSSARY_PAGE
-from .urls import href, page_path, slugify
-
-
-def _one_line(text: str) -> Md:
-    """Record text inside an inline HTML span: escaped as Markdown, on one line."""
-    return escape(" ".join(text.split()))
+from .urls import href, page_path, slugify, url_href
 
 
 def vocab_anchor(value: StrEnum) -> str:
@@ -27,20 +25,36 @@ class Badges:
     """Status badges: visible text, a class per value, a link to the glossary meaning."""
 
     page: str  # the path of the page the badges are on
+    html: bool = False  # for a raw HTML block: HTML-escaped text, final URLs
 
-    def vocab_link(self, value: StrEnum) -> Md:
+    def _one_line(self, text: str) -> Markup:
+        """Record text inside an HTML span: escaped for where it is printed, on one line."""
+        return (rawhtml.escape if self.html else escape)(" ".join(text.split()))
+
+    def vocab_link(self, value: StrEnum) -> Markup:
         meaning = MEANINGS[type(value)][value.value]
+        classes = ("kb-badge", f"kb-badge--{slugify(value.value)}")
+        if self.html:
+            target = url_href(self.page, page_path(GLOSSARY_PAGE), vocab_anchor(value))
+            return html_link(value.value, target, classes, meaning)
         target = href(self.page, page_path(GLOSSARY_PAGE), vocab_anchor(value))
-        return link(value.value, target, ("kb-badge", f"kb-badge--{slugify(value.value)}"), meaning)
+        return link(value.value, target, classes, meaning)
 
-    def status(self, label: str, value: StrEnum | str) -> Md:
+    def _safe(self, text: str) -> Markup:
+        return rawhtml.Html(text) if self.html else Md(text)
+
+    def status(self, label: str, value: StrEnum | str) -> Markup:
         if isinstance(value, str) and not isinstance(value, StrEnum):
             value = ConclusionStatus(value)
-        return Md(f'<span class="kb-status-label">{_one_line(label)}</span> {self.vocab_link(value)}')
+        return self._safe(
+            f'<span class="kb-status-label">{self._one_line(label)}</span> {self.vocab_link(value)}'
+        )
 
-    def guarantee(self, guarantee: Guarantee) -> Md:
+    def guarantee(self, guarantee: Guarantee) -> Markup:
         scope = (
-            f' <span class="kb-status-label">({_one_line(guarantee.scope)})</span>' if guarantee.scope else ""
+            f' <span class="kb-status-label">({self._one_line(guarantee.scope)})</span>'
+            if guarantee.scope
+            else ""
         )
         status = (
             f' <span class="kb-status-label">guarantee status</span> {self.vocab_link(guarantee.status)}'
@@ -48,4 +62,4 @@ class Badges:
             else ""
         )
         strength = self.vocab_link(guarantee.strength)
-        return Md(f'<span class="kb-status-label">guarantee</span> {strength}{scope}{status}')
+        return self._safe(f'<span class="kb-status-label">guarantee</span> {strength}{scope}{status}')

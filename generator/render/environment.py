@@ -1,7 +1,10 @@
 """The Jinja2 environment of the page templates.
 
 Strict about undefined names and autoescaping: every plain string a template prints
-is escaped as Markdown, only already-safe Markdown (``Md``) passes through.
+is escaped as Markdown, only already-safe Markdown (``Md``) and HTML (``Html``) pass
+through. Inside a raw HTML block a template prints only ``Html`` (from the HTML linker
+``h``, the HTML badges ``hb`` and the ``html_*`` helpers) and plain values through the
+``html`` filter, which escapes them as HTML and refuses a Markdown value.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from markupsafe import Markup
 from ..model.fields import record_badges, record_fields
 from ..model.ids import anchor_of
 from ..model.kinds import SHARED_KIND_TITLES
+from . import rawhtml
 from .links import link
 from .markdown import Md, block_quote, code_block, code_span, escape
 from .registry import registered_pages
@@ -71,7 +75,12 @@ def _environment() -> Environment:
         shared_kind_titles=SHARED_KIND_TITLES,
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
         hashes=lambda level: Md("#" * level),
+        html_code=rawhtml.code_span,
+        html_code_block=rawhtml.code_block,
+        html_block_quote=rawhtml.block_quote,
+        html_table=rawhtml.table,
     )
+    env.filters["html"] = rawhtml.html_value
     return env
 
 

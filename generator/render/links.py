@@ -1,6 +1,7 @@
-"""The one place the site's Markdown links are built.
+"""The one place the site's links are built, as Markdown and as HTML.
 
-``link(text, href)`` escapes its text, emits the URL only when the URL policy
+``link(text, href)`` (Markdown) and ``html_link(text, href)`` (inside raw HTML blocks)
+escape their text, emits the URL only when the URL policy
 (``generator.model.urls``) accepts it — ``http``/``https`` absolute URLs or the site's
 own relative links — percent-encodes it, and renders the bare text when it is refused.
 """
@@ -11,7 +12,9 @@ import html
 import re
 
 from ..model.urls import encode_href, href_problem
+from . import rawhtml
 from .markdown import Md, escape
+from .rawhtml import Html
 
 _CLASS = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -29,3 +32,22 @@ def link(text: str | Md, href: str | None, classes: tuple[str, ...] = (), title:
         )
     suffix = "{ " + " ".join(attrs) + " }" if attrs else ""
     return Md(f"[{shown}]({encode_href(href)}){suffix}")
+
+
+def html_link(
+    text: str | Html, href: str | None, classes: tuple[str, ...] = (), title: str | None = None
+) -> Html:
+    """``<a class="…" href="…" title="…">text</a>`` for raw HTML, or the escaped text alone
+    when href is refused: the same URL policy and encoding as ``link``. Site links must
+    already be the final URLs (``urls.url_href``): MkDocs rewrites links only in Markdown."""
+    shown = text if isinstance(text, Html) else rawhtml.escape(text)
+    if href is None or href_problem(href) is not None:
+        return shown
+    attrs: dict[str, str] = {}
+    names = [name for name in classes if _CLASS.fullmatch(name)]
+    if names:
+        attrs["class"] = " ".join(names)
+    attrs["href"] = encode_href(href)
+    if title is not None:
+        attrs["title"] = title
+    return rawhtml.element("a", shown, attrs)

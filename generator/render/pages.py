@@ -13,6 +13,8 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
 from ..model.ids import ID_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, sort_key
 from ..model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -22,10 +24,10 @@ from ..model.prose import (
 )
 from ..model.records import RecordBase, Route, Source
 from ..model.walk import collect
-from . import urls
+from . import rawhtml, urls
 from .badges import Badges
 from .environment import frontmatter, render
-from .links import link
+from .links import html_link, link
 from .profile import profile_context
 from .registry import RECONCILIATION_PAGE, RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
@@ -37,37 +39,47 @@ if TYPE_CHECKING:
 
 
 def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
-    """Headers and cells of a typed or generic table (typed tables are built at run time)."""
+    """Headers and cells of a typed or generic table (typed tables are built at run time),
+    in the linker's form (Markdown or HTML)."""
+    escape_text = linker.form.escape
     if isinstance(table, GenericTable):
-        headers = [escape(c) for c in table.columns]
+        headers = [escape_text(c) for c in table.columns]
         width = len(headers)
         rows = [[linker.cell(cell) for cell in row] for row in table.rows]
-        return {"headers": headers, "rows": [row + [Md("")] * (width - len(row)) for row in rows]}
+        return {
+            "headers": headers,
+            "rows": [row + [linker.form.safe("")] * (width - len(row)) for row in rows],
+        }
     row_type = ROW_TYPES[table.kind]
     cells = []
     for row in table.rows:
         # Provenance tags are not references: keep them literal.
         cells.append(
             [
-                escape(getattr(row, name))
+                escape_text(getattr(row, name))
                 if name in row_type.PROVENANCE_FIELDS
                 else linker.cell(getattr(row, name))
                 for name in row_type.COLUMNS
             ]
         )
-    return {"headers": [escape(h) for h in row_type.COLUMNS.values()], "rows": cells}
+    return {"headers": [escape_text(h) for h in row_type.COLUMNS.values()], "rows": cells}
 
 
-def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
+_LIMITATION_COLUMNS = (
+    "Limitation",
+    "Affected records",
+    "Inspected boundary",
+    "Conclusion prevented",
+    "Resolving evidence",
+)
+
+
+def _limitations_table(graph: SystemGraph, linker: Linker) -> rawhtml.Html:
+    """The system's limitations as a table in a raw HTML block (empty without limitations)."""
     if not graph.system.limitations:
-        return Md("")
-    header = (
-        "| Limitation | Affected records | Inspected boundary | Conclusion prevented | Resolving evidence |\n"
-    )
-    header += "| --- | --- | --- | --- | --- |\n"
+        return rawhtml.Html("")
     rows = [
-        "| "
-        + " | ".join(
+        [
             linker.cell(value or "")
             for value in (
                 lim.title,
@@ -76,11 +88,10 @@ def _limitations_table(graph: SystemGraph, linker: Linker) -> Md:
                 lim.prevents,
                 lim.resolving_evidence,
             )
-        )
-        + " |"
+        ]
         for lim in graph.system.limitations
     ]
-    return Md(header + "\n".join(rows) + "\n")
+    return rawhtml.table([rawhtml.escape(title) for title in _LIMITATION_COLUMNS], rows)
 
 
 class RecordPageView:
@@ -92,7 +103,9 @@ class RecordPageView:
         self.page = page
         self.doc = doc
         self.linker = Linker(graph, page)
+        self.html_linker = Linker(graph, page, html=True)  # for raw HTML blocks
         self.badges = Badges(self.linker.path)
+        self.html_badges = Badges(self.linker.path, html=True)
         shared = getattr(doc, "shared_records", None)
         self._placed = (
             {ref for _, block in collect(shared).placements for ref in block.records}
@@ -106,8 +119,10 @@ class RecordPageView:
             return place.title
         return f"{place.title} ({self.page_title(place.page)})"
 
-    def place_link(self, place: Place) -> Md:
-        """A backlink: the place's label linking to its anchor."""
+    def place_link(self, place: Place, html: bool = False) -> Markup:
+        """A backlink: the place's label linking to its anchor (in HTML for a raw HTML block)."""
+        if html:
+            return html_link(self.place_label(place), self.html_linker.place_href(place))
         return link(self.place_label(place), self.linker.place_href(place))
 
     @staticmethod
@@ -115,9 +130,11 @@ class RecordPageView:
         """How a page of the system is named in running text ("memory report")."""
         return page_spec(page).label
 
-    def home_link(self, text: str, anchor: str) -> Md:
-        """A link to a section of the system's home page."""
+    def home_link(self, text: str, anchor: str, html: bool = False) -> Markup:
+        """A link to a section of the system's home page (in HTML for a raw HTML block)."""
         home = urls.page_path(self.graph.home_page, self.graph.slug)
+        if html:
+            return html_link(text, urls.url_file_href(self.linker.path, home, anchor))
         return link(text, urls.file_href(self.linker.path, home, anchor))
 
     def kind_count(self, list_key: str) -> int:
@@ -130,11 +147,18 @@ class RecordPageView:
             and (not self.graph.record_pages or self.graph.page_of(record.id) == self.page)
         )
 
-    def amendments_of(self, record_id: str) -> list[tuple[Md, Any]]:
-        """The reconciliation's amendments of a record: (link to the amendment, amendment)."""
+    def amendments_of(self, record_id: str, html: bool = False) -> list[tuple[Markup, Any]]:
+        """The reconciliation's amendments of a record: (link to the amendment, amendment),
+        the link in HTML for a raw HTML block."""
         path = urls.page_path(RECONCILIATION_PAGE, self.graph.slug)
+        text = f"Amendment: {record_id}"
         return [
-            (link(f"Amendment: {record_id}", urls.file_href(self.linker.path, path, anchor)), amendment)
+            (
+                html_link(text, urls.url_file_href(self.linker.path, path, anchor))
+                if html
+                else link(text, urls.file_href(self.linker.path, path, anchor)),
+                amendment,
+            )
             for anchor, amendment in self.graph.amended.get(record_id, [])
         ]
 
@@ -155,8 +179,8 @@ class RecordPageView:
             key=lambda record: sort_key(record.id),
         )
 
-    def table_columns(self, table: Any) -> dict[str, list[Any]]:
-        return _table_columns(self.linker, table)
+    def table_columns(self, table: Any, html: bool = False) -> dict[str, list[Any]]:
+        return _table_columns(self.html_linker if html else self.linker, table)
 
     def included(self, relative: str) -> str:
         return self.graph.system.prose[relative]
@@ -169,6 +193,8 @@ class RecordPageView:
         """The names the shared template macros (``_blocks.md.j2``) use."""
         return {
             "t": self.linker,
+            "h": self.html_linker,
+            "hb": self.html_badges,
             "graph": self.graph,
             "place_link": self.place_link,
             "kind_count": self.kind_count,
@@ -182,7 +208,7 @@ class RecordPageView:
             "kind_slug": self.kind_slug,
             "included": self.included,
             "unplaced": self.unplaced,
-            "limitations_table": _limitations_table(self.graph, self.linker),
+            "limitations_table": _limitations_table(self.graph, self.html_linker),
             "amendments_of": self.amendments_of,
             "member_page": bool(self.graph.record_pages),
             **profile_context(self.linker, self.badges),

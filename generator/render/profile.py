@@ -41,10 +41,10 @@ class ProfileCells:
         return Md(", ".join(self.linker.ref(ref) for ref in refs))
 
     def assessment(self, entry: AxisProfile) -> Md:
-        return self.badges.vocab_link(ProfileAssessment(entry.assessment))
+        return Md(self.badges.vocab_link(ProfileAssessment(entry.assessment)))
 
     def basis(self, basis: str) -> Md:
-        return self.badges.vocab_link(ConclusionStatus(basis))
+        return Md(self.badges.vocab_link(ConclusionStatus(basis)))
 
     def value(self, entry: AxisProfile, value: str, with_note: bool) -> Md:
         """A value with its basis badge and evidence records (and its note, on the full table)."""
@@ -57,7 +57,7 @@ class ProfileCells:
         )
         parts = [shown, self.basis(evidence.basis), self.records(evidence.records)]
         if with_note and evidence.note:
-            parts += [Md("—"), self.linker.cell(evidence.note)]
+            parts += [Md("—"), Md(self.linker.cell(evidence.note))]
         return Md(" ".join(parts))
 
     def values(self, entry: AxisProfile, with_note: bool = True) -> Md:

@@ -1,6 +1,7 @@
-"""Record text → safe Markdown with cross-links.
+"""Record text → safe Markdown (or, for raw HTML blocks, safe HTML) with cross-links.
 
-Record text is data: it is escaped by ``markdown.escape``, code spans stay literal,
+Record text is data: it is escaped by ``markdown.escape`` (``rawhtml.escape`` for a
+linker made with ``html=True``), code spans stay literal,
 record IDs become links to their records (longest declared ID wins) and evidence
 anchors become links to the file at the pinned revision. Every link is built by
 ``links.link``. Every step is linear in the text.
@@ -10,15 +11,19 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
+from markupsafe import Markup
 
 from ..model.anchors import LineRange, find_anchors
 from ..model.ids import ID_IN_TEXT
-from . import urls
-from .links import link
+from . import rawhtml, urls
+from .links import html_link, link
 from .markdown import Md, code_block, code_span, escape
+from .rawhtml import Html
 from .registry import SYSTEM_PAGE
 
 if TYPE_CHECKING:
@@ -61,12 +66,31 @@ def _paragraphs(text: str) -> list[str]:
     return _PARAGRAPH_BREAK.split(text.strip())
 
 
+class _Form(NamedTuple):
+    """How a linker writes: Markdown for Markdown lines, HTML for raw HTML blocks."""
+
+    safe: Callable[[str], Markup]  # wraps already-safe text in the form's type
+    escape: Callable[[str], Markup]
+    code: Callable[[str], Markup]
+    link: Callable[..., Markup]
+    href: Callable[[str, str, str | None], str]  # from page path, to page path, anchor
+
+
+_MARKDOWN = _Form(Md, escape, code_span, link, urls.href)
+_HTML = _Form(Html, rawhtml.escape, rawhtml.code_span, html_link, urls.url_href)
+
+
 @dataclass(frozen=True)
 class Linker:
     """Turns one system's record text into Markdown for one page of that system."""
 
     graph: SystemGraph
     page: str  # the key of the page being rendered: index, result, memory-report, review
+    html: bool = False  # write HTML for raw HTML blocks instead of Markdown
+
+    @cached_property
+    def form(self) -> _Form:
+        return _HTML if self.html else _MARKDOWN
 
     @cached_property
     def path(self) -> str:
@@ -75,7 +99,7 @@ class Linker:
 
     def place_href(self, place: Place) -> str:
         """The href of a place (a record or a section) from this page."""
-        return urls.href(self.path, urls.page_path(place.page, place.slug), place.anchor)
+        return self.form.href(self.path, urls.page_path(place.page, place.slug), place.anchor)
 
     def href(self, record_id: str) -> str | None:
         """The link target of a record from this page, or None when it has no page."""
@@ -84,43 +108,46 @@ class Linker:
             return self.place_href(place)
         if record_id in self.graph.supplied:
             # Supplied records are listed on the system page ("Declared elsewhere").
-            return urls.href(
+            return self.form.href(
                 self.path, urls.page_path(SYSTEM_PAGE, self.graph.slug), urls.anchor_of(record_id)
             )
         return None
 
-    def ref(self, record_id: str) -> Md:
+    def ref(self, record_id: str) -> Markup:
         """A link to a record; supplied records are marked as declared elsewhere."""
         href = self.href(record_id)
         if record_id in self.graph.supplied:
-            return link(record_id, href, ("kb-elsewhere",), "declared elsewhere")
-        return link(record_id, href)
+            return self.form.link(record_id, href, ("kb-elsewhere",), "declared elsewhere")
+        return self.form.link(record_id, href)
 
-    def evidence(self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool = True) -> Md:
+    def evidence(
+        self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool = True
+    ) -> Markup:
         """An evidence anchor: the path links to its first range, each range to itself."""
         first = self.graph.evidence_url(source, path, ranges[0] if ranges else None)
         parts: list[str] = [self.ref(source) + " "] if with_source else []
-        parts.append(link(path, first))
+        parts.append(self.form.link(path, first))
         if ranges:
             linked = [
-                link(str(line_range), self.graph.evidence_url(source, path, line_range))
+                self.form.link(str(line_range), self.graph.evidence_url(source, path, line_range))
                 for line_range in ranges
             ]
             parts.append(":" + ",".join(linked))
-        return Md("".join(parts))
+        return self.form.safe("".join(parts))
 
-    def anchor(self, anchor: Anchor) -> Md:
+    def anchor(self, anchor: Anchor) -> Markup:
         """A structured evidence anchor: a file (linked per the source's policy) or a locator."""
         if anchor.path is None:
             return self.locator(anchor.source, anchor.locator or "")
         return self.evidence(anchor.source, anchor.path, anchor.ranges)
 
-    def locator(self, source: str, locator: str) -> Md:
+    def locator(self, source: str, locator: str) -> Markup:
         """A document locator: the source linked to its record, the locator as text."""
-        return Md(self.ref(source) + " " + escape(locator))
+        return self.form.safe(self.ref(source) + " " + self.form.escape(locator))
 
-    def quote_source(self, quote: Quote) -> Md:
+    def quote_source(self, quote: Quote) -> Markup:
         """A quotation's attribution: source, file or capture path and lines, locator, pin."""
+        form = self.form
         parts: list[str] = []
         if quote.source:
             parts.append(self.ref(quote.source))
@@ -128,38 +155,50 @@ class Linker:
             ranges = quote.ranges
             first = ranges[0] if ranges else None
             url = self.graph.quote_url(quote.source, quote.path, first, quote.pin) if quote.source else None
-            shown = link(quote.path, url) if quote.source else code_span(quote.path)
+            shown = form.link(quote.path, url) if quote.source else form.code(quote.path)
             if ranges:
-                shown += ":" + ",".join(
-                    link(str(r), self.graph.quote_url(quote.source, quote.path, r, quote.pin))
-                    if quote.source
-                    else escape(str(r))
-                    for r in ranges
+                # str.join gives a plain str, which Markup's + would escape again.
+                shown += form.safe(
+                    ":"
+                    + ",".join(
+                        form.link(str(r), self.graph.quote_url(quote.source, quote.path, r, quote.pin))
+                        if quote.source
+                        else form.escape(str(r))
+                        for r in ranges
+                    )
                 )
             parts.append(shown)
         if quote.locator:
-            parts.append(escape(quote.locator))
+            parts.append(form.escape(quote.locator))
         if quote.pin:
-            parts.append("@ " + code_span(quote.pin))
-        return Md(" ".join(parts))
+            parts.append(form.safe("@ ") + form.code(quote.pin))
+        return form.safe(" ".join(parts))
 
-    def text(self, text: str | None) -> Md:
-        """Record prose → Markdown paragraphs (blank lines separate them)."""
+    def text(self, text: str | None) -> Markup:
+        """Record prose → paragraphs (blank lines separate them): Markdown paragraphs, or
+        ``<p>`` elements on consecutive lines for a raw HTML block."""
         if not text:
-            return Md("")
-        return Md("\n\n".join(self.inline(_dedent(part)) for part in _paragraphs(text)))
+            return self.form.safe("")
+        if self.html:
+            return self.form.safe("\n".join(f"<p>{part}</p>" for part in self.paragraphs(text)))
+        return Md("\n\n".join(self.paragraphs(text)))
 
-    def cell(self, text: str | None) -> Md:
+    def paragraphs(self, text: str) -> list[Markup]:
+        """Record prose → one linked inline text per paragraph."""
+        return [self.inline(_dedent(part)) for part in _paragraphs(text)]
+
+    def cell(self, text: str | None) -> Markup:
         """Record text for a table cell: one line, paragraphs separated by line breaks."""
         if not text:
-            return Md("")
+            return self.form.safe("")
         parts = [self.inline(part).replace("\n", " ") for part in _paragraphs(text)]
-        return Md("<br><br>".join(parts))
+        return self.form.safe("<br><br>".join(parts))
 
-    def inline(self, text: str) -> Md:
+    def inline(self, text: str) -> Markup:
         """One paragraph: escaped text with links for IDs and evidence anchors."""
-        spans: list[tuple[int, int, Md]] = [
-            (start, end, code_span(content)) for start, end, content in find_code_spans(text)
+        form = self.form
+        spans: list[tuple[int, int, Markup]] = [
+            (start, end, form.code(content)) for start, end, content in find_code_spans(text)
         ]
         taken = _Taken(spans)
         for anchor in find_anchors(text):
@@ -179,11 +218,11 @@ class Linker:
                 taken.add(match.start(), end, self.ref(resolved))
         out, position = [], 0
         for start, end, rendered in taken.sorted():
-            out.append(escape(text[position:start]))
+            out.append(form.escape(text[position:start]))
             out.append(rendered)
             position = end
-        out.append(escape(text[position:]))
-        return Md("".join(out))
+        out.append(form.escape(text[position:]))
+        return form.safe("".join(out))
 
 
 @dataclass(frozen=True)
@@ -200,7 +239,7 @@ class CrossLinker(Linker):
 class _Taken:
     """Disjoint spans of a text, kept sorted so an overlap test is a binary search."""
 
-    def __init__(self, spans: list[tuple[int, int, Md]]) -> None:
+    def __init__(self, spans: list[tuple[int, int, Markup]]) -> None:
         self._spans = sorted(spans)
         self._starts = [span[0] for span in self._spans]
 
@@ -209,12 +248,12 @@ class _Taken:
         # Only the span starting just before `end` can overlap: spans are disjoint.
         return index == 0 or self._spans[index - 1][1] <= start
 
-    def add(self, start: int, end: int, rendered: Md) -> None:
+    def add(self, start: int, end: int, rendered: Markup) -> None:
         index = bisect.bisect_left(self._starts, start)
         self._starts.insert(index, start)
         self._spans.insert(index, (start, end, rendered))
 
-    def sorted(self) -> list[tuple[int, int, Md]]:
+    def sorted(self) -> list[tuple[int, int, Markup]]:
         return self._spans
 
 

@@ -4,11 +4,18 @@ Paths come from the page registry's path patterns; an href from one page to anot
 is the relative path between them, so templates, the linker, the nav and the home
 page cannot disagree about where a page lives. Links themselves are built by
 ``links.link`` from these hrefs.
+
+Markdown links name the target file (``result.md#a``) and MkDocs rewrites them; links
+inside raw HTML blocks are not rewritten, so ``url_href`` gives them the final relative
+URL MkDocs would have written with directory URLs (``../#a``), computed by MkDocs' own
+``get_relative_url``. The plugin refuses ``use_directory_urls: false``.
 """
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+
+from mkdocs.utils import get_relative_url
 
 from ..model.ids import anchor_of
 from .registry import cross_pages, page_spec
@@ -22,6 +29,8 @@ __all__ = [
     "reserved_slugs",
     "slugify",
     "system_dir",
+    "url_file_href",
+    "url_href",
 ]
 
 # Downloads the site ships beside its pages (written by the kb-records plugin).
@@ -89,6 +98,21 @@ def href(from_path: str, to_path: str, anchor: str | None = None) -> str:
     if from_path == to_path and anchor:
         return f"#{anchor}"
     return file_href(from_path, to_path, anchor)
+
+
+def url_file_href(from_path: str, to_path: str, anchor: str | None = None) -> str:
+    """What MkDocs makes of ``file_href(from_path, to_path, anchor)``: the relative URL
+    between the two pages' directory URLs (the same page gives ``./``)."""
+    relative = get_relative_url(site_url(to_path), site_url(from_path))
+    return f"{relative}#{anchor}" if anchor else relative
+
+
+def url_href(from_path: str, to_path: str, anchor: str | None = None) -> str:
+    """What MkDocs makes of ``href(from_path, to_path, anchor)``: on the same page, the
+    fragment alone; otherwise ``url_file_href``."""
+    if from_path == to_path and anchor:
+        return f"#{anchor}"
+    return url_file_href(from_path, to_path, anchor)
 
 
 def reserved_slugs() -> frozenset[str]:

@@ -1,0 +1,115 @@
+"""Safe HTML: the ``Html`` type and the escaping path for record text inside raw HTML blocks.
+
+Generated pages keep as Markdown only what MkDocs must see (front matter, headings with
+their attribute lists, the diagram fence); record blocks are raw HTML, which
+Python-Markdown stashes untouched instead of running its inline patterns over it. Text
+inside raw HTML is never Markdown-escaped (a ``\\*`` would show its backslash): every
+character HTML would act on becomes an entity, and so do braces (macros) and backticks
+(a line starting with a fence would confuse the page tidier). Every function here is
+linear in its input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from markupsafe import Markup
+
+__all__ = ["Html", "block_quote", "code_block", "code_span", "element", "escape", "html_value", "table"]
+
+
+class Html(Markup):
+    """HTML that is already safe to emit inside a raw HTML block.
+
+    Distinct from ``markdown.Md``: a Markdown value inside raw HTML would show its
+    backslash escapes, so ``html_value`` refuses one.
+    """
+
+    __slots__ = ()
+
+
+_ESCAPE_TABLE = str.maketrans(
+    {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        '"': "&quot;",
+        "'": "&#x27;",
+        "{": "&#123;",
+        "}": "&#125;",
+        "`": "&#96;",
+    }
+)
+
+
+def escape(text: str) -> Html:
+    """Text shown literally inside raw HTML (element content or a quoted attribute value)."""
+    return Html(text.translate(_ESCAPE_TABLE))
+
+
+def html_value(value: object) -> Html:
+    """A template value printed inside raw HTML: Html passes, text is escaped, Markdown is refused."""
+    if isinstance(value, Html):
+        return value
+    if isinstance(value, Markup):
+        raise TypeError("a Markdown value was printed inside raw HTML; build it with the HTML linker")
+    if isinstance(value, StrEnum):
+        return escape(value.value)
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, bool | int | float):
+        return Html(str(value))
+    raise TypeError(f"a template printed a {type(value).__name__} inside raw HTML")
+
+
+def element(tag: str, content: Html, attrs: dict[str, str] | None = None) -> Html:
+    """``<tag attr="…">content</tag>``; attribute values are escaped, content is already safe."""
+    shown = "".join(f' {name}="{escape(value)}"' for name, value in (attrs or {}).items())
+    return Html(f"<{tag}{shown}>{content}</{tag}>")
+
+
+def code_span(text: str) -> Html:
+    """Inline code as the Markdown code span shows it: on one line, trimmed (Python-Markdown
+    strips a backtick span's content; the ``<code>`` form used for text holding ``<`` does not)."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    return element("code", escape(text if "<" in text else text.strip()))
+
+
+def code_block(text: str) -> Html:
+    """A literal code block as superfences writes a ``text`` fence, with no blank line inside.
+
+    A raw HTML block must not hold a blank line, and the page tidier strips trailing
+    whitespace: a newline before an empty line and a line's trailing whitespace are
+    written as character references, which the browser shows exactly as before.
+    """
+    lines = text.rstrip().lstrip("\n").split("\n")
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        body = line.rstrip(" \t")
+        tail = "".join(f"&#{ord(ch)};" for ch in line[len(body) :])
+        ending = "&#10;" if index + 1 < len(lines) and lines[index + 1] == "" else "\n"
+        out.append(str(escape(body)) + tail + ending)  # str: Markup's + would escape the references
+    return Html('<div class="highlight"><pre><span></span><code>' + "".join(out) + "</code></pre></div>")
+
+
+def block_quote(text: str) -> Html:
+    """A block quotation as the Markdown ``>`` form shows it: lines trimmed, an empty line
+    starts a new paragraph."""
+    paragraphs: list[list[str]] = [[]]
+    for line in text.strip().split("\n"):
+        line = line.strip()
+        if line:
+            paragraphs[-1].append(str(escape(line)))
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    inner = "\n".join(f"<p>{chr(10).join(lines)}</p>" for lines in paragraphs if lines)
+    return Html(f"<blockquote>\n{inner}\n</blockquote>")
+
+
+def table(headers: Sequence[Markup], rows: Sequence[Sequence[Markup]]) -> Html:
+    """A table as the Markdown tables extension writes one (no alignment); the cells are
+    HTML already (``Markup`` for typing: the HTML linker's values)."""
+    head = "".join(f"<th>{cell}</th>" for cell in headers)
+    body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return Html(f"<table>\n<thead>\n<tr>{head}</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>")

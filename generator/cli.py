@@ -125,6 +125,13 @@ def _add_site_commands(commands: Any) -> None:
     render.add_argument("--out", required=True, metavar="DIR", help="output folder (replaced as a whole)")
     render.add_argument("--records", default=None, help="records folder (default: from mkdocs.yml)")
     render.add_argument("--config-file", "-f", default="mkdocs.yml")
+    render.add_argument(
+        "--engine",
+        choices=("mkdocs", "properdocs", "zensical"),
+        default="mkdocs",
+        help="the engine that will build the output: Zensical rewrites links inside raw HTML, "
+        "so its pages get file links there (default: mkdocs, the same for properdocs)",
+    )
 
 
 def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -364,7 +371,7 @@ def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.command == "render":
         from .render_out import render_site
 
-        return render_site(Path(args.config_file), args.records, args.out, out, err)
+        return render_site(Path(args.config_file), args.records, args.out, out, err, engine=args.engine)
     if args.command == "build":
         return build_site(Path(args.config_file), args.records, args.site_dir, out, err)
     return serve_site(Path(args.config_file), args.records, args.dev_addr, out, err)

@@ -27,6 +27,7 @@ import yaml
 from rich.console import Console
 
 from .console import say
+from .render.urls import raw_html_links
 from .report import print_human
 from .site import load_project, new_staging, project_environment, swap_lock
 from .site_guard import Protected, git_paths, overlaps, protected_paths
@@ -315,8 +316,12 @@ def _render_into(
     return EXIT_OK
 
 
-def render_site(config_file: Path, records: str | None, out_dir: str, out: Console, err: Console) -> int:
-    """Check the records, then write the KB as Markdown with a standalone mkdocs.yml into ``out_dir``."""
+def render_site(
+    config_file: Path, records: str | None, out_dir: str, out: Console, err: Console, engine: str = "mkdocs"
+) -> int:
+    """Check the records, then write the KB as Markdown with a standalone mkdocs.yml into ``out_dir``.
+
+    ``engine`` picks the form of links inside raw HTML blocks (``urls.raw_html_links``)."""
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
         return EXIT_USAGE
@@ -334,7 +339,9 @@ def render_site(config_file: Path, records: str | None, out_dir: str, out: Conso
         if refusal is not None:
             say(err, f"kbgen render: {refusal}", "red")
             return EXIT_USAGE
-        code = _render_into(config, plugin, target, protected, err)
+        with raw_html_links("file" if engine == "zensical" else "url"):
+            code = _render_into(config, plugin, target, protected, err)
     if code == EXIT_OK:
-        say(out, f"rendered {target} (build it with: properdocs build, or zensical build, in that folder)")
+        builder = "zensical build" if engine == "zensical" else "properdocs build (or mkdocs build)"
+        say(out, f"rendered {target} (build it with: {builder}, in that folder)")
     return code

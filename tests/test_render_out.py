@@ -258,3 +258,16 @@ def test_render_failing_midway_keeps_the_previous_output(
     assert "No space left on device" in result.err
     assert tree_hashes(out) == before
     assert not list(project.parent.glob(".out.building-*"))
+
+
+def test_zensical_render_writes_file_links_inside_raw_html(shipped: Path, tmp_path: Path) -> None:
+    # Zensical rewrites links inside raw HTML as file links; MkDocs and ProperDocs do not.
+    assert _render(tmp_path / "zensical", "--engine", "zensical") == 0
+    page = "docs/systems/oh-my-pi/result.md"
+    for_mkdocs = (shipped / page).read_text(encoding="utf-8")
+    for_zensical = (tmp_path / "zensical" / page).read_text(encoding="utf-8")
+    assert 'href="../../../glossary/#' in for_mkdocs and 'href="../../glossary.md#' not in for_mkdocs
+    assert 'href="../../glossary.md#' in for_zensical and "/glossary/#" not in for_zensical
+    # Only the links differ: the same page otherwise.
+    strip = re.compile(r'href="[^"]*"')
+    assert strip.sub("", for_mkdocs) == strip.sub("", for_zensical)

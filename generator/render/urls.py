@@ -8,12 +8,19 @@ page cannot disagree about where a page lives. Links themselves are built by
 Markdown links name the target file (``result.md#a``) and MkDocs rewrites them; links
 inside raw HTML blocks are not rewritten, so ``url_href`` gives them the final relative
 URL MkDocs would have written with directory URLs (``../#a``), computed by MkDocs' own
-``get_relative_url``. The plugin refuses ``use_directory_urls: false``.
+``get_relative_url``. The plugin refuses ``use_directory_urls: false``. Zensical is the
+exception: it rewrites every relative link of a page as if it named a file, raw HTML
+included, so ``kbgen render --engine zensical`` renders under ``raw_html_links("file")``
+and raw HTML links name the target file as Markdown links do.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import PurePosixPath
+from typing import Literal
 
 from mkdocs.utils import get_relative_url
 
@@ -26,6 +33,7 @@ __all__ = [
     "file_href",
     "href",
     "page_path",
+    "raw_html_links",
     "reserved_slugs",
     "slugify",
     "system_dir",
@@ -100,9 +108,26 @@ def href(from_path: str, to_path: str, anchor: str | None = None) -> str:
     return file_href(from_path, to_path, anchor)
 
 
+RawHtmlLinks = Literal["url", "file"]
+_RAW_HTML_LINKS: ContextVar[RawHtmlLinks] = ContextVar("raw_html_links", default="url")
+
+
+@contextmanager
+def raw_html_links(form: RawHtmlLinks) -> Iterator[None]:
+    """Render raw HTML links as final URLs ("url", for MkDocs and ProperDocs) or as file
+    links ("file", for an engine that rewrites links in raw HTML, as Zensical does)."""
+    token = _RAW_HTML_LINKS.set(form)
+    try:
+        yield
+    finally:
+        _RAW_HTML_LINKS.reset(token)
+
+
 def url_file_href(from_path: str, to_path: str, anchor: str | None = None) -> str:
     """What MkDocs makes of ``file_href(from_path, to_path, anchor)``: the relative URL
     between the two pages' directory URLs (the same page gives ``./``)."""
+    if _RAW_HTML_LINKS.get() == "file":
+        return file_href(from_path, to_path, anchor)
     relative = get_relative_url(site_url(to_path), site_url(from_path))
     return f"{relative}#{anchor}" if anchor else relative
 

@@ -76,7 +76,10 @@ def test_amendment_is_shown_on_the_amended_record(rendered: PipelineResult) -> N
     rte1 = runtime[runtime.index("{ #rte-1 ") : runtime.index("{ #rte-2 ")]
     assert "Amended" not in rte1
     reconciliation = _system_pages(rendered)["reconciliation.md"]
-    assert "#### Amendment: [RTE-2](runtime.md#rte-2) { #amendment-rte-2 .kb-amendment }" in reconciliation
+    amendment = reconciliation[
+        reconciliation.index('<div class="kb-amendment" id="amendment-rte-2" markdown>') :
+    ]
+    assert "**Amends:** [RTE-2](runtime.md#rte-2)\n" in amendment
 
 
 def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:

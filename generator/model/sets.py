@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
-from .base import Anchor, Label, RecordId, Strict, Text
+from .base import Anchor, Label, Quote, RecordId, Strict, Text
 from .ids import IdGrammar, RecordKind, kind_of
 from .prose import SHARED_RECORD_DOCUMENTS, Section, SharedRecords
 from .records import Annotation, RecordBase
@@ -226,15 +226,27 @@ class EpistemicReport(_MemberDocument):
 
 
 class SetAmendment(Strict):
-    """'Amendment: <ID>': what it supersedes, its replacement, evidence and affected findings."""
+    """'Amendment: <IDs> …': the records it amends, the amendment as written, what it
+    supersedes and its replacement, its evidence and the findings it affects.
 
-    target: RecordId = Field(description="The record the amendment changes.")
+    Evidence and affected findings are structured (anchors, IDs) where the author writes
+    them so, and prose as written otherwise (``evidence_text``, ``affected_findings``:
+    their IDs are references, linked like any prose)."""
+
+    targets: list[RecordId] = Field(min_length=1, description="The records the amendment changes.")
     label: Label | None = None
-    body: Text = Field(description="The amendment as written.")
+    body: Text = Field(description="The amendment as written (after 'Amendment: ').")
     superseded: Text | None = None
     replacement: Text | None = None
     evidence: list[Anchor] = Field(default_factory=list)
+    evidence_text: Text | None = Field(default=None, description="The 'Evidence:' part as written.")
     affects: list[RecordId] = Field(default_factory=list, description="Findings the amendment affects.")
+    affected_findings: Text | None = Field(
+        default=None, description="The 'Affected findings:' part as written."
+    )
+    quotes: list[Quote] = Field(
+        default_factory=list, description="Quotations the amendment cites, shown with it."
+    )
 
 
 class Supersession(Strict):

@@ -88,6 +88,10 @@ def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:
     digest = hashlib.sha256(manifest.encode("utf-8")).hexdigest()
     assert f"analysis-artifact-sha256: {digest}\n" in review
     assert "analysis-artifact: systems/demo/ARTIFACT.yaml\n" in review
+    # The generated-review spec's type and required fields.
+    assert review.startswith("---\ntype: agentic-systems/types/generated-review.md\n")
+    for field in ("description", "generated-by", "analysis-run", "source-identity", "reviewed-revision"):
+        assert f"\n{field}: " in review
 
 
 def test_system_page_lists_members_with_their_digests(rendered: PipelineResult) -> None:

@@ -33,6 +33,8 @@ MEMBER_TYPES: dict[Member, str] = {
     Member.EPISTEMIC: "agentic-system-epistemic-report",
     Member.RECONCILIATION: "agentic-system-reconciliation-report",
 }
+# The type name of a set's review: the spec's generated review, which pins the manifest.
+GENERATED_REVIEW_TYPE = "generated-review"
 # The top-level key of each member's document in a record file.
 MEMBER_KEYS: dict[Member, str] = {
     Member.OVERVIEW: "overview",

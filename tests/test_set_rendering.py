@@ -134,3 +134,37 @@ def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
     assert manifest_text(checked.records) == (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(
         encoding="utf-8"
     )
+
+
+def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
+    """An amendment's written parts and a prose quotation are shown as written: HTML, a
+    javascript: link and macro braces stay text on the page."""
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    reconciliation = system / "reconciliation.yaml"
+    text = reconciliation.read_text(encoding="utf-8")
+    text = text.replace(
+        "      affects: [MEM-RTE-1]\n",
+        "      affects: [MEM-RTE-1]\n"
+        "      evidence_text: <script>alert(1)</script> in SRC-1.\n"
+        "      affected_findings: '[RTE-1](javascript:alert(1)) {{ config }}'\n",
+    ).replace(
+        "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n",
+        "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
+        "      - quote: {text: '<img src=x onerror=alert(1)>', path: notes/README.md, source: SRC-1}\n",
+    )
+    reconciliation.write_text(text, encoding="utf-8")
+    from generator.check import check_records
+
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    (system / "ARTIFACT.yaml").write_text(manifest_text(checked.records), encoding="utf-8")
+    result = run_pipeline(tmp_path / "records", tmp_path)
+    assert result.errors == []
+    page = _system_pages(result)["reconciliation.md"]
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; in [SRC-1](overview.md#src-1)." in page
+    assert "\\](javascript:alert(1))" in page  # the bracket is escaped: no link is formed
+    assert "{{ config }}" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -100,6 +100,12 @@ def test_reference_amendments_import_as_typed_amendments(imported: Path) -> None
     assert quote["text"].startswith("let facts: Vec<Value> = found")
 
 
+def test_reference_amendments_are_shown_where_they_were_written(imported: Path) -> None:
+    sections = _report(imported)["reconciliation"]["sections"]
+    placed = [s["title"] for s in sections if {"amendments": "here"} in s.get("blocks", [])]
+    assert placed == ["Amendments and integration dispositions"]
+
+
 def test_reference_prose_has_no_amendment_paragraph_left(imported: Path) -> None:
     text = (imported / "reconciliation-report.yaml").read_text(encoding="utf-8")
     assert "- 'Amendment: " not in text and "- Amendment: " not in text

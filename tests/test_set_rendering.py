@@ -168,3 +168,25 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
     assert "\\](javascript:alert(1))" in page  # the bracket is escaped: no link is formed
     assert "{{ config }}" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_placed_amendments_show_where_the_prose_places_them(tmp_path: Path) -> None:
+    from generator.check import check_records
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    reconciliation = system / "reconciliation.yaml"
+    first = "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
+    text = reconciliation.read_text(encoding="utf-8")
+    reconciliation.write_text(text.replace(first, "      - amendments: here\n" + first), encoding="utf-8")
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    (system / "ARTIFACT.yaml").write_text(manifest_text(checked.records), encoding="utf-8")
+    result = run_pipeline(tmp_path / "records", tmp_path)
+    assert result.errors == []
+    page = _system_pages(result)["reconciliation.md"]
+    assert "### Amendments {" not in page
+    section = page[page.index("## Reconciliation { #reconciliation }") :]
+    assert section.index('<div class="kb-amendment" id="amendment-rte-2"') < section.index(
+        "The members share"
+    )

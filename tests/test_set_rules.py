@@ -183,6 +183,18 @@ CASES = {
         "  description: Memory routes of Demo.\n  report_status: draft\n",
         ("KB104", "records/demo/memory.yaml", 5, 18),
     ),
+    "test_amendments_placed_twice": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - amendments: here\n      - amendments: here\n",
+        ("KB101", "records/demo/reconciliation.yaml", 8, 5),
+    ),
+    "test_amendments_placed_with_an_unknown_value": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - amendments: there\n",
+        ("KB104", "records/demo/reconciliation.yaml", 10, 21),
+    ),
     "test_conflict_affects_an_undeclared_record": (
         "reconciliation.yaml",
         "  amendments:\n",

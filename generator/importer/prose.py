@@ -65,7 +65,8 @@ class ProseWalker:
             if typed is not None:
                 self.amendments.append(typed)
                 self.last_amendment = typed
-                return []
+                # The amendments are shown where the first one was written.
+                return [{"amendments": "here"}] if len(self.amendments) == 1 else []
         return self.paragraphs(block)
 
     def paragraph(self, text: str, block: Block) -> str:

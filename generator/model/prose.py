@@ -205,7 +205,7 @@ class IncludeBlock(Strict):
     include: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.md$")]
 
 
-def _block_tag(value: Any) -> str | None:
+def block_tag(value: Any) -> str | None:
     if isinstance(value, str):
         return "p"
     if isinstance(value, dict):
@@ -235,7 +235,7 @@ Block = Annotated[
         Annotated[IncludeBlock, Tag("include")],
     ],
     Discriminator(
-        _block_tag,
+        block_tag,
         custom_error_type="block_kind",
         custom_error_message="a block is one of: p, items, table, records, quote, include",
     ),

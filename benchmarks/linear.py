@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.importer.recognisers.amendments import amendment_text
 from generator.link import link_system
 from generator.load import load_record_text
 from generator.model.anchors import find_anchors
@@ -51,6 +52,11 @@ def _positions_in_folded(text: str) -> None:
         locate(match.start())
 
 
+def _amendment(text: str) -> None:
+    """A reconciliation paragraph 'Amendment: <text>' cut into its IDs and labelled parts."""
+    amendment_text("Amendment: RTE-1, " + text + " and RTE-2's reads.")
+
+
 def _linker(html: bool = False) -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
@@ -72,6 +78,8 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("IDs in text: one long slug", _ids, "MEM-RTE-|a-..."),
         ("anchors in text: document locators", find_anchors, "SRC-1 §3.1, SRC-2 Table 2; "),
         ("positions in a folded scalar", _positions_in_folded, "RTE-1 word "),
+        ("amendment: many amended IDs", _amendment, "RTE-1, MEM-RTE-a, "),
+        ("amendment: many labels", _amendment, "RTE-1's x Evidence: y Affected findings: z "),
         ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
         ("HTML Linker.text: IDs, anchors", html_linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),

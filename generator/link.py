@@ -279,12 +279,12 @@ def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> No
     if report is None:
         return
     for anchor, amendment in amendment_anchors(report.amendments):
-        place = Place(graph.slug, RECONCILIATION_PAGE, anchor, f"Amendment: {amendment.target}")
-        references.add(amendment.target, place)
-        for ref in amendment.affects:
+        place = Place(graph.slug, RECONCILIATION_PAGE, anchor, amendment_title(amendment))
+        for ref in (*amendment.targets, *amendment.affects):
             references.add(ref, place)
         references.add_text(amendment, place)
-        graph.amended.setdefault(amendment.target, []).append((anchor, amendment))
+        for target in dict.fromkeys(amendment.targets):
+            graph.amended.setdefault(target, []).append((anchor, amendment))
     supersessions = Place(graph.slug, RECONCILIATION_PAGE, "supersessions", "Supersessions")
     for supersession in report.supersessions:
         references.add(supersession.superseded, supersessions)
@@ -297,12 +297,18 @@ def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> No
         references.add_text(conflict, conflicts)
 
 
+def amendment_title(amendment: Any) -> str:
+    """'Amendment: RTE-2, RTE-3': the records it amends."""
+    return "Amendment: " + ", ".join(amendment.targets)
+
+
 def amendment_anchors(amendments: list[Any]) -> list[tuple[str, Any]]:
-    """A stable anchor per amendment: ``amendment-rte-4``, then ``amendment-rte-4-2``, …"""
+    """A stable anchor per amendment, from its first target: ``amendment-rte-4``, then
+    ``amendment-rte-4-2``, …"""
     seen: dict[str, int] = {}
     anchored = []
     for amendment in amendments:
-        base = "amendment-" + anchor_of(amendment.target)
+        base = "amendment-" + anchor_of(amendment.targets[0])
         seen[base] = seen.get(base, 0) + 1
         anchored.append((base if seen[base] == 1 else f"{base}-{seen[base]}", amendment))
     return anchored

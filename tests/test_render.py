@@ -147,7 +147,8 @@ def test_golden_result_page_shows_the_rendered_features(demo: PipelineResult) ->
 _LINK_TARGET = re.compile(r"(?<!\\)\]\(([^()\s]*)\)")  # an escaped bracket is text, not a link
 _HREF = re.compile(r'<a [^>]*href="([^"]*)"')
 # Attribute-list anchors, and the empty spans that anchor profile table rows.
-_ANCHOR = re.compile(r"\{ #([^\s}]+)|<span id=\"([^\"]+)\"></span>")
+# An attribute list's anchor, or an HTML element's id (an anchor span, an amendment's div).
+_ANCHOR = re.compile(r"\{ #([^\s}]+)|<[a-z]+\b[^>]*?\bid=\"([^\"]+)\"")
 
 
 def _link_targets(page: str, text: str, pages: dict[str, str]) -> list[str]:

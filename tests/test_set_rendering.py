@@ -78,7 +78,10 @@ def test_amendment_is_shown_on_the_amended_record(rendered: PipelineResult) -> N
     rte1 = runtime[runtime.index("{ #rte-1 ") : runtime.index("{ #rte-2 ")]
     assert "Amended" not in rte1
     reconciliation = _system_pages(rendered)["reconciliation.md"]
-    assert "#### Amendment: [RTE-2](runtime.md#rte-2) { #amendment-rte-2 .kb-amendment }" in reconciliation
+    amendment = reconciliation[
+        reconciliation.index('<div class="kb-amendment" id="amendment-rte-2" markdown>') :
+    ]
+    assert "**Amends:** [RTE-2](runtime.md#rte-2)\n" in amendment
 
 
 def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:
@@ -87,6 +90,10 @@ def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:
     digest = hashlib.sha256(manifest.encode("utf-8")).hexdigest()
     assert f"analysis-artifact-sha256: {digest}\n" in review
     assert "analysis-artifact: systems/demo/ARTIFACT.yaml\n" in review
+    # The generated-review spec's type and required fields.
+    assert review.startswith("---\ntype: agentic-systems/types/generated-review.md\n")
+    for field in ("description", "generated-by", "analysis-run", "source-identity", "reviewed-revision"):
+        assert f"\n{field}: " in review
 
 
 def test_system_page_lists_members_with_their_digests(rendered: PipelineResult) -> None:
@@ -128,4 +135,60 @@ def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
     assert checked.errors == []
     assert manifest_text(checked.records) == (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(
         encoding="utf-8"
+    )
+
+
+def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
+    """An amendment's written parts and a prose quotation are shown as written: HTML, a
+    javascript: link and macro braces stay text on the page."""
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    reconciliation = system / "reconciliation.yaml"
+    text = reconciliation.read_text(encoding="utf-8")
+    text = text.replace(
+        "      affects: [MEM-RTE-1]\n",
+        "      affects: [MEM-RTE-1]\n"
+        "      evidence_text: <script>alert(1)</script> in SRC-1.\n"
+        "      affected_findings: '[RTE-1](javascript:alert(1)) {{ config }}'\n",
+    ).replace(
+        "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n",
+        "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
+        "      - quote: {text: '<img src=x onerror=alert(1)>', path: notes/README.md, source: SRC-1}\n",
+    )
+    reconciliation.write_text(text, encoding="utf-8")
+    from generator.check import check_records
+
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    (system / "ARTIFACT.yaml").write_text(manifest_text(checked.records), encoding="utf-8")
+    result = run_pipeline(tmp_path / "records", tmp_path)
+    assert result.errors == []
+    page = _system_pages(result)["reconciliation.md"]
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; in [SRC-1](overview.md#src-1)." in page
+    assert "\\](javascript:alert(1))" in page  # the bracket is escaped: no link is formed
+    assert "{{ config }}" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_placed_amendments_show_where_the_prose_places_them(tmp_path: Path) -> None:
+    from generator.check import check_records
+    from generator.setmanifest import manifest_text
+
+    shutil.copytree(SET_RECORDS, tmp_path / "records")
+    system = tmp_path / "records" / "demo"
+    reconciliation = system / "reconciliation.yaml"
+    first = "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
+    text = reconciliation.read_text(encoding="utf-8")
+    reconciliation.write_text(text.replace(first, "      - amendments: here\n" + first), encoding="utf-8")
+    [checked] = check_records(tmp_path / "records", tmp_path)
+    (system / "ARTIFACT.yaml").write_text(manifest_text(checked.records), encoding="utf-8")
+    result = run_pipeline(tmp_path / "records", tmp_path)
+    assert result.errors == []
+    page = _system_pages(result)["reconciliation.md"]
+    assert "### Amendments {" not in page
+    section = page[page.index("## Reconciliation { #reconciliation }") :]
+    assert section.index('<div class="kb-amendment" id="amendment-rte-2"') < section.index(
+        "The members share"
     )

@@ -28,6 +28,8 @@ def plant(root: Path, file: str, old: str, new: str) -> None:
 
 EPI_HEAD = "  - id: EPI-OBJ-1\n    label: Stored note\n"
 BOUNDARY = '  reviewed_boundary: "0123456789abcdef"\n'
+AFFECTS = "      affects: [MEM-RTE-1]\n"
+FIRST_BLOCK = "      - The members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
 
 CASES = {
     "test_member_claims_another_run": (
@@ -123,9 +125,75 @@ CASES = {
     ),
     "test_amendment_targets_an_undeclared_record": (
         "reconciliation.yaml",
-        "    - target: RTE-2\n",
-        "    - target: RTE-20\n",
-        ("KB201", "records/demo/reconciliation.yaml", 11, 15),
+        "    - targets: [RTE-2]\n",
+        "    - targets: [RTE-20]\n",
+        ("KB201", "records/demo/reconciliation.yaml", 11, 17),
+    ),
+    "test_amendment_names_no_record": (
+        "reconciliation.yaml",
+        "    - targets: [RTE-2]\n",
+        "    - targets: []\n",
+        ("KB101", "records/demo/reconciliation.yaml", 11, 16),
+    ),
+    "test_amendment_hides_an_undeclared_record_behind_a_declared_one": (
+        "reconciliation.yaml",
+        "    - targets: [RTE-2]\n",
+        "    - targets: [RTE-2, RTE-21]\n",
+        ("KB201", "records/demo/reconciliation.yaml", 11, 24),
+    ),
+    "test_amendment_evidence_prose_cites_an_undeclared_record": (
+        "reconciliation.yaml",
+        AFFECTS,
+        AFFECTS + "      evidence_text: RTE-22 shows it.\n",
+        ("KB202", "records/demo/reconciliation.yaml", 18, 22),
+    ),
+    "test_amendment_affected_findings_cite_an_undeclared_record": (
+        "reconciliation.yaml",
+        AFFECTS,
+        AFFECTS + "      affected_findings: The RTE-23 reads.\n",
+        ("KB202", "records/demo/reconciliation.yaml", 18, 30),
+    ),
+    "test_amendment_quotation_without_a_file": (
+        "reconciliation.yaml",
+        AFFECTS,
+        AFFECTS + "      quotes:\n        - text: unattributed\n",
+        ("KB404", "records/demo/reconciliation.yaml", 19, 11),
+    ),
+    "test_prose_quotation_reads_outside_the_repository": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - quote: {text: secret, path: ../../etc/passwd, source: SRC-1}\n",
+        ("KB402", "records/demo/reconciliation.yaml", 10, 37),
+    ),
+    "test_prose_quotation_without_a_file": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - quote: {text: unattributed}\n",
+        ("KB404", "records/demo/reconciliation.yaml", 10, 16),
+    ),
+    "test_prose_quotation_cites_an_undeclared_source": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - quote: {text: x, path: src/a.py, source: SRC-9}\n",
+        ("KB201", "records/demo/reconciliation.yaml", 10, 50),
+    ),
+    "test_memory_member_published_as_a_draft": (
+        "memory.yaml",
+        "  description: Memory routes of Demo.\n",
+        "  description: Memory routes of Demo.\n  report_status: draft\n",
+        ("KB104", "records/demo/memory.yaml", 5, 18),
+    ),
+    "test_amendments_placed_twice": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - amendments: here\n      - amendments: here\n",
+        ("KB101", "records/demo/reconciliation.yaml", 8, 5),
+    ),
+    "test_amendments_placed_with_an_unknown_value": (
+        "reconciliation.yaml",
+        FIRST_BLOCK,
+        FIRST_BLOCK + "      - amendments: there\n",
+        ("KB104", "records/demo/reconciliation.yaml", 10, 21),
     ),
     "test_conflict_affects_an_undeclared_record": (
         "reconciliation.yaml",

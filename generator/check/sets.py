@@ -218,11 +218,12 @@ def _reconciliation_references(ctx: Context) -> Iterator[tuple[str, str, tuple[s
     if report is None:
         return
     for index, amendment in enumerate(report.amendments):
-        yield amendment.target, "an amendment targets", ("amendments", index, "target")
+        for t_index, target in enumerate(amendment.targets):
+            yield target, "an amendment targets", ("amendments", index, "targets", t_index)
         for r_index, ref in enumerate(amendment.affects):
             yield (
                 ref,
-                f"the amendment of {amendment.target} affects",
+                f"the amendment of {', '.join(amendment.targets)} affects",
                 ("amendments", index, "affects", r_index),
             )
     for index, supersession in enumerate(report.supersessions):

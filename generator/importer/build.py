@@ -42,10 +42,13 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     member = kind is not None  # a member of a set: see drafts.finish
     if kind is None:
         kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
-    prose = ProseWalker(gathered, document.form == "text")
+    prose = ProseWalker(gathered, document.form == "text", kind if member else None)
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)
-    _keep_other_frontmatter(front, document, gathered, body)
+    if prose.amendments:
+        body["amendments"] = prose.amendments
+    held = IMPORTED_KEYS | (SET_MEMBER_KEYS.get(kind, frozenset()) if member else frozenset())
+    _keep_other_frontmatter(front, document, gathered, body, held)
     files = assemble(gathered, kind, title, doc_type, front, body, document.form, set_member=member)
     return ImportResult(files, gathered.diagnostics)
 
@@ -98,15 +101,31 @@ def _line(event: yaml.Event) -> int:
 IMPORTED_KEYS = frozenset(
     {"type", "run-id", "source-identity", "reviewed-boundary", "memory-comparison", "description"}
 )
+# A set's overview frontmatter fields that become run fields (the overview owns the run).
+RUN_FIELDS = {
+    "result-disposition": "disposition",
+    "target-class": "target_class",
+    "boundary-kind": "boundary_kind",
+    "analysis-cutoff": "analysis_cutoff",
+    "evidence-tier": "evidence_tier",
+}
+# What else a set member's frontmatter says that the records hold: the overview's run fields,
+# system (its title names it), run date (its run ID holds it) and inputs commit; the memory
+# member's report status.
+# A set's memory member keeps its report status as a field.
+SET_MEMBER_KEYS = {
+    "overview": frozenset({*RUN_FIELDS, "system", "run-date", "inputs-commit"}),
+    "memory_report": frozenset({"report-status"}),
+}
 
 
 def _keep_other_frontmatter(
-    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any]
+    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any], held: frozenset[str]
 ) -> None:
     """A frontmatter key the records have no field for is kept as a paragraph of the first section."""
     kept = []
     for key, value in front.items():
-        if key in IMPORTED_KEYS or not isinstance(value, str | int | float | bool):
+        if key in held or not isinstance(value, str | int | float | bool):
             continue
         kept.append(f"{key}: {value}")
         gathered.warn(

@@ -21,6 +21,7 @@ class Gathered:
     supplied_labels: dict[str, str] = field(default_factory=dict)
     cited: dict[str, tuple[int, int]] = field(default_factory=dict)  # ID → first (line, col)
     quote_commits: dict[int, str] = field(default_factory=dict)  # id(quote) → commit written
+    prose_quotes: list[dict[str, Any]] = field(default_factory=list)  # quotations outside records
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def warn(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:

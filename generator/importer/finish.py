@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..model import kinds
@@ -119,18 +120,32 @@ def _quote_sources(
         for entry in [*records.values(), *supplied]
         if kind_of(entry.get("id", "")) == "SRC" and entry.get("revision")
     }
-    for record in [*records.values(), *annotations]:
-        cited = {anchor.split(" ", 1)[0] for anchor in record.get("evidence", [])}
+    owners = [*records.values(), *annotations, {"quotes": gathered.prose_quotes}]
+    for owner in owners:
+        cited = {anchor.split(" ", 1)[0] for anchor in owner.get("evidence", [])}
         fallback = next(iter(cited)) if len(cited) == 1 else default
-        for quote in record.get("quotes", []):
+        for quote in owner.get("quotes", []):
             commit = gathered.quote_commits.get(id(quote))
-            source = next((s for rev, s in pinned.items() if commit and rev.startswith(commit)), fallback)
+            source = _named_source(owner, quote["path"]) or next(
+                (s for rev, s in pinned.items() if commit and rev.startswith(commit)), fallback
+            )
             if source:
                 ordered = {"text": quote["text"], "path": quote["path"], "source": source}
                 if "lines" in quote:
                     ordered["lines"] = quote["lines"]
                 quote.clear()
                 quote.update(ordered)
+
+
+def _named_source(record: dict[str, Any], path: str) -> str | None:
+    """The source a record's text names with the quoted file (``Source: SRC-2: `README.md```):
+    several sources may be pinned at one commit (implementation and doctrine of one repo)."""
+    written = re.compile(rf"\b(SRC-[0-9]+): `{re.escape(path)}`")
+    for value in record.values():
+        match = written.search(value) if isinstance(value, str) else None
+        if match:
+            return match.group(1)
+    return None
 
 
 # Frontmatter fields a member of an analysis set keeps on its document.
@@ -142,6 +157,8 @@ def _with_identity(document: dict[str, Any], front: dict[str, Any], kind: str) -
     if kind == "result" or (kind == "memory_report" and "run-id" not in front):
         return document
     identity = {key: str(front[name]) for name, key in MEMBER_FIELDS.items() if front.get(name)}
+    if kind == "memory_report" and front.get("report-status"):
+        identity["report_status"] = str(front["report-status"])
     if kind == "overview":
         identity.pop("reviewed_boundary", None)  # the run holds it
         if front.get("inputs-commit"):
@@ -155,6 +172,8 @@ def _document(kind: str, title: str, doc_type: str, body: dict[str, Any]) -> dic
     document: dict[str, Any] = {"title": title, "type": doc_type or "imported"}
     for key in titles:
         document[key] = body.get(key, {})
+    if body.get("amendments"):  # a reconciliation's typed amendments, after its prose
+        document["amendments"] = body["amendments"]
     return document
 
 

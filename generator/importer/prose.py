@@ -16,6 +16,7 @@ from .drafts import Draft
 from .recognisers.lists import list_item
 from .recognisers.quotes import block_quote
 from .recognisers.tables import Row, reflow, table_rows
+from .reconciliation import typed_paragraph
 from .tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
 
 PROVENANCE_TABLES = {"proposal-mapping": 0}  # typed tables whose first column is not prose
@@ -24,9 +25,14 @@ PROVENANCE_TABLES = {"proposal-mapping": 0}  # typed tables whose first column i
 class ProseWalker:
     """Turns blocks into prose blocks of the section model, declaring records found in tables."""
 
-    def __init__(self, gathered: Gathered, plain: bool) -> None:
+    def __init__(self, gathered: Gathered, plain: bool, set_member: str | None = None) -> None:
         self.gathered = gathered
         self.plain = plain
+        # In a set member, quotations become quote blocks; a reconciliation's amendment
+        # paragraphs become typed amendments (a quotation right after one is its own).
+        self.set_member = set_member
+        self.amendments: list[dict[str, Any]] = []
+        self.last_amendment: dict[str, Any] | None = None
 
     def section(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -39,19 +45,28 @@ class ProseWalker:
         return out
 
     def subsection(self, section: Section) -> dict[str, Any]:
+        self.last_amendment = None
         self.gathered.cite(section.title, section.line, section.col)
         return {"title": section.title, **self.section(section)} if section.title else self.section(section)
 
     def blocks(self, block: Block) -> list[Any]:
         """The prose blocks one document block becomes (none when it only declared records)."""
+        amendment, self.last_amendment = self.last_amendment, None
         if block.kind == "table":
             return self.table(block)
         if block.kind == "list":
             return [self.list_block(block)]
         if block.kind == "quote":
-            return [self.quote_paragraph(block)]
+            return self.quote(block, amendment) if self.set_member else [self.quote_paragraph(block)]
         if block.kind == "fence":
             return [self.paragraph("\n".join(block.lines), block)]
+        if self.set_member == "reconciliation_report" and not self.plain:
+            typed = typed_paragraph(self.gathered, block)
+            if typed is not None:
+                self.amendments.append(typed)
+                self.last_amendment = typed
+                # The amendments are shown where the first one was written.
+                return [{"amendments": "here"}] if len(self.amendments) == 1 else []
         return self.paragraphs(block)
 
     def paragraph(self, text: str, block: Block) -> str:
@@ -100,6 +115,22 @@ class ProseWalker:
             )
             return self.paragraph(quote.text, block)
         return self.paragraph(f"{quote.text}\n\n{quote.attribution.replace('---', '—', 1)}", block)
+
+    def quote(self, block: Block, amendment: dict[str, Any] | None) -> list[Any]:
+        """A set member's quotation: a quote block, or the amendment's it follows; none is a warning."""
+        written = block_quote(block.lines)
+        if written.path is None:
+            return [self.quote_paragraph(block)]
+        quote: dict[str, Any] = {"text": written.text, "path": written.path}
+        if written.lines:
+            quote["lines"] = written.lines
+        if written.commit:
+            self.gathered.quote_commits[id(quote)] = written.commit
+        self.gathered.prose_quotes.append(quote)
+        if amendment is not None:
+            amendment.setdefault("quotes", []).append(quote)
+            return []
+        return [{"quote": quote}]
 
     def table(self, block: Block) -> list[Any]:
         rows = table_rows(block.lines, block.line)

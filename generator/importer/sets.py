@@ -20,19 +20,11 @@ import yaml
 from ..diagnostics import Diagnostic, error
 from ..model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from ..model.vocab import Member
-from .build import build
+from .build import RUN_FIELDS, build
 from .document import parse_document
 from .emit import dump_file
 
 MANIFEST = "ARTIFACT.yaml"
-# Overview frontmatter fields that become run fields (the overview owns the run).
-RUN_FIELDS = {
-    "result-disposition": "disposition",
-    "target-class": "target_class",
-    "boundary-kind": "boundary_kind",
-    "analysis-cutoff": "analysis_cutoff",
-    "evidence-tier": "evidence_tier",
-}
 
 
 def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagnostic]]:

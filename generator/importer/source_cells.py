@@ -7,7 +7,8 @@ import re
 from ..model.vocab import EvidenceLayer
 from .drafts import Draft
 
-_URL = re.compile(r"https?://[^\s;,]+")
+# A URL ends at whitespace, a separator, or the backtick or quote closing the span it is written in.
+_URL = re.compile(r"https?://[^\s;,`'\"<>]+")
 _LAYERS = sorted((layer.value for layer in EvidenceLayer), key=len, reverse=True)
 
 

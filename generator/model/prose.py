@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
 
 from . import kinds
-from .base import RecordId, Strict, Text
+from .base import Quote, RecordId, Strict, Text
 from .ids import IdGrammar
 from .meta import is_prose
 
@@ -192,21 +192,34 @@ class RecordsBlock(Strict):
     records: list[RecordId] = Field(min_length=1)
 
 
+class QuoteBlock(Strict):
+    """A quotation in its place in the prose, attributed to its file: shown as a block
+    quotation (code keeps its lines), its text literal."""
+
+    quote: Quote
+
+
 class IncludeBlock(Strict):
     """Prose kept in a Markdown file beside the YAML; one paragraph per blank-line block."""
 
     include: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.md$")]
 
 
-def _block_tag(value: Any) -> str | None:
+def block_tag(value: Any) -> str | None:
     if isinstance(value, str):
         return "p"
     if isinstance(value, dict):
-        for key in ("p", "items", "table", "records", "include"):
+        for key in ("p", "items", "table", "records", "quote", "include"):
             if key in value:
                 return key
         return None
-    for key, attr in (("p", "p"), ("items", "items"), ("table", "table"), ("records", "records")):
+    for key, attr in (
+        ("p", "p"),
+        ("items", "items"),
+        ("table", "table"),
+        ("records", "records"),
+        ("quote", "quote"),
+    ):
         if hasattr(value, attr):
             return key
     return "include" if hasattr(value, "include") else None
@@ -218,12 +231,13 @@ Block = Annotated[
         Annotated[ListBlock, Tag("items")],
         Annotated[TableBlock, Tag("table")],
         Annotated[RecordsBlock, Tag("records")],
+        Annotated[QuoteBlock, Tag("quote")],
         Annotated[IncludeBlock, Tag("include")],
     ],
     Discriminator(
-        _block_tag,
+        block_tag,
         custom_error_type="block_kind",
-        custom_error_message="a block is one of: p, items, table, records, include",
+        custom_error_message="a block is one of: p, items, table, records, quote, include",
     ),
 ]
 
@@ -301,6 +315,10 @@ class MemoryReport(Strict):
     description: Text | None = None
     run_id: Annotated[str, IdGrammar(run=True)] | None = None
     reviewed_boundary: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] | None = None
+    report_status: Literal["complete"] | None = Field(
+        default=None,
+        description="As a set's memory member: its report status, which a set requires complete.",
+    )
     boundary_and_evidence: Section
     core_ideas: Section
     shared_records: SharedRecords = Field(default_factory=lambda: SharedRecords())

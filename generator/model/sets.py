@@ -13,14 +13,25 @@ unprefixed records to the runtime, whose records the spec keeps unprefixed).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, Discriminator, Field, StringConstraints, Tag, field_validator
 from pydantic_core import PydanticCustomError
 
-from .base import Anchor, Label, RecordId, Strict, Text
+from .base import Anchor, Label, Quote, RecordId, Strict, Text
 from .ids import IdGrammar, RecordKind, kind_of
-from .prose import SHARED_RECORD_DOCUMENTS, Section, SharedRecords
+from .prose import (
+    SHARED_RECORD_DOCUMENTS,
+    IncludeBlock,
+    ListBlock,
+    Paragraph,
+    QuoteBlock,
+    RecordsBlock,
+    Section,
+    SharedRecords,
+    TableBlock,
+    block_tag,
+)
 from .records import Annotation, RecordBase
 from .vocab import EpistemicStatus, Member
 
@@ -33,6 +44,8 @@ MEMBER_TYPES: dict[Member, str] = {
     Member.EPISTEMIC: "agentic-system-epistemic-report",
     Member.RECONCILIATION: "agentic-system-reconciliation-report",
 }
+# The type name of a set's review: the spec's generated review, which pins the manifest.
+GENERATED_REVIEW_TYPE = "generated-review"
 # The top-level key of each member's document in a record file.
 MEMBER_KEYS: dict[Member, str] = {
     Member.OVERVIEW: "overview",
@@ -226,15 +239,27 @@ class EpistemicReport(_MemberDocument):
 
 
 class SetAmendment(Strict):
-    """'Amendment: <ID>': what it supersedes, its replacement, evidence and affected findings."""
+    """'Amendment: <IDs> …': the records it amends, the amendment as written, what it
+    supersedes and its replacement, its evidence and the findings it affects.
 
-    target: RecordId = Field(description="The record the amendment changes.")
+    Evidence and affected findings are structured (anchors, IDs) where the author writes
+    them so, and prose as written otherwise (``evidence_text``, ``affected_findings``:
+    their IDs are references, linked like any prose)."""
+
+    targets: list[RecordId] = Field(min_length=1, description="The records the amendment changes.")
     label: Label | None = None
-    body: Text = Field(description="The amendment as written.")
+    body: Text = Field(description="The amendment as written (after 'Amendment: ').")
     superseded: Text | None = None
     replacement: Text | None = None
     evidence: list[Anchor] = Field(default_factory=list)
+    evidence_text: Text | None = Field(default=None, description="The 'Evidence:' part as written.")
     affects: list[RecordId] = Field(default_factory=list, description="Findings the amendment affects.")
+    affected_findings: Text | None = Field(
+        default=None, description="The 'Affected findings:' part as written."
+    )
+    quotes: list[Quote] = Field(
+        default_factory=list, description="Quotations the amendment cites, shown with it."
+    )
 
 
 class Supersession(Strict):
@@ -254,13 +279,68 @@ class UnresolvedConflict(Strict):
     prevents: Text
 
 
+class AmendmentsBlock(Strict):
+    """Where in the reconciliation's prose its typed amendments are shown (as written there);
+    without one they follow the prose."""
+
+    amendments: Literal["here"]
+
+
+def _reconciliation_tag(value: Any) -> str | None:
+    if (isinstance(value, dict) and "amendments" in value) or isinstance(value, AmendmentsBlock):
+        return "amendments"
+    return block_tag(value)
+
+
+ReconciliationBlock = Annotated[
+    Union[
+        Annotated[Paragraph, Tag("p")],
+        Annotated[ListBlock, Tag("items")],
+        Annotated[TableBlock, Tag("table")],
+        Annotated[RecordsBlock, Tag("records")],
+        Annotated[QuoteBlock, Tag("quote")],
+        Annotated[IncludeBlock, Tag("include")],
+        Annotated[AmendmentsBlock, Tag("amendments")],
+    ],
+    Discriminator(
+        _reconciliation_tag,
+        custom_error_type="block_kind",
+        custom_error_message="a block is one of: p, items, table, records, quote, include, amendments",
+    ),
+]
+
+
+class ReconciliationSection(Section):
+    """A prose section of the reconciliation, whose blocks may place the amendments."""
+
+    blocks: list[ReconciliationBlock] = Field(default_factory=list)  # type: ignore[assignment]
+    sections: list[ReconciliationSection] = Field(default_factory=list)  # type: ignore[assignment]
+
+
+def _placements(section: ReconciliationSection) -> int:
+    here = sum(isinstance(block, AmendmentsBlock) for block in section.blocks)
+    return here + sum(_placements(child) for child in section.sections)
+
+
 class ReconciliationReport(_MemberDocument):
     """The reconciliation member: prose, then typed amendments, supersessions and conflicts."""
 
-    reconciliation: Section
+    reconciliation: ReconciliationSection
     amendments: list[SetAmendment] = Field(default_factory=list)
     supersessions: list[Supersession] = Field(default_factory=list)
     unresolved_conflicts: list[UnresolvedConflict] = Field(default_factory=list)
+
+    @field_validator("reconciliation")
+    @classmethod
+    def _amendments_placed_once(cls, section: ReconciliationSection) -> ReconciliationSection:
+        if _placements(section) > 1:
+            raise ValueError("the amendments are placed once ('amendments: here' in one block list)")
+        return section
+
+    @property
+    def amendments_placed(self) -> bool:
+        """True when a block of the prose places the amendments."""
+        return _placements(self.reconciliation) > 0
 
 
 OVERVIEW_SECTION_TITLES: dict[str, str] = {

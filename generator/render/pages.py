@@ -346,7 +346,14 @@ def memory_report_view(request: PageRequest) -> dict[str, Any]:
             a for a in graph.system.annotations if graph.annotation_page_of(a) == request.spec.key
         ],
         "is_home": is_home,
-        "frontmatter": _run_frontmatter(graph, report.type, {"title": _title(report.title)}),
+        "frontmatter": _run_frontmatter(
+            graph,
+            report.type,
+            {
+                "title": _title(report.title),
+                **({"report-status": report.report_status} if report.report_status else {}),
+            },
+        ),
     }
 
 

@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING, Any
 from ..link import amendment_anchors
 from ..model.sets import (
     EPISTEMIC_SECTION_TITLES,
+    GENERATED_REVIEW_TYPE,
     LEDGER_LABELS,
+    MEMBER_TYPES,
     OVERVIEW_SECTION_TITLES,
     RECONCILIATION_SECTION_TITLES,
     RUNTIME_SECTION_TITLES,
 )
 from ..model.system import SystemRecords
-from ..model.vocab import Disposition
+from ..model.vocab import Disposition, Member
 from ..setmanifest import MANIFEST_FILE, manifest_digest, member_digests
 from . import urls
 from .environment import frontmatter
@@ -78,6 +80,12 @@ def member_view(request: PageRequest) -> dict[str, Any]:
     }
 
 
+def _review_type(overview_type: str) -> str:
+    """The spec's generated-review type, beside the overview's own type
+    (``agentic-systems/types/agentic-system-analysis-overview.md`` → ``…/generated-review.md``)."""
+    return overview_type.replace(MEMBER_TYPES[Member.OVERVIEW], GENERATED_REVIEW_TYPE)
+
+
 def set_review_view(request: PageRequest) -> dict[str, Any]:
     """The review of a set: projected from the overview, pinning the manifest's SHA-256."""
     graph = request.graph
@@ -92,7 +100,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     title = _system_name(graph)
     source = graph.sources.get(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     values: dict[str, Any] = {
-        "type": request.spec.type_name,
+        "type": _review_type(overview.type),
         "title": _title(f"{title} — review"),
         "description": overview.description,
         "generated-by": "kbgen",

@@ -1,6 +1,7 @@
 """A reader of an analysis set on the built site: a runtime reference from the memory
 report lands on the runtime page's record, and an amendment on the reconciliation page
-leads to the record it amends, which shows it."""
+leads to the record it amends, which shows it; on the fixture set and on the shipped
+instinctual-memory set."""
 
 from __future__ import annotations
 
@@ -57,10 +58,40 @@ def test_amendment_leads_to_the_amended_record(browsing, set_url):
     page = browsing.page
     page.goto(f"{set_url}/{RECONCILIATION}#amendment-rte-2")
     assert_lands_on(page, "amendment-rte-2", RECONCILIATION)
-    page.locator('[id="amendment-rte-2"] a', has_text="RTE-2").click()
+    page.locator('[id="amendment-rte-2"] a', has_text="RTE-2").first.click()
     assert_lands_on(page, "rte-2", RUNTIME)
     marker = page.locator(".kb-amended a", has_text="Amendment: RTE-2")
     expect(marker).to_have_count(1)
     marker.click()
     assert_lands_on(page, "amendment-rte-2", RECONCILIATION)
+    assert browsing.errors == []
+
+
+SHIPPED = "systems/instinctual-memory/"
+
+
+def test_shipped_memory_report_reference_lands_on_runtime_record(browsing, base_url):
+    page = browsing.page
+    page.goto(f"{base_url}/{SHIPPED}memory-report/")
+    link = page.locator('a[href="../runtime/#rte-3"]').first
+    expect(link).to_have_text("RTE-3")
+    link.click()
+    assert_lands_on(page, "rte-3", SHIPPED + "runtime/")
+    assert browsing.errors == []
+
+
+def test_shipped_amendment_leads_to_each_record_it_amends(browsing, base_url):
+    """The RTE-2 and RTE-3 amendment: each amended record shows 'Amended', linking back."""
+    page = browsing.page
+    reconciliation = SHIPPED + "reconciliation/"
+    for record in ("rte-2", "rte-3"):
+        page.goto(f"{base_url}/{reconciliation}#amendment-rte-2")
+        assert_lands_on(page, "amendment-rte-2", reconciliation)
+        amends = page.locator('[id="amendment-rte-2"] p', has_text="Amends:")
+        amends.locator("a", has_text=record.upper()).click()
+        assert_lands_on(page, record, SHIPPED + "runtime/")
+        marker = page.locator(f'[id="{record}"] + .kb-amended')
+        expect(marker).to_contain_text("Amended")
+        marker.locator("a").click()
+        assert_lands_on(page, "amendment-rte-2", reconciliation)
     assert browsing.errors == []

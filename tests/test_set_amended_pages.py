@@ -1,0 +1,79 @@
+"""The shipped analysis set ``records/instinctual-memory`` shows its reconciliation's typed
+amendments: each amended record is marked on its member's page and shows the amendment
+with a link to it, the reconciliation links each amended record where its member declares
+it, and quotations written in prose are block quotations.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.link import amendment_anchors
+from generator.pipeline import PipelineResult, run_pipeline
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SLUG = "instinctual-memory"
+PREFIX = f"systems/{SLUG}/"
+
+
+@pytest.fixture(scope="module")
+def pipeline() -> PipelineResult:
+    result = run_pipeline(REPO_ROOT / "records", REPO_ROOT)
+    assert result.errors == []
+    return result
+
+
+def _amendments(pipeline: PipelineResult) -> list[tuple[str, object]]:
+    graph = next(g for g in pipeline.graphs if g.slug == SLUG)
+    report = graph.system.reconciliation_report
+    assert report is not None
+    return amendment_anchors(report.amendments)
+
+
+def _record_section(page: str, record_id: str) -> str:
+    start = page.index(f"{{ #{record_id.lower()} .kb-record")
+    following = re.search(r"\n#{2,4} ", page[start:])
+    return page[start : start + following.start()] if following else page[start:]
+
+
+def test_the_shipped_reconciliation_has_typed_amendments(pipeline: PipelineResult) -> None:
+    targets = [amendment.targets for _, amendment in _amendments(pipeline)]  # type: ignore[attr-defined]
+    assert targets == [["RTE-4"], ["CMP-1"], ["RTE-8"], ["RTE-2", "RTE-3"], ["RTE-5"], ["RTE-10"]]
+
+
+def test_every_amended_record_is_marked_on_its_member_page(pipeline: PipelineResult) -> None:
+    graph = next(g for g in pipeline.graphs if g.slug == SLUG)
+    for anchor, amendment in _amendments(pipeline):
+        for target in amendment.targets:  # type: ignore[attr-defined]
+            page = pipeline.pages[f"{PREFIX}{graph.record_pages[target]}.md"]
+            section = _record_section(page, target)
+            assert f"**Amended:** [Amendment: {target}](reconciliation.md#{anchor})" in section
+            assert '!!! note "Amended in the reconciliation"' in section
+            assert f"**See:** [Amendment: {target}](reconciliation.md#{anchor})" in section
+
+
+def test_reconciliation_links_each_amended_record_where_it_is_declared(pipeline: PipelineResult) -> None:
+    graph = next(g for g in pipeline.graphs if g.slug == SLUG)
+    page = pipeline.pages[PREFIX + "reconciliation.md"]
+    for anchor, amendment in _amendments(pipeline):
+        start = page.index(f'<div class="kb-amendment" id="{anchor}" markdown>')
+        block = page[start : page.index("</div>\n", page.index("**Amends:**", start))]
+        links = ", ".join(
+            f"[{target}]({graph.record_pages[target]}.md#{target.lower()})"
+            for target in amendment.targets  # type: ignore[attr-defined]
+        )
+        assert f"**Amends:** {links}\n" in block
+        assert "**Evidence:** " in block and "**Affected findings:** " in block
+
+
+def test_prose_quotations_are_block_quotations(pipeline: PipelineResult) -> None:
+    pages = {path: text for path, text in pipeline.pages.items() if path.startswith(PREFIX)}
+    attributed_paragraphs = [path for path, text in pages.items() if re.search(r"^— `src/", text, re.M)]
+    assert attributed_paragraphs == []
+    epistemic = pages[PREFIX + "epistemic.md"]
+    quote = epistemic[epistemic.index("let evidence = fact.evidence.trim();") - 200 :]
+    assert '<div class="kb-quote" markdown>\n```text\nlet evidence' in quote
+    assert "src/consolidate.rs:914-927" in quote[: quote.index("</div>")]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -87,6 +87,11 @@ class Linker:
     graph: SystemGraph
     page: str  # the key of the page being rendered: index, result, memory-report, review
     html: bool = False  # write HTML for raw HTML blocks instead of Markdown
+    # The links already written on this page: a page cites the same records and anchors
+    # again and again, and each link is a pure function of its arguments here.
+    _written: dict[tuple[object, ...], Markup] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @cached_property
     def form(self) -> _Form:
@@ -115,6 +120,13 @@ class Linker:
 
     def ref(self, record_id: str) -> Markup:
         """A link to a record; supplied records are marked as declared elsewhere."""
+        key = ("ref", record_id)
+        written = self._written.get(key)
+        if written is None:
+            written = self._written[key] = self._ref(record_id)
+        return written
+
+    def _ref(self, record_id: str) -> Markup:
         href = self.href(record_id)
         if record_id in self.graph.supplied:
             return self.form.link(record_id, href, ("kb-elsewhere",), "declared elsewhere")
@@ -124,6 +136,13 @@ class Linker:
         self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool = True
     ) -> Markup:
         """An evidence anchor: the path links to its first range, each range to itself."""
+        key = ("evidence", source, path, ranges, with_source)
+        written = self._written.get(key)
+        if written is None:
+            written = self._written[key] = self._evidence(source, path, ranges, with_source)
+        return written
+
+    def _evidence(self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool) -> Markup:
         first = self.graph.evidence_url(source, path, ranges[0] if ranges else None)
         parts: list[str] = [self.ref(source) + " "] if with_source else []
         parts.append(self.form.link(path, first))

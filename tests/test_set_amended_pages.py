@@ -50,9 +50,10 @@ def test_every_amended_record_is_marked_on_its_member_page(pipeline: PipelineRes
         for target in amendment.targets:  # type: ignore[attr-defined]
             page = pipeline.pages[f"{PREFIX}{graph.record_pages[target]}.md"]
             section = _record_section(page, target)
-            assert f"**Amended:** [Amendment: {target}](reconciliation.md#{anchor})" in section
-            assert '!!! note "Amended in the reconciliation"' in section
-            assert f"**See:** [Amendment: {target}](reconciliation.md#{anchor})" in section
+            link = f'<a href="../reconciliation/#{anchor}">Amendment: {target}</a>'
+            assert f"<p><strong>Amended:</strong> {link}</p>" in section
+            assert '<p class="admonition-title">Amended in the reconciliation</p>' in section
+            assert f"<p><strong>See:</strong> {link}</p>" in section
 
 
 def test_reconciliation_links_each_amended_record_where_it_is_declared(pipeline: PipelineResult) -> None:
@@ -75,5 +76,6 @@ def test_prose_quotations_are_block_quotations(pipeline: PipelineResult) -> None
     assert attributed_paragraphs == []
     epistemic = pages[PREFIX + "epistemic.md"]
     quote = epistemic[epistemic.index("let evidence = fact.evidence.trim();") - 200 :]
-    assert '<div class="kb-quote" markdown>\n```text\nlet evidence' in quote
-    assert "src/consolidate.rs:914-927" in quote[: quote.index("</div>")]
+    assert '<div class="kb-quote">\n<div class="highlight"><pre><span></span><code>let evidence' in quote
+    source = quote.index('<span class="kb-quote__source">')
+    assert "src/consolidate.rs:914-927" in quote[source : quote.index("</div>", source)]

@@ -13,11 +13,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.importer.build import build
+from generator.importer.document import parse_document
 from generator.importer.recognisers.amendments import amendment_text
+from generator.importer.recognisers.ledger import labelled_lines
 from generator.link import link_system
 from generator.load import load_record_text
 from generator.model.anchors import find_anchors
 from generator.model.ids import ID_IN_TEXT, resolve_id
+from generator.model.sets import LEDGER_LABELS
 from generator.pipeline import run_pipeline
 from generator.render.markdown import escape
 from generator.render.rawhtml import code_block
@@ -57,6 +61,27 @@ def _amendment(text: str) -> None:
     amendment_text("Amendment: RTE-1, " + text + " and RTE-2's reads.")
 
 
+def _ledger_lines(text: str) -> None:
+    """A ledger entry's lines read: a 'Route ID:' line, then the text as lines (labels or wraps)."""
+    labelled_lines(["Route ID: RTE-1", *text.split("\n")], 1)
+
+
+def _ledger_section(text: str) -> None:
+    """An epistemic member whose ledger section is the text (entries and the prose after them)."""
+    head = "---\ntype: agentic-system-epistemic-report\n---\n\n# E\n\n## Authority-route ledger\n\n"
+    build(parse_document(head + text), "bench.md", "bench", "epistemic_report")
+
+
+# One well-formed ledger entry: every label in order, controlled values where needed.
+LEDGER_VALUES = {
+    "routes": "RTE-1",
+    "route_function": "retention",
+    "architectural_status": "implemented",
+    "content_relation": "no content change",
+}
+LEDGER_ENTRY = "".join(f"{label}: {LEDGER_VALUES.get(name, 'x')}\n" for name, label in LEDGER_LABELS.items())
+
+
 def _linker(html: bool = False) -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
@@ -80,6 +105,10 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("positions in a folded scalar", _positions_in_folded, "RTE-1 word "),
         ("amendment: many amended IDs", _amendment, "RTE-1, MEM-RTE-a, "),
         ("amendment: many labels", _amendment, "RTE-1's x Evidence: y Affected findings: z "),
+        ("ledger entry: many wrapped lines", _ledger_lines, "a wrapped value line\n"),
+        ("ledger entry: many repeated labels", _ledger_lines, "Gap/limit: x\n"),
+        ("ledger section: many entries", _ledger_section, LEDGER_ENTRY + "\n"),
+        ("ledger section: many remarks", _ledger_section, LEDGER_ENTRY + "\n|A remark.\n\n..."),
         ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
         ("HTML Linker.text: IDs, anchors", html_linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),

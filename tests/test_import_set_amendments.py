@@ -111,14 +111,14 @@ def test_reference_prose_has_no_amendment_paragraph_left(imported: Path) -> None
     assert "- 'Amendment: " not in text and "- Amendment: " not in text
 
 
-def test_quotation_outside_records_is_a_quote_block(imported: Path) -> None:
+def test_quotation_after_a_ledger_entry_is_its_quote_with_its_source(imported: Path) -> None:
     report = yaml.safe_load((imported / "epistemic-report.yaml").read_text(encoding="utf-8"))
-    blocks = report["epistemic_report"]["authority_route_ledger"]["blocks"]
-    quotes = [block["quote"] for block in blocks if isinstance(block, dict) and "quote" in block]
+    ledger = report["epistemic_report"]["authority_route_ledger"]
+    quotes = ledger["entries"][-1]["quotes"]
     assert quotes[0]["path"] == "src/consolidate.rs"
     assert quotes[0]["lines"] == [[914, 927]]
     assert quotes[0]["source"] == "SRC-1"
-    assert not any(isinstance(block, str) and "— `src/" in block for block in blocks)
+    assert not any(isinstance(block, str) and "— `src/" in block for block in ledger["blocks"])
 
 
 def test_quote_of_the_doctrine_file_cites_the_source_its_record_names(imported: Path) -> None:

@@ -18,6 +18,7 @@ from .columns import fold
 from .context import Gathered
 from .document import Block, Document, Section
 from .finish import assemble
+from .ledger import LEDGER, LedgerWalker
 from .prose import ProseWalker
 from .sections import SHARED, section_keys
 from .shared import SharedWalker
@@ -190,6 +191,8 @@ def _sections(
             body[key] = shared.shared_records(section)
         elif key == "annotations":
             body[key] = shared.annotations(section)
+        elif key == LEDGER and kind == "epistemic_report":
+            body[key] = LedgerWalker(gathered, prose).section(section)
         else:
             body[key] = prose.section(section)
     return body

@@ -116,8 +116,9 @@ class ProseWalker:
             return self.paragraph(quote.text, block)
         return self.paragraph(f"{quote.text}\n\n{quote.attribution.replace('---', '—', 1)}", block)
 
-    def quote(self, block: Block, amendment: dict[str, Any] | None) -> list[Any]:
-        """A set member's quotation: a quote block, or the amendment's it follows; none is a warning."""
+    def quote(self, block: Block, owner: dict[str, Any] | None) -> list[Any]:
+        """A set member's quotation: a quote block, or the quotation of the amendment or ledger
+        entry (``owner``) it follows; none is a warning."""
         written = block_quote(block.lines)
         if written.path is None:
             return [self.quote_paragraph(block)]
@@ -127,8 +128,8 @@ class ProseWalker:
         if written.commit:
             self.gathered.quote_commits[id(quote)] = written.commit
         self.gathered.prose_quotes.append(quote)
-        if amendment is not None:
-            amendment.setdefault("quotes", []).append(quote)
+        if owner is not None:
+            owner.setdefault("quotes", []).append(quote)
             return []
         return [{"quote": quote}]
 

@@ -213,7 +213,10 @@ class LedgerEntry(Strict):
     claims: Text = Field(title="Claim IDs or none")
     mismatch: Text = Field(title="Mismatch marker or none")
     gap: Text = Field(title="Gap/limit")
-    remarks: Text | None = Field(default=None, description="Prose and quotations after the entry.")
+    remarks: Text | None = Field(default=None, description="The prose written after the entry.")
+    quotes: list[Quote] = Field(
+        default_factory=list, description="Quotations written after the entry, shown with it."
+    )
 
 
 LEDGER_LABELS: dict[str, str] = {

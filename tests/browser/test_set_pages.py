@@ -95,3 +95,20 @@ def test_shipped_amendment_leads_to_each_record_it_amends(browsing, base_url):
         marker.locator("a").click()
         assert_lands_on(page, "amendment-rte-2", reconciliation)
     assert browsing.errors == []
+
+
+def test_shipped_ledger_entry_route_lands_on_runtime_record(browsing, base_url):
+    """A typed ledger entry's heading links each route where the runtime member declares it;
+    its status is the glossary badge and its supporting quotations follow it."""
+    page = browsing.page
+    epistemic = SHIPPED + "epistemic/"
+    page.goto(f"{base_url}/{epistemic}#ledger-16")
+    assert_lands_on(page, "ledger-16", epistemic)
+    heading = page.locator('[id="ledger-16"]')
+    expect(heading).to_contain_text("Route ID: RTE-5, RTE-8")
+    expect(page.locator(".kb-ledger-entry")).to_have_count(21)
+    expect(page.locator('[id="ledger-16"] ~ p a.kb-badge--implemented').first).to_have_text("implemented")
+    expect(page.locator('[id="ledger-21"] ~ .kb-quote').first).to_contain_text("let evidence")
+    heading.locator("a", has_text="RTE-8").click()
+    assert_lands_on(page, "rte-8", SHIPPED + "runtime/")
+    assert browsing.errors == []

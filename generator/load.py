@@ -206,7 +206,8 @@ class _Builder:
                 self.display,
                 mark.line + 1,
                 mark.column + 1,
-                hint="YAML keeps only the last value; merge the two entries.",
+                hint="The file is refused: other YAML tools would silently keep one of the values; "
+                "merge the two entries into one.",
             )
         )
 

@@ -155,3 +155,12 @@ def test_loading_never_raises_on_bad_input(tmp_path: Path) -> None:
         assert len(diagnostics) == 1 and diagnostics[0].file == name, name
     loaded, diagnostics = load_record_file(tmp_path / "absent.yaml", "absent.yaml")
     assert loaded is None and [d.code for d in diagnostics] == ["KB007"]
+
+
+def test_duplicate_key_hint_says_the_file_is_refused() -> None:
+    # The loader refuses the file; it keeps neither value, so the hint must not say otherwise.
+    loaded, problems = load_record_text("routes: []\nroutes: []\n", "records/x/a.yaml")
+    assert loaded is None
+    (problem,) = problems
+    assert (problem.code, problem.line, problem.col) == ("KB002", 2, 1)
+    assert problem.hint is not None and "refused" in problem.hint and "last value" not in problem.hint

@@ -29,7 +29,7 @@ from rich.console import Console
 from .console import say
 from .render.urls import raw_html_links
 from .report import print_human
-from .site import load_project, new_staging, project_environment, swap_lock
+from .site import load_project, new_staging, project_environment, swap_in
 from .site_guard import Protected, git_paths, overlaps, protected_paths
 
 if TYPE_CHECKING:
@@ -269,24 +269,6 @@ def write_rendered(rendered: Rendered, staging: Path) -> None:
         target.write_bytes(content)
 
 
-def swap_in(staging: Path, out: Path, protected: list[Protected]) -> str | None:
-    """Replace ``out`` by the staged render under the lock; why not, if it cannot be done safely."""
-    retired: Path | None = None
-    with swap_lock(out) as locked:
-        if not locked:
-            return f"another render is writing {out}; this render was not installed"
-        refusal = output_refusal(out, protected)  # another run may have changed it
-        if refusal is not None:
-            return refusal
-        if out.exists():
-            retired = staging.with_name(staging.name + ".previous")
-            out.rename(retired)
-        staging.rename(out)
-    if retired is not None:
-        shutil.rmtree(retired, ignore_errors=True)
-    return None
-
-
 def _render_into(
     config: MkDocsConfig, plugin: RecordsPlugin, out: Path, protected: list[Protected], err: Console
 ) -> int:
@@ -307,7 +289,7 @@ def _render_into(
         if plugin.result is not None:
             print_human(plugin.result.systems, err)  # warnings and counts: the single check
         write_rendered(rendered, staging)
-        problem = swap_in(staging, out, protected)
+        problem = swap_in(staging, out, lambda: output_refusal(out, protected), "render")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     if problem is not None:

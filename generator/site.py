@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,15 +166,17 @@ def swap_lock(target: Path) -> Iterator[bool]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _swap_in(staging: Path, target: Path, config: MkDocsConfig, plugin: RecordsPlugin) -> str | None:
-    """Replace the target by the staged site; why not, if it cannot be done safely."""
+def swap_in(staging: Path, target: Path, refusal: Callable[[], str | None], run: str) -> str | None:
+    """Replace ``target`` by the staged output under the lock; why not, if it cannot be done
+    safely. ``refusal`` is asked again under the lock (another run may have changed the
+    target since); ``run`` names the command in the message ("build", "render")."""
     retired: Path | None = None
     with swap_lock(target) as locked:
         if not locked:
-            return f"another build is writing {target}; this build was not installed"
-        refusal = _site_refusal(config, plugin, target)  # another build may have changed it
-        if refusal is not None:
-            return refusal
+            return f"another {run} is writing {target}; this {run} was not installed"
+        refused = refusal()
+        if refused is not None:
+            return refused
         if target.exists():
             retired = staging.with_name(staging.name + ".previous")
             target.rename(retired)
@@ -212,7 +214,7 @@ def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: 
             config.plugins.on_shutdown()
         if plugin.result is not None:
             print_human(plugin.result.systems, err)  # warnings and counts: the single check
-        problem = _swap_in(staging, target, config, plugin)
+        problem = swap_in(staging, target, lambda: _site_refusal(config, plugin, target), "build")
     except (Abort, ConfigurationError, PluginError) as exc:
         _report_failure(plugin, exc, err)
         return EXIT_ERRORS

@@ -25,7 +25,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -52,6 +52,7 @@ from .render.registry import Nav, PageSpec, cross_pages, page_spec
 from .report import capped
 from .search import GraphParts, site_index_memo, write_site_index
 from .site_guard import mark_site, protected_paths, site_dir_refusal
+from .splice import Spliced, split_raw_blocks
 from .watch import RecordsWatch
 
 log = logging.getLogger("mkdocs.plugins.kb-records")
@@ -162,6 +163,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._nav: Navigation | None = None
         self._keys: dict[str, str] = {}  # generated page's source path → its page_key
         self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
+        self._spliced: dict[str, Spliced] = {}  # source path → its raw blocks, out of the Markdown
+        # Off for ``kbgen render``, which hands the pages' whole Markdown to another engine.
+        self.splice_raw_html = True
         self._nav_key = ""
         self._index: PerGraph[GraphParts] | None = None  # serve: each system's indexed terms
         self._exports: PerGraph[str] | None = None  # serve: each system's serialized export
@@ -206,7 +210,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.records = self.records_folder(config)
         if self.command != "serve":
             self._guard_site_dir(config, self.records)
-        self._keys, self._replayed = {}, {}
+        self._keys, self._replayed, self._spliced = {}, {}, {}
         if self.memory is not None:
             self.memory.start()
             config.theme.dirs.append(str(THEME_DIR))  # CACHED_TEMPLATE, last: never shadows the theme
@@ -295,15 +299,32 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # The record index (search/search_index.json) makes generated pages findable;
         # mkdocs-material's page index, which would parse every page's HTML, is dropped.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-        if self.memory is None:
+        if self.memory is not None:
+            key = page_key(self._site, markdown, page)
+            self._keys[page.file.src_uri] = key
+            # An unchanged page is not converted again: on_page_content restores its HTML.
+            if self.memory.has_conversion(key):
+                return ""
+        if not self.splice_raw_html:
             return markdown
-        key = page_key(self._site, markdown, page)
-        self._keys[page.file.src_uri] = key
-        # An unchanged page is not converted again: on_page_content restores its HTML.
-        return "" if self.memory.has_conversion(key) else markdown
+        # Python-Markdown sees the page without its raw HTML blocks (see splice.py).
+        spliced = split_raw_blocks(markdown)
+        self._spliced[page.file.src_uri] = spliced
+        return spliced.markdown
+
+    @event_priority(100)  # first: every other plugin sees the whole page
+    def _splice_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        spliced = self._spliced.pop(page.file.src_uri, None)
+        if spliced is None:
+            return html
+        # MkDocs found the anchors of the Markdown parts; those of the raw blocks join them.
+        page.present_anchor_ids = (page.present_anchor_ids or set()) | spliced.anchors
+        return spliced.splice(html)
 
     @event_priority(-100)
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _check_and_remember_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
         # Macros ran on this page's Markdown just before: a broken reference fails the build.
         problems = self.macro_problems.take()
         if problems:
@@ -318,6 +339,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             return known.restore(page, files)
         self.memory.remember_conversion(key, Converted.of(html, page))
         return html
+
+    on_page_content = CombinedEvent(_splice_content, _check_and_remember_content)
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         self._nav = nav
@@ -358,6 +381,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         return output
 
     def on_build_error(self, *, error: Exception) -> None:
+        self._spliced = {}
         if self.memory is not None:
             self.memory.failed()
 
@@ -373,7 +397,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             raise PluginError("kb-records: " + "; ".join(pin_problems))
         if self.memory is not None:
             self.memory.succeeded()
-        self._keys, self._replayed = {}, {}
+        self._keys, self._replayed, self._spliced = {}, {}, {}
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

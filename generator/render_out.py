@@ -205,6 +205,7 @@ def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
 
 def render_files(config: MkDocsConfig, plugin: RecordsPlugin) -> Rendered:
     """Run the plugins' events up to the Markdown of every page; raises what a build raises."""
+    plugin.splice_raw_html = False  # the engine converts the whole page
     config.plugins.on_startup(command="build", dirty=False)
     try:
         config = config.plugins.on_config(config)

@@ -316,3 +316,18 @@ def test_serve_refuses_records_option_it_cannot_pass_on(tmp_path: Path) -> None:
     proc = _run([*KBGEN, "serve", "--records", str(tmp_path / "elsewhere")], cwd=project)
     assert proc.returncode == 2, _output(proc)
     assert "--records needs 'records_dir: !ENV [KBGEN_RECORDS, records]'" in _output(proc)
+
+
+def test_hand_written_links_to_record_anchors_are_checked(tmp_path):
+    """Generated pages convert without their raw blocks (generator/splice.py); MkDocs'
+    strict anchor check of hand-written links still knows every anchor of the page."""
+    project = make_project(tmp_path, git=False)
+    page = project / "kb" / "links.md"
+    page.write_text("# Links\n\n[The route](systems/demo/result.md#rte-1)\n", encoding="utf-8")
+    proc = _build(project / "site", cwd=project)
+    assert proc.returncode == 0, _output(proc)
+    page.write_text("# Links\n\n[Nowhere](systems/demo/result.md#rte-404)\n", encoding="utf-8")
+    proc = _build(project / "site", cwd=project)
+    assert proc.returncode == 1, _output(proc)
+    assert "rte-404" in _output(proc)
+    assert "Traceback" not in _output(proc)

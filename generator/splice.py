@@ -1,0 +1,139 @@
+"""Raw HTML blocks of generated pages kept out of Python-Markdown and spliced back after it.
+
+A generated page is mostly raw HTML blocks (``render/rawhtml.py``) between a few Markdown
+parts (front matter, headings, the diagram fence). Python-Markdown gives a raw block back
+unchanged, but only after parsing it with ``HTMLParser`` twice (MkDocs' anchor finder and
+the raw-block preprocessor): on a large page that was most of its conversion. So before
+conversion each raw block is replaced by a marker comment, which Python-Markdown passes
+through as a one-line raw block of its own, and after conversion the marker is replaced
+by the block, normalised as Python-Markdown would have normalised it.
+
+Only a chunk Python-Markdown would certainly keep whole as raw HTML is taken out: it
+follows a blank line, starts at the line start with a block-level tag, is not inside a
+code fence, holds no blank line, no ``markdown`` attribute and no comment, and each of its
+top-level elements closes at a line end, followed by the next one's start or by the
+chunk's end (text after a closed element would be Markdown). Once an element with a
+``markdown`` attribute opens, nothing after it is taken out (md_in_html parses inside).
+Anything not taken out stays in the Markdown, converted as before. The scan relies on
+what the renderer guarantees inside raw HTML: every ``<`` of record text is an entity, so
+each ``<`` opens a tag. It is linear in the page. The markers carry a digest of the page,
+so no text on the page can name one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from dataclasses import dataclass
+
+from markdown import Markdown
+
+# Python-Markdown's default tab length (MkDocs offers no setting for it).
+TAB_LENGTH = 4
+BLOCK_LEVEL = frozenset(Markdown().block_level_elements)
+# HTML elements without a closing tag.
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>")
+_ANCHOR_ATTR = re.compile(r"""\s(id|name)\s*=\s*"([^"]*)\"""")
+_MARKDOWN_ATTR = re.compile(r"\smarkdown(?:[\s=/]|$)")
+_MARKDOWN_CONTAINER = re.compile(r"<[a-zA-Z][^<>]*\smarkdown(?:[\s=/>])")
+_FENCE_LINE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
+_SPACE_ONLY_LINE = re.compile(r"(?<=\n) +\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Spliced:
+    """A page's Markdown with its raw blocks taken out, and what splicing needs."""
+
+    markdown: str
+    blocks: tuple[str, ...]
+    marker: re.Pattern[str]
+    anchors: frozenset[str]  # ids (and ``<a name>``) inside the blocks, as MkDocs would find them
+
+    def splice(self, converted: str) -> str:
+        """The converted HTML with every marker replaced by its block."""
+        if not self.blocks:
+            return converted
+        return self.marker.sub(lambda match: self.blocks[int(match.group(1))], converted)
+
+
+def normalised(markdown: str) -> str:
+    """What Python-Markdown's whitespace normaliser makes of a page (it is idempotent)."""
+    text = markdown.replace("\x02", "").replace("\x03", "")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(TAB_LENGTH)
+    return _SPACE_ONLY_LINE.sub("\n", text)
+
+
+def _next_block_starts(chunk: str, ended: re.Match[str], following: re.Match[str]) -> bool:
+    """After an element closes at the top level, the chunk goes on with another raw block:
+    the next line starts with a block-level tag (Python-Markdown opens a new raw block there)."""
+    return (
+        following.start() == ended.end() + 1
+        and chunk[ended.end()] == "\n"
+        and not following.group(1)
+        and following.group(2).lower() in BLOCK_LEVEL
+    )
+
+
+def _raw_block_anchors(chunk: str) -> set[str] | None:
+    """The anchors of a chunk Python-Markdown would keep whole as one raw block; None if
+    it might not (see the module note)."""
+    tags = list(_TAG.finditer(chunk))
+    if not tags or tags[0].start() != 0 or tags[0].group(1) or tags[0].group(2).lower() not in BLOCK_LEVEL:
+        return None
+    if "<!" in chunk or "<?" in chunk:
+        return None
+    open_names: list[str] = []
+    anchors: set[str] = set()
+    last = len(tags) - 1
+    for position, tag in enumerate(tags):
+        closing, name, attrs = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if closing:
+            if not open_names or open_names[-1] != name:
+                return None
+            open_names.pop()
+            if not open_names and position != last and not _next_block_starts(chunk, tag, tags[position + 1]):
+                return None  # text after a closed element is Markdown
+            continue
+        if _MARKDOWN_ATTR.search(attrs):
+            return None
+        for attr, value in _ANCHOR_ATTR.findall(attrs):
+            if attr == "id" or name == "a":
+                anchors.add(html.unescape(value))
+        if name not in VOID and not attrs.rstrip().endswith("/"):
+            open_names.append(name)
+        elif not open_names and position != last and not _next_block_starts(chunk, tag, tags[position + 1]):
+            return None
+    if open_names or chunk[tags[last].end() :].strip():
+        return None
+    return anchors
+
+
+def split_raw_blocks(markdown: str) -> Spliced:
+    """Take the raw HTML blocks out of a generated page's Markdown (see the module note)."""
+    text = normalised(markdown)
+    nonce = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    chunks = text.split("\n\n")
+    blocks: list[str] = []
+    anchors: set[str] = set()
+    in_fence = False
+    for index, chunk in enumerate(chunks):
+        was_in_fence = in_fence
+        if "```" in chunk or "~~~" in chunk:
+            in_fence ^= len(_FENCE_LINE.findall(chunk)) % 2 == 1
+        if was_in_fence or not chunk.startswith("<"):
+            continue
+        if _MARKDOWN_CONTAINER.search(chunk):
+            break  # md_in_html parses what follows an element with a markdown attribute
+        found = _raw_block_anchors(chunk)
+        if found is None:
+            continue
+        block = chunk.rstrip()
+        chunks[index] = f"<!--kb-raw:{nonce}:{len(blocks)}-->" + chunk[len(block) :]
+        blocks.append(block)
+        anchors |= found
+    marker = re.compile(rf"<!--kb-raw:{nonce}:(\d+)-->")
+    return Spliced("\n\n".join(chunks), tuple(blocks), marker, frozenset(anchors))

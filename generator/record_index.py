@@ -1,13 +1,16 @@
-"""The serialized lunr index of the records, written without lunr's builder, from counted terms.
+"""The record index's arithmetic: counted terms per document field, and lunr's index of them.
 
-lunr.py's ``Builder`` wraps every word of every record in a token object, runs its
-pipeline on it and keeps a vector object per field: most of the time of a site build
-went there, and ``kbgen serve`` paid it on every edit. The index it serializes is plain
-arithmetic over term counts, so it is computed here from each document's counted terms
-(``FieldTerms``, kept per record by ``kbgen serve``) with the same formulas and the same
-order of operations (BM25, k1 = 1.2, b = 0.75, lunr's idf, scores rounded to three
-places), which gives the same JSON: ``tests/test_fast_markdown.py`` compares it with
-lunr's on the shipped records, and ``kbgen search`` still queries lunr's own index.
+The site ships each document's counted terms (``FieldTerms.as_row``), not a built index:
+every score of a lunr index depends on every document's length and every term's document
+count, so a built index changes entirely with any edit, and building it was the largest
+fixed cost of a ``kbgen serve`` rebuild and grows with the KB. The site's search worker
+builds the index from the counts (``kb-search.js``, ``serializedIndex``), with the
+formulas of ``serialized_index`` here: BM25, k1 = 1.2, b = 0.75, lunr's idf, scores
+rounded to three places, in the same order of operations as lunr's builder. So the
+browser's index is lunr's own: ``tests/test_fast_markdown.py`` compares
+``serialized_index`` with lunr.py's builder on the shipped records, and the browser tests
+compare the worker's index with ``serialized_index``. ``kbgen search`` queries lunr.py's
+own index of the same documents.
 """
 
 from __future__ import annotations
@@ -46,6 +49,17 @@ class FieldTerms:
 
     length: int
     counts: dict[str, int]
+
+    def as_row(self) -> list[Any]:
+        """The form the site ships: the length, then each term and its count, in order."""
+        row: list[Any] = [self.length]
+        for term, count in self.counts.items():
+            row += (term, count)
+        return row
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> FieldTerms:
+        return cls(int(row[0]), {str(row[at]): int(row[at + 1]) for at in range(1, len(row) - 1, 2)})
 
     @classmethod
     def of(cls, words: Sequence[str]) -> FieldTerms:

@@ -1,9 +1,10 @@
 """Record search: one entry per record, a lunr index shared by ``kbgen search`` and the site.
 
-The index is built here with lunr (Python) and shipped in the site's
-``search/search_index.json``; the site's search worker (``overrides/assets/javascripts/
-kb-search.js``) loads it with lunr.js and runs the same query plan, so a query ranks the
-same records in the terminal and in the browser.
+``kbgen search`` builds the index with lunr (Python). The site ships each document's
+counted terms in ``search/search_index.json`` (``record_index.py`` says why); the site's
+search worker (``overrides/assets/javascripts/kb-search.js``) builds lunr.js's index from
+them with lunr's formulas and runs the same query plan, so a query ranks the same records
+in the terminal and in the browser.
 
 Tokens are runs of letters, digits and ``_`` joined by hyphens, so an ID (``RTE-11``,
 ``MEM-RTE-knowledge-store``) is one token; a hyphenated word also yields its parts, so
@@ -45,7 +46,7 @@ TOKEN = re.compile(r"[^\W]+(?:-[^\W]+)*")
 FIELD_BOOSTS = {"id": 50, "label": 10, "body": 1}
 PREFIX_BOOST = 0.1
 CONTEXT_CHARS = 160
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: counted terms per document; the worker builds the index
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,14 +245,6 @@ class RecordIndex:
                 return {int(result["ref"]): result["score"] for result in results}
         return {}
 
-    def as_json(self) -> dict[str, Any]:
-        """What the site ships: the serialized lunr index and the entries, refs being positions."""
-        return {
-            "version": INDEX_VERSION,
-            "index": self.index.serialize(),
-            "entries": [_entry_row(entry) for entry in self.entries],
-        }
-
 
 def _kind_matches(hit: Hit, kind: str) -> bool:
     """``--kind`` takes a kind code (``RTE``) or a kind's name (``route``)."""
@@ -287,45 +280,84 @@ SITE_INDEX = "search/search_index.json"
 
 @dataclass(frozen=True)
 class GraphParts:
-    """One system's part of the record index: its entry rows and each document's counted terms."""
+    """One system's part of the site's record index, as JSON array items (no brackets):
+    its entry rows, and each document's counted terms per field."""
 
-    rows: list[list[Any]]
-    terms: list[list[FieldTerms]]
+    rows: str
+    documents: str
 
 
 def _entry_row(entry: Entry) -> list[Any]:
     return list(asdict(entry).values())
 
 
-def _graph_parts(graph: SystemGraph) -> GraphParts:
-    docs = graph_documents(graph)
+def _items(values: list[Any]) -> str:
+    """JSON array items, written as the whole index file is written."""
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":"))[1:-1]
+
+
+def _parts(docs: list[Document]) -> GraphParts:
     return GraphParts(
-        rows=[_entry_row(doc.entry) for doc in docs],
-        terms=[[FieldTerms.of(words) for words in _fields(doc).values()] for doc in docs],
+        rows=_items([_entry_row(doc.entry) for doc in docs]),
+        documents=_items(
+            [[FieldTerms.of(words).as_row() for words in _fields(doc).values()] for doc in docs]
+        ),
     )
 
 
+def _graph_parts(graph: SystemGraph) -> GraphParts:
+    return _parts(graph_documents(graph))
+
+
 def site_index_memo() -> PerGraph[GraphParts]:
-    """``kbgen serve``: each system's entry rows and counted terms, kept while its graph is."""
+    """``kbgen serve``: each system's part of the index, kept while its graph is."""
     return PerGraph(_graph_parts)
 
 
-def site_index_json(
+def site_index_text(
     graphs: Iterable[SystemGraph], memo: PerGraph[GraphParts] | None = None, pages: Iterable[Document] = ()
-) -> dict[str, Any]:
-    """What the site ships (``RecordIndex.as_json`` of ``build_index(graphs, pages)``,
-    computed without lunr's builder, see generator/record_index.py)."""
+) -> str:
+    """The record index the site ships (JSON): the fields and their boosts, each document's
+    entry row and counted terms, records by system then ID, then the pages given.
+
+    Assembled from each system's part, so ``kbgen serve`` writes an unchanged system's part
+    as it was: the text is what ``json.dumps`` writes of ``site_index_data``.
+    """
     ordered = sorted(graphs, key=lambda g: g.slug)
     parts = memo.values(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
-    page_docs = list(pages)
-    page_terms = [[FieldTerms.of(words) for words in _fields(doc).values()] for doc in page_docs]
-    rows = [row for part in parts for row in part.rows] + [_entry_row(doc.entry) for doc in page_docs]
-    terms = [fields for part in parts for fields in part.terms] + page_terms
+    parts = [*parts, _parts(list(pages))]
+    rows = ",".join(part.rows for part in parts if part.rows)
+    docs = ",".join(part.documents for part in parts if part.documents)
+    fields = _items([list(FIELD_BOOSTS)])
+    boosts = _items([list(FIELD_BOOSTS.values())])
+    return (
+        f'{{"boosts":{boosts},"documents":[{docs}],"entries":[{rows}],'
+        f'"fields":{fields},"version":{INDEX_VERSION}}}'
+    )
+
+
+def site_index_data(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -> dict[str, Any]:
+    """What ``site_index_text`` writes, as data: ``json.dumps(..., sort_keys=True)`` of it is that text."""
+    docs = [*documents(graphs), *pages]
     return {
+        "boosts": list(FIELD_BOOSTS.values()),
+        "documents": [[FieldTerms.of(words).as_row() for words in _fields(doc).values()] for doc in docs],
+        "entries": [_entry_row(doc.entry) for doc in docs],
+        "fields": list(FIELD_BOOSTS),
         "version": INDEX_VERSION,
-        "index": serialized_index(terms, FIELD_BOOSTS),
-        "entries": rows,
     }
+
+
+def index_of_site_data(data: dict[str, Any]) -> RecordIndex:
+    """The lunr index the site's worker builds from the shipped data, built in Python."""
+    boosts = dict(zip(data["fields"], data["boosts"], strict=True))
+    terms = [[FieldTerms.from_row(row) for row in document] for document in data["documents"]]
+    return RecordIndex(Index.load(serialized_index(terms, boosts)), [Entry(*row) for row in data["entries"]])
+
+
+# Stands for the record index while the theme's index is written around it: JSON writes
+# it as "\u0000kb-record-index\u0000", which no text of the theme's index holds.
+_PLACEHOLDER = "\0kb-record-index\0"
 
 
 def write_site_index(
@@ -347,8 +379,12 @@ def write_site_index(
         return None  # not mkdocs-material's index: leave it alone
     pages = page_documents(data.get("docs") or [])
     data["docs"] = []
-    data["config"]["kb"] = site_index_json(graphs, memo, pages)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    data["config"]["kb"] = _PLACEHOLDER
+    around = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    placeholder = json.dumps(_PLACEHOLDER)
+    if around.count(placeholder) != 1:
+        raise ValueError(f"{SITE_INDEX}: the theme's index holds the record index's placeholder")
+    text = around.replace(placeholder, site_index_text(graphs, memo, pages))
     path.write_text(text, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))
 

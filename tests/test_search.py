@@ -19,11 +19,10 @@ from pathlib import Path
 
 import pytest
 from hostile_support import make_records
-from lunr.index import Index
 from search_queries import QUERIES, anchor
 
 from generator import search
-from generator.search import Entry, RecordIndex, index_tokens, tokens
+from generator.search import RecordIndex, index_tokens, tokens
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IDS = [query for query, _ in QUERIES]
@@ -49,7 +48,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _site_index(site: Path) -> RecordIndex:
     data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["kb"]
-    return RecordIndex(Index.load(data["index"]), [Entry(*row) for row in data["entries"]])
+    return search.index_of_site_data(data)
 
 
 @pytest.fixture(scope="module")

@@ -1,19 +1,24 @@
 """The site's search box: typed queries show the record first and land on its anchor.
 
 Also runs the whole query table (tests/search_queries.py) through lunr.js and kb-search.js,
-the code of the site's search worker, over the index the site ships.
+the code of the site's search worker, over the index the site ships, and compares the
+index the worker builds from the shipped counts with generator/record_index.py's.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import LANDED_JS, build_site, serve_directory
 from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
 from search_queries import DECAPOD, IMEM, OMP, QUERIES, anchor
+
+from generator.record_index import FieldTerms, serialized_index
 
 pytestmark = pytest.mark.browser
 
@@ -135,6 +140,46 @@ def test_query_table_in_lunr_js(browsing, base_url):
     assert dict(zip([q for q, _ in QUERIES], firsts, strict=True)) == dict(
         zip([q for q, _ in QUERIES], expected, strict=True)
     )
+
+
+def _scores_apart(ours: list[Any], theirs: list[Any]) -> list[tuple[str, float, float]]:
+    """Field vectors whose scores differ, and by how much (term numbers must be equal)."""
+    apart = []
+    for (ref, mine), (other_ref, other) in zip(ours, theirs, strict=True):
+        assert ref == other_ref
+        assert mine[0::2] == other[0::2], ref  # the same terms, numbered alike
+        apart += [(ref, a, b) for a, b in zip(mine[1::2], other[1::2], strict=True) if a != b]
+    return apart
+
+
+def test_worker_builds_lunrs_index_from_the_shipped_counts(browsing, base_url, site_dir: Path):
+    """kb-search.js's serializedIndex, run in Chromium on the shipped file, gives the index
+    generator/record_index.py computes (and tests/test_fast_markdown.py checks against
+    lunr.py's builder). JavaScript's Math.log and Math.round may differ from Python's in a
+    last bit, so a score may differ by one in the third decimal, never more."""
+    page = browsing.page
+    page.goto(f"{base_url}/")
+    page.add_script_tag(url=f"{base_url}/assets/javascripts/vendor/lunr-2.3.9.js")
+    page.add_script_tag(url=f"{base_url}/assets/javascripts/kb-search.js")
+    built = page.evaluate(
+        """async () => {
+          const data = await (await fetch("search/search_index.json")).json()
+          return kbSearch.serializedIndex(data.config.kb)
+        }"""
+    )
+    data = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["kb"]
+    terms = [[FieldTerms.from_row(row) for row in document] for document in data["documents"]]
+    expected = serialized_index(terms, dict(zip(data["fields"], data["boosts"], strict=True)))
+    assert (built["version"], built["fields"], built["pipeline"]) == (
+        expected["version"],
+        expected["fields"],
+        expected["pipeline"],
+    )
+    assert dict(built["invertedIndex"]) == dict(expected["invertedIndex"])
+    apart = _scores_apart(built["fieldVectors"], expected["fieldVectors"])
+    print(f"\n{len(apart)} of {len(expected['fieldVectors'])} field vectors' scores differ in the last digit")
+    assert all(abs(a - b) <= 0.0011 for _, a, b in apart), apart[:5]
+    assert len(apart) <= len(expected["fieldVectors"]) // 1000
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 /*
  * Record search, the browser half of generator/search.py: the same tokens and the same
- * query plan over the lunr index built in Python (shipped in search/search_index.json
- * under "config.kb"). Loaded by kb-search-worker.js and, in tests, directly by a page.
- * Needs a global `lunr` (vendor/lunr-2.3.9.js).
+ * query plan over a lunr index built here from the counted terms the site ships (in
+ * search/search_index.json under "config.kb"). Loaded by kb-search-worker.js and, in
+ * tests, directly by a page. Needs a global `lunr` (vendor/lunr-2.3.9.js).
  */
 (function (scope) {
   "use strict"
@@ -16,8 +16,81 @@
     return (text.match(TOKEN) || []).map(function (token) { return token.toLowerCase() })
   }
 
+  // lunr's BM25 parameters (generator/record_index.py).
+  var K1 = 1.2
+  var B = 0.75
+
+  // The serialized lunr index of the shipped documents: serialized_index in
+  // generator/record_index.py, with lunr.js's own arithmetic and rounding. Each document
+  // holds, per field, its length and then each term with its count, in first-seen order.
+  function serializedIndex(data) {
+    var fields = data.fields
+    var documents = data.documents
+    var numbers = new Map()
+    var postings = new Map()
+    documents.forEach(function (document, ref) {
+      var key = String(ref)
+      fields.forEach(function (name, at) {
+        var row = document[at]
+        for (var i = 1; i < row.length; i += 2) {
+          var posting = postings.get(row[i])
+          if (posting === undefined) {
+            numbers.set(row[i], numbers.size)
+            posting = {}
+            fields.forEach(function (field) { posting[field] = {} })
+            postings.set(row[i], posting)
+          }
+          posting[name][key] = {}
+        }
+      })
+    })
+    var count = documents.length
+    var average = fields.map(function (name, at) {
+      var total = 0
+      documents.forEach(function (document) { total += document[at][0] })
+      return count ? total / count : 0
+    })
+    var idf = new Map()
+    postings.forEach(function (posting, term) {
+      var having = 0
+      fields.forEach(function (field) { having += Object.keys(posting[field]).length })
+      idf.set(term, Math.log(1 + Math.abs((count - having + 0.5) / (having + 0.5))))
+    })
+    var vectors = []
+    documents.forEach(function (document, ref) {
+      fields.forEach(function (name, at) {
+        var row = document[at]
+        var norm = K1 * (1 - B + B * (row[0] / average[at]))
+        var weighted = []
+        for (var i = 1; i < row.length; i += 2) {
+          var tf = row[i + 1]
+          var score = idf.get(row[i]) * ((K1 + 1) * tf) / (norm + tf)
+          score *= data.boosts[at]
+          weighted.push([numbers.get(row[i]), Math.round(score * 1000) / 1000])
+        }
+        weighted.sort(function (a, b) { return a[0] - b[0] })
+        var flat = []
+        weighted.forEach(function (pair) { flat.push(pair[0], pair[1]) })
+        vectors.push([name + "/" + ref, flat])
+      })
+    })
+    // lunr.js's token set needs its words in its own (UTF-16) order.
+    var inverted = Array.from(postings.keys()).sort().map(function (term) {
+      var posting = postings.get(term)
+      posting._index = numbers.get(term)
+      return [term, posting]
+    })
+    return {
+      version: scope.lunr.version,
+      fields: fields,
+      fieldVectors: vectors,
+      invertedIndex: inverted,
+      pipeline: ["stemmer"]
+    }
+  }
+
   function RecordIndex(data) {
-    this.index = scope.lunr.Index.load(data.index)
+    this.index = scope.lunr.Index.load(serializedIndex(data))
     this.entries = data.entries.map(function (row) {
       var entry = {}
       FIELDS.forEach(function (name, at) { entry[name] = row[at] })
@@ -65,5 +138,5 @@
     })
   }
 
-  scope.kbSearch = { tokens: tokens, RecordIndex: RecordIndex }
+  scope.kbSearch = { tokens: tokens, RecordIndex: RecordIndex, serializedIndex: serializedIndex }
 })(typeof self !== "undefined" ? self : this)

@@ -11,6 +11,7 @@ give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path, PurePosixPath
@@ -36,9 +37,16 @@ def front_matter(markdown: str) -> dict[str, Any]:
     end = markdown.find("\n---\n", 4)
     if end < 0:
         return {}
-    # libyaml's safe loader where present: one parse per page of every build.
-    found = yaml.load(markdown[4:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return found if isinstance(found, dict) else {}
+    return dict(_parsed_front_matter(markdown[4:end]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_front_matter(text: str) -> tuple[tuple[str, Any], ...]:
+    """One parse per front matter text: ``kbgen serve`` writes the manifest on every rebuild,
+    and most pages' front matter is unchanged (items: immutable, shared across calls)."""
+    # libyaml's safe loader where present.
+    found = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return tuple(found.items()) if isinstance(found, dict) else ()
 
 
 def _entry(path: str, markdown: str, html_path: str, site: Path) -> dict[str, Any]:

@@ -10,8 +10,8 @@ rebuilds under digests of exactly those inputs:
   the site's file list and the configuration (``page_key``);
 * **finished** (the page as written), keyed by that and the navigation (``nav_digest``).
 
-An unchanged page is not converted (its Markdown is handed to MkDocs empty and its
-HTML restored afterwards) and, under an unchanged navigation, not rendered through the
+An unchanged page is not converted (MkDocs' ``page.render`` restores its remembered
+conversion instead) and, under an unchanged navigation, not rendered through the
 theme either (``CACHED_TEMPLATE`` prints the remembered page). What one rebuild made is
 kept only when that build succeeded, and only what the latest build used is kept.
 """
@@ -134,9 +134,6 @@ class PageMemory:
         self._converted, self._finished, self._pending = {}, {}, False
         self.reused_conversions = self.reused_pages = 0
 
-    def has_conversion(self, key: str) -> bool:
-        return key in self.converted
-
     def conversion(self, key: str) -> Converted | None:
         """The remembered conversion, kept for the next build too."""
         found = self.converted.get(key)
@@ -182,3 +179,39 @@ class TemplateBytecode(BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         self._compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+class ThemeListing:
+    """The theme's static files as MkDocs lists them, kept across rebuilds.
+
+    Every build, MkDocs lists each file of every theme folder (mkdocs-material ships
+    thousands of icons) and matches each name against its exclusion patterns: a sixth of a
+    rebuild at a hundred systems, for a list that changes only with the theme folders. The
+    list is remembered per filter (MkDocs' own, identified by its code), theme folders,
+    static templates and the site digest, which covers the files of the custom theme folder.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], list[str]] = {}
+
+    def install(self, theme: Any, site: str) -> None:
+        """Make ``theme.get_env`` hand out environments that list templates from memory."""
+        make_env = theme.get_env
+        folders = (site, *theme.dirs, *theme.static_templates)
+
+        def get_env() -> Any:
+            env = make_env()
+            listing = env.list_templates
+
+            def list_templates(extensions: Any = None, filter_func: Any = None) -> list[str]:
+                if extensions is not None or filter_func is None:
+                    return listing(extensions, filter_func)
+                key = (*folders, getattr(filter_func, "__code__", filter_func))
+                if key not in self._kept:
+                    self._kept = {key: listing(filter_func=filter_func)}
+                return list(self._kept[key])
+
+            env.list_templates = list_templates
+            return env
+
+        theme.get_env = get_env

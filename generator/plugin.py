@@ -15,6 +15,7 @@ index replaces it, and parsing every page's HTML for it was a tenth of a build.
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import os
@@ -42,6 +43,7 @@ from .pagecache import (
     Converted,
     PageMemory,
     TemplateBytecode,
+    ThemeListing,
     config_digest,
     files_digest,
     nav_digest,
@@ -164,12 +166,14 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._keys: dict[str, str] = {}  # generated page's source path → its page_key
         self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
         self._spliced: dict[str, Spliced] = {}  # source path → its raw blocks, out of the Markdown
+        self._restored: set[str] = set()  # serve: pages given their remembered conversion
         # Off for ``kbgen render``, which hands the pages' whole Markdown to another engine.
         self.splice_raw_html = True
         self._nav_key = ""
         self._index: PerGraph[GraphParts] | None = None  # serve: each system's indexed terms
         self._exports: PerGraph[str] | None = None  # serve: each system's serialized export
         self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates
+        self._theme_listing = ThemeListing()  # serve: the theme's static files
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup keeps this instance across the rebuilds of one serve.
@@ -181,6 +185,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._index = site_index_memo() if incremental else None
         self._exports = export_memo() if incremental else None
         self._bytecode = TemplateBytecode()
+        self._theme_listing = ThemeListing()
 
     def on_shutdown(self) -> None:
         if self._watch is not None:
@@ -210,7 +215,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.records = self.records_folder(config)
         if self.command != "serve":
             self._guard_site_dir(config, self.records)
-        self._keys, self._replayed, self._spliced = {}, {}, {}
+        self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
         if self.memory is not None:
             self.memory.start()
             config.theme.dirs.append(str(THEME_DIR))  # CACHED_TEMPLATE, last: never shadows the theme
@@ -219,6 +224,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
                 *([Path(config.theme.custom_dir)] if config.theme.custom_dir else []),
             ]
             self._site = config_digest(config.config_file_path, folders)
+            self._theme_listing.install(config.theme, self._site)
         self.published = self._publishable(self._check(config, self.records))
         config.extra["kb_systems"] = self.published.summaries()
         if config.nav is not None:
@@ -302,9 +308,15 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None:
             key = page_key(self._site, markdown, page)
             self._keys[page.file.src_uri] = key
-            # An unchanged page is not converted again: on_page_content restores its HTML.
-            if self.memory.has_conversion(key):
-                return ""
+            known = self.memory.conversion(key)
+            if known is not None:
+                # An unchanged page is not converted again. MkDocs calls ``page.render``
+                # between this event and on_page_content; for this page it restores the
+                # remembered conversion instead of making a Markdown converter (a tenth of
+                # a rebuild, for the pages nobody edited).
+                page.render = functools.partial(_restore_conversion, page, known)  # type: ignore[method-assign]
+                self._restored.add(page.file.src_uri)
+                return markdown
         if not self.splice_raw_html:
             return markdown
         # Python-Markdown sees the page without its raw HTML blocks (see splice.py).
@@ -332,11 +344,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
                 "kb-records: a macro names something that does not exist:\n" + "\n".join(problems)
             )
         key = self._keys.get(page.file.src_uri)
-        if self.memory is None or key is None:
+        if self.memory is None or key is None or page.file.src_uri in self._restored:
             return html
-        known = self.memory.conversion(key)
-        if known is not None:
-            return known.restore(page, files)
         self.memory.remember_conversion(key, Converted.of(html, page))
         return html
 
@@ -381,7 +390,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         return output
 
     def on_build_error(self, *, error: Exception) -> None:
-        self._spliced = {}
+        self._spliced, self._restored = {}, set()
         if self.memory is not None:
             self.memory.failed()
 
@@ -397,12 +406,17 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             raise PluginError("kb-records: " + "; ".join(pin_problems))
         if self.memory is not None:
             self.memory.succeeded()
-        self._keys, self._replayed, self._spliced = {}, {}, {}
+        self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:
             self._watch = RecordsWatch(server, self.records)
         return server
+
+
+def _restore_conversion(page: Page, known: Converted, config: MkDocsConfig, files: Files) -> None:
+    """``Page.render`` for a page whose conversion is remembered."""
+    page.content = known.restore(page, files)
 
 
 def _relative_posix(path: Path, start: Path) -> str:

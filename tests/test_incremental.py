@@ -21,6 +21,7 @@ from mkdocs.config import load_config
 from site_support import REPO_ROOT, make_project, tree_hashes
 
 from generator.incremental import PerGraph, SystemCache, folder_fingerprint
+from generator.pagecache import ThemeListing
 from generator.pipeline import run_pipeline
 from generator.plugin import RecordsPlugin
 
@@ -108,7 +109,13 @@ def _remove_system(records: Path) -> None:
     shutil.rmtree(records / "demo")
 
 
-EDITS = [_edit_sentence, _add_referenced_record, _rename_system, _remove_system]
+def _add_theme_asset(records: Path) -> None:
+    """A file added to the custom theme folder is copied into the site (the theme's file
+    list is remembered between rebuilds: pagecache.ThemeListing)."""
+    (records.parent / "overrides" / "assets" / "kb-added.txt").write_text("added\n", encoding="utf-8")
+
+
+EDITS = [_edit_sentence, _add_referenced_record, _add_theme_asset, _rename_system, _remove_system]
 
 
 def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: Path) -> None:
@@ -124,6 +131,7 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
             assert plugin.systems.hits == 1
             assert plugin.memory.reused_conversions > 0 and plugin.memory.reused_pages > 0
         assert tree_hashes(served) == expected, f"after {edit.__name__ if edit else 'the first build'}"
+    assert "assets/kb-added.txt" in expected
 
 
 def test_serve_rebuild_reuses_nothing_after_a_failed_build(project: Path, tmp_path: Path) -> None:
@@ -194,3 +202,33 @@ def test_per_graph_values_are_computed_for_new_graphs_only(project: Path) -> Non
     again = run_pipeline(records, cache=cache).graphs
     assert memo.values(again) == [g.slug.upper() for g in again]
     assert computed == ["demo"]  # the unchanged system kept its graph, and its value
+
+
+class _Theme:
+    """What ThemeListing uses of MkDocs' Theme: its folders and ``get_env``."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.dirs, self.static_templates, self.names, self.listed = ["/theme"], [], names, 0
+
+    def get_env(self) -> object:
+        theme = self
+
+        class Env:
+            def list_templates(self, extensions: object = None, filter_func: object = None) -> list[str]:
+                theme.listed += 1
+                return [name for name in theme.names if filter_func is None or filter_func(name)]
+
+        return Env()
+
+
+def test_theme_listing_is_remembered_until_the_site_digest_changes() -> None:
+    listing, theme = ThemeListing(), _Theme(["a.css", "b.html"])
+    keep_css = lambda name: name.endswith(".css")  # noqa: E731
+    for site in ("one", "one", "two"):
+        fresh = _Theme(theme.names)
+        fresh.listed = theme.listed
+        listing.install(fresh, site)
+        assert fresh.get_env().list_templates(filter_func=keep_css) == ["a.css"]  # type: ignore[attr-defined]
+        theme = fresh
+    assert theme.listed == 2  # listed for "one" once, then for "two"
+    assert theme.get_env().list_templates() == ["a.css", "b.html"]  # type: ignore[attr-defined]

@@ -60,14 +60,14 @@ def test_reconciliation_links_each_amended_record_where_it_is_declared(pipeline:
     graph = next(g for g in pipeline.graphs if g.slug == SLUG)
     page = pipeline.pages[PREFIX + "reconciliation.md"]
     for anchor, amendment in _amendments(pipeline):
-        start = page.index(f'<div class="kb-amendment" id="{anchor}" markdown>')
-        block = page[start : page.index("</div>\n", page.index("**Amends:**", start))]
+        start = page.index(f'<div class="kb-amendment" id="{anchor}">')
+        block = page[start : page.index("</div>\n", page.index("<strong>Amends:</strong>", start))]
         links = ", ".join(
-            f"[{target}]({graph.record_pages[target]}.md#{target.lower()})"
+            f'<a href="../{graph.record_pages[target]}/#{target.lower()}">{target}</a>'
             for target in amendment.targets  # type: ignore[attr-defined]
         )
-        assert f"**Amends:** {links}\n" in block
-        assert "**Evidence:** " in block and "**Affected findings:** " in block
+        assert f"<p><strong>Amends:</strong> {links}</p>\n" in block
+        assert "<strong>Evidence:</strong> " in block and "<strong>Affected findings:</strong> " in block
 
 
 def test_prose_quotations_are_block_quotations(pipeline: PipelineResult) -> None:

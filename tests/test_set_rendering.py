@@ -78,10 +78,8 @@ def test_amendment_is_shown_on_the_amended_record(rendered: PipelineResult) -> N
     rte1 = runtime[runtime.index("{ #rte-1 ") : runtime.index("{ #rte-2 ")]
     assert "Amended" not in rte1
     reconciliation = _system_pages(rendered)["reconciliation.md"]
-    amendment = reconciliation[
-        reconciliation.index('<div class="kb-amendment" id="amendment-rte-2" markdown>') :
-    ]
-    assert "**Amends:** [RTE-2](runtime.md#rte-2)\n" in amendment
+    amendment = reconciliation[reconciliation.index('<div class="kb-amendment" id="amendment-rte-2">') :]
+    assert '<p><strong>Amends:</strong> <a href="../runtime/#rte-2">RTE-2</a></p>\n' in amendment
 
 
 def test_review_pins_the_manifest_digest(rendered: PipelineResult) -> None:
@@ -166,9 +164,11 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
     assert result.errors == []
     page = _system_pages(result)["reconciliation.md"]
     assert "<script>" not in page and "<img" not in page
-    assert "&lt;script&gt;alert(1)&lt;/script&gt; in [SRC-1](overview.md#src-1)." in page
-    assert "\\](javascript:alert(1))" in page  # the bracket is escaped: no link is formed
-    assert "{{ config }}" not in page
+    assert '&lt;script&gt;alert(1)&lt;/script&gt; in <a href="../overview/#src-1">SRC-1</a>.' in page
+    # Raw HTML: the Markdown link stays text, its ID linked; the braces are entities.
+    assert '[<a href="../runtime/#rte-1">RTE-1</a>](javascript:alert(1))' in page
+    assert 'href="javascript' not in page
+    assert "{{ config }}" not in page and "&#123;&#123; config &#125;&#125;" in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
 
 

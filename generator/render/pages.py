@@ -31,7 +31,7 @@ from .links import html_link, link
 from .profile import profile_context
 from .registry import RECONCILIATION_PAGE, RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
 from .summary import artifacts_of, counts_of
-from .text import Linker, Md, code_span, escape
+from .text import Linker, Md, code_span
 from .urls import slugify
 
 if TYPE_CHECKING:
@@ -315,7 +315,7 @@ def review_view(request: PageRequest) -> dict[str, Any]:
         **view.context(),
         "doc": result,
         "title": title,
-        "evidence_basis": _evidence_basis(graph, view.linker),
+        "evidence_basis": _evidence_basis(graph, view.html_linker),
         "result_sha256": result_sha256,
         "result_href": projected_from,
         "frontmatter": _run_frontmatter(
@@ -429,19 +429,19 @@ def _revision_link(graph: SystemGraph) -> Md:
     return link(code_span(boundary.revision), graph.revision_url(boundary.source, boundary.revision))
 
 
-def _evidence_basis(graph: SystemGraph, linker: Linker) -> Md:
-    """One line: tier, source identity, revision and cutoff."""
+def _evidence_basis(graph: SystemGraph, linker: Linker) -> rawhtml.Html:
+    """One line of raw HTML (the HTML ``linker``): tier, source identity, revision and cutoff."""
     run = graph.system.run
     if run is None:
-        return Md("not stated.")
-    tier = f"{escape(run.evidence_tier.value)} analysis" if run.evidence_tier else "Analysis"
-    line = tier
+        return rawhtml.Html("not stated.")
+    esc = rawhtml.escape
+    line = f"{esc(run.evidence_tier.value)} analysis" if run.evidence_tier else "Analysis"
     if run.reviewed_boundary:
         source = graph.sources.get(run.reviewed_boundary.source)
-        where = linker.ref(run.reviewed_boundary.source)
+        where = str(linker.ref(run.reviewed_boundary.source))
         if source is not None and source.location is not None:
-            where = Md(f"{where} ({escape(str(source.location))})")
-        line += f" of {where} at revision {code_span(run.reviewed_boundary.revision)}"
+            where = f"{where} ({esc(str(source.location))})"
+        line += f" of {where} at revision {rawhtml.code_span(run.reviewed_boundary.revision)}"
     if run.analysis_cutoff:
         line += f", analysis cutoff {run.analysis_cutoff.isoformat()}"
-    return Md(line + ".")
+    return rawhtml.Html(line + ".")

@@ -117,7 +117,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         **view.context(),
         "doc": overview,
         "title": f"{title} — review",
-        "evidence_basis": _evidence_basis(graph, view.linker),
+        "evidence_basis": _evidence_basis(graph, view.html_linker),
         "manifest_sha256": digest,
         "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, artifact)),
         "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),

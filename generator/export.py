@@ -171,8 +171,10 @@ def _selected(result: PipelineResult, system: str | None) -> list[SystemGraph]:
 
 
 def _system_json(graph: SystemGraph) -> str:
-    """One system's entry of the export, as ``json.dumps(…, indent=2)`` writes it at the top level."""
-    return json.dumps(_system(graph).model_dump(mode="json"), indent=2, ensure_ascii=False)
+    """One system's entry of the export, as ``json.dumps(…, indent=2)`` writes it inside the
+    document's ``systems`` list (indented one level deeper than at the top level)."""
+    entry = json.dumps(_system(graph).model_dump(mode="json"), indent=2, ensure_ascii=False)
+    return entry.replace("\n", "\n    ")
 
 
 def export_memo() -> PerGraph[str]:
@@ -184,16 +186,13 @@ def export_memo() -> PerGraph[str]:
 def export_json(result: PipelineResult, system: str | None = None, memo: PerGraph[str] | None = None) -> str:
     """Every record of every (or one) system with its references, and the profiles.
 
-    The document is assembled from each system's serialized entry, indented one level
-    deeper, which is byte for byte what ``json.dumps`` writes for the whole document
+    The document is assembled from each system's serialized entry (``_system_json``),
+    which is byte for byte what ``json.dumps`` writes for the whole document
     (JSON strings hold no raw newline, so re-indenting line by line is exact;
     ``tests/test_export.py`` checks it)."""
     graphs = _selected(result, system)
     entries = memo.values(graphs) if memo is not None else [_system_json(g) for g in graphs]
-    if not entries:
-        systems = "[]"
-    else:
-        systems = "[\n    " + ",\n    ".join(e.replace("\n", "\n    ") for e in entries) + "\n  ]"
+    systems = "[\n    " + ",\n    ".join(entries) + "\n  ]" if entries else "[]"
     return f'{{\n  "version": {EXPORT_VERSION},\n  "systems": {systems}\n}}\n'
 
 

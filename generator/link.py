@@ -8,12 +8,15 @@ from structured fields and from prose, so each record can list what cites it.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from .model.kinds import status_fields
 from .model.profile import AXIS_TITLES, axis_anchor
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -99,6 +102,20 @@ class SystemGraph:
     @property
     def slug(self) -> str:
         return self.system.slug
+
+    @functools.cached_property
+    def status_counts(self) -> tuple[Counter[str], dict[str, Counter[str]]]:
+        """Conclusion-status values of the system's records: in total and per status field.
+
+        Computed once per graph: the status matrix counts every system on every build, and
+        ``kbgen serve`` keeps an unchanged system's graph across rebuilds."""
+        totals: Counter[str] = Counter()
+        per_field: dict[str, Counter[str]] = {}
+        for record in self.system.records:
+            for label, value in status_fields(record):
+                totals[value] += 1
+                per_field.setdefault(label, Counter())[value] += 1
+        return totals, per_field
 
     @property
     def annotation_page(self) -> str:

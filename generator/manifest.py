@@ -49,12 +49,12 @@ def _parsed_front_matter(text: str) -> tuple[tuple[str, Any], ...]:
     return tuple(found.items()) if isinstance(found, dict) else ()
 
 
-def _entry(path: str, markdown: str, html_path: str, site: Path) -> dict[str, Any]:
+def _entry(path: str, markdown: str, html_path: str, site: Path, html_sha256: str | None) -> dict[str, Any]:
     meta = front_matter(markdown)
     entry: dict[str, Any] = {
         "page": path,
         "html": html_path,
-        "sha256": sha256((site / html_path).read_bytes()),
+        "sha256": html_sha256 or sha256((site / html_path).read_bytes()),
         "markdown_sha256": sha256(markdown.encode("utf-8")),
         "run_id": meta.get("run-id"),
     }
@@ -81,15 +81,22 @@ def pin_problems(entries: list[dict[str, Any]]) -> list[str]:
 
 
 def build_manifest(
-    config: MkDocsConfig, pages: dict[str, str], artifacts: dict[str, str] | None = None
+    config: MkDocsConfig,
+    pages: dict[str, str],
+    artifacts: dict[str, str] | None = None,
+    html_sha256: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The manifest of the generated pages of a build whose HTML is already written, and
-    of the analysis sets' manifests (``ARTIFACT.yaml``: the SHA-256 a set review pins)."""
+    of the analysis sets' manifests (``ARTIFACT.yaml``: the SHA-256 a set review pins).
+
+    ``html_sha256`` gives the digests of the HTML the build wrote, by page, as the plugin
+    hashed it on its way to the file; a page without one is read back from the site."""
     site = Path(config.site_dir)
+    known = html_sha256 or {}
     entries = []
     for path, markdown in sorted(pages.items()):
         html_path = File(path, config.docs_dir, config.site_dir, config.use_directory_urls).dest_uri
-        entries.append(_entry(path, markdown, html_path, site))
+        entries.append(_entry(path, markdown, html_path, site, known.get(path)))
     manifest: dict[str, Any] = {"pages": entries}
     if artifacts:
         manifest["artifacts"] = [
@@ -103,10 +110,13 @@ def manifest_text(manifest: dict[str, Any]) -> str:
 
 
 def write_manifest(
-    config: MkDocsConfig, pages: dict[str, str], artifacts: dict[str, str] | None = None
+    config: MkDocsConfig,
+    pages: dict[str, str],
+    artifacts: dict[str, str] | None = None,
+    html_sha256: dict[str, str] | None = None,
 ) -> list[str]:
     """Write ``kb-manifest.json`` into the site; the pin problems found (the build fails on any)."""
-    manifest = build_manifest(config, pages, artifacts)
+    manifest = build_manifest(config, pages, artifacts, html_sha256)
     target = Path(config.site_dir) / MANIFEST_NAME
     target.write_text(manifest_text(manifest), encoding="utf-8", newline="\n")
     return pin_problems(manifest["pages"])

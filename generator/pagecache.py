@@ -1,24 +1,27 @@
-"""``kbgen serve``: MkDocs' per-page work skipped for generated pages that did not change.
+"""``kbgen serve``: MkDocs' per-page work skipped for pages that did not change.
 
-MkDocs' serve rebuilds the whole site on every edit. For a generated page, the HTML of
-its Markdown depends on the Markdown, the page's place among the site's files and the
-configuration; the finished page adds the navigation. So both are remembered between
-rebuilds under digests of exactly those inputs:
+MkDocs' serve rebuilds the whole site on every edit. The HTML of a page's Markdown
+depends on the Markdown, the page's place among the site's files and the configuration;
+the finished page adds its front matter and the navigation. So both are remembered
+between rebuilds under digests of exactly those inputs:
 
 * **converted** (Markdown → HTML, with the table of contents, title and anchors MkDocs
-  reads from the conversion), keyed by the page's Markdown, its source and edit path,
-  the site's file list and the configuration (``page_key``);
+  reads from the conversion), keyed by the page's Markdown (a hand-written page's as
+  the macros plugin expanded it), front matter, source and edit path, the site's file
+  list and the configuration (``page_key``);
 * **finished** (the page as written), keyed by that and the navigation (``nav_digest``).
 
 An unchanged page is not converted (MkDocs' ``page.render`` restores its remembered
 conversion instead) and, under an unchanged navigation, not rendered through the
 theme either (``CACHED_TEMPLATE`` prints the remembered page). What one rebuild made is
-kept only when that build succeeded, and only what the latest build used is kept.
+kept only when that build succeeded, and only what the latest build used is kept. A
+remembered conversion does not repeat the warnings its first conversion logged.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -83,8 +86,10 @@ def nav_digest(nav: Navigation) -> str:
 
 
 def page_key(site: str, markdown: str, page: Page) -> str:
-    """The conversion's inputs: the site (configuration and files), the page and its Markdown."""
-    return _sha([site, page.file.src_uri, str(page.file.edit_uri), markdown])
+    """The page's inputs: the site (configuration and files), the page, its front matter
+    (which the theme reads) and its Markdown."""
+    meta = json.dumps(page.meta, sort_keys=True, default=repr, ensure_ascii=False)
+    return _sha([site, page.file.src_uri, str(page.file.edit_uri), meta, markdown])
 
 
 @dataclass(frozen=True)
@@ -114,15 +119,30 @@ class Converted:
         return self.html
 
 
+@dataclass(frozen=True)
+class Finished:
+    """A page as MkDocs writes it, and the SHA-256 of the bytes written."""
+
+    output: str
+    sha256: str
+
+    @classmethod
+    def of(cls, output: str) -> Finished:
+        # What MkDocs' _build_page writes of a page's output.
+        data = output.encode("utf-8", errors="xmlcharrefreplace")
+        return cls(output, hashlib.sha256(data).hexdigest())
+
+
 @dataclass
 class PageMemory:
-    """Converted and finished generated pages of the latest successful build."""
+    """Converted and finished pages of the latest successful build; a finished page is kept
+    with the SHA-256 of the bytes MkDocs writes of it (the build manifest lists it)."""
 
     converted: dict[str, Converted] = field(default_factory=dict)
-    finished: dict[tuple[str, str], str] = field(default_factory=dict)
+    finished: dict[tuple[str, str], Finished] = field(default_factory=dict)
     # This build: what it used or made, committed by ``succeeded``.
     _converted: dict[str, Converted] = field(default_factory=dict)
-    _finished: dict[tuple[str, str], str] = field(default_factory=dict)
+    _finished: dict[tuple[str, str], Finished] = field(default_factory=dict)
     _pending: bool = False
     reused_conversions: int = 0
     reused_pages: int = 0
@@ -145,15 +165,15 @@ class PageMemory:
     def remember_conversion(self, key: str, converted: Converted) -> None:
         self._converted[key] = converted
 
-    def page(self, key: str, nav: str) -> str | None:
+    def page(self, key: str, nav: str) -> Finished | None:
         found = self.finished.get((key, nav))
         if found is not None:
             self._finished[(key, nav)] = found
             self.reused_pages += 1
         return found
 
-    def remember_page(self, key: str, nav: str, output: str) -> None:
-        self._finished[(key, nav)] = output
+    def remember_page(self, key: str, nav: str, finished: Finished) -> None:
+        self._finished[(key, nav)] = finished
 
     def succeeded(self) -> None:
         self._pending = True

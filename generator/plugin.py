@@ -41,6 +41,7 @@ from .pagecache import (
     CACHED_TEMPLATE,
     THEME_DIR,
     Converted,
+    Finished,
     PageMemory,
     TemplateBytecode,
     ThemeListing,
@@ -164,7 +165,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._site = ""  # digest of the configuration and of the site's files
         self._nav: Navigation | None = None
         self._keys: dict[str, str] = {}  # generated page's source path → its page_key
-        self._replayed: dict[str, str] = {}  # source path → finished page, printed as it is
+        self._replayed: dict[str, Finished] = {}  # source path → finished page, printed as it is
+        self._html_sha256: dict[str, str] = {}  # generated page → SHA-256 of the HTML written
+        self.last_replayed: frozenset[str] = frozenset()
         self._spliced: dict[str, Spliced] = {}  # source path → its raw blocks, out of the Markdown
         self._restored: set[str] = set()  # serve: pages given their remembered conversion
         # Off for ``kbgen render``, which hands the pages' whole Markdown to another engine.
@@ -216,6 +219,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.command != "serve":
             self._guard_site_dir(config, self.records)
         self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
+        self._html_sha256 = {}
         if self.memory is not None:
             self.memory.start()
             config.theme.dirs.append(str(THEME_DIR))  # CACHED_TEMPLATE, last: never shadows the theme
@@ -300,11 +304,13 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     @event_priority(-100)  # last: the key is the Markdown every other plugin has seen
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        if self.published is None or page.file.src_uri not in self.published.pages:
-            return markdown
-        # The record index (search/search_index.json) makes generated pages findable;
-        # mkdocs-material's page index, which would parse every page's HTML, is dropped.
-        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        generated = self.published is not None and page.file.src_uri in self.published.pages
+        if generated:
+            # The record index (search/search_index.json) makes generated pages findable;
+            # mkdocs-material's page index, which would parse every page's HTML, is dropped.
+            page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        # serve: a hand-written page is remembered like a generated one, under the Markdown
+        # the macros plugin expanded (what it shows of the records is in that Markdown).
         if self.memory is not None:
             key = page_key(self._site, markdown, page)
             self._keys[page.file.src_uri] = key
@@ -317,7 +323,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
                 page.render = functools.partial(_restore_conversion, page, known)  # type: ignore[method-assign]
                 self._restored.add(page.file.src_uri)
                 return markdown
-        if not self.splice_raw_html:
+        if not generated or not self.splice_raw_html:
             return markdown
         # Python-Markdown sees the page without its raw HTML blocks (see splice.py).
         spliced = split_raw_blocks(markdown)
@@ -364,29 +370,40 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         nav = nav_digest(self._nav)
         for file in files.documentation_pages():
             key = self._keys.get(file.src_uri)
-            output = self.memory.page(key, nav) if key is not None else None
-            if output is not None and file.page is not None:
+            finished = self.memory.page(key, nav) if key is not None else None
+            if finished is not None and file.page is not None:
                 file.page.meta["template"] = CACHED_TEMPLATE
                 # The remembered page already holds this content as every plugin left it;
                 # emptied, the search plugin's per-page rewrite of it (a regex over the
-                # whole HTML of every page, a tenth of a rebuild) has nothing to scan.
-                file.page.content = ""
-                self._replayed[file.src_uri] = output
+                # whole HTML of every page, a tenth of a rebuild) has nothing to scan. A
+                # hand-written page keeps it: the theme's search indexes its sections.
+                if self.published is not None and file.src_uri in self.published.pages:
+                    file.page.content = ""
+                self._replayed[file.src_uri] = finished
         self._nav_key = nav
         return env
 
     @event_priority(-100)
     def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
-        output = self._replayed.get(page.file.src_uri)
-        if output is not None:
-            context[CACHED_OUTPUT] = output
+        finished = self._replayed.get(page.file.src_uri)
+        if finished is not None:
+            context[CACHED_OUTPUT] = finished.output
         return context
 
     @event_priority(-100)  # last: what is remembered is what gets written
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        key = self._keys.get(page.file.src_uri)
-        if self.memory is not None and key is not None and page.file.src_uri not in self._replayed:
-            self.memory.remember_page(key, self._nav_key, output)
+        source = page.file.src_uri
+        key = self._keys.get(source)
+        generated = self.published is not None and source in self.published.pages
+        remember = self.memory is not None and key is not None
+        if not (generated or remember) or not output.strip():  # MkDocs writes no empty page
+            return output
+        replayed = self._replayed.get(source)
+        finished = replayed if replayed is not None and replayed.output == output else Finished.of(output)
+        if self.memory is not None and key is not None and replayed is None:
+            self.memory.remember_page(key, self._nav_key, finished)
+        if generated:
+            self._html_sha256[source] = finished.sha256  # the build manifest lists it
         return output
 
     def on_build_error(self, *, error: Exception) -> None:
@@ -400,13 +417,17 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             write_site_index(Path(config.site_dir), self.published.graphs, self._index)
         mark_site(Path(config.site_dir))
         pin_problems = (
-            write_manifest(config, self.published.pages, self.published.artifacts) if self.published else []
+            write_manifest(config, self.published.pages, self.published.artifacts, self._html_sha256)
+            if self.published
+            else []
         )
         if pin_problems:
             raise PluginError("kb-records: " + "; ".join(pin_problems))
         if self.memory is not None:
             self.memory.succeeded()
+        self.last_replayed = frozenset(self._replayed)  # serve: the pages printed as remembered
         self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
+        self._html_sha256 = {}
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

@@ -39,6 +39,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     project = make_project(tmp_path, git=False)
     records = project / "records"
     _copy_system(records, "demo", "second", "Second demo")
+    # A hand-written page that shows record text through a macro.
+    (project / "kb" / "linked.md").write_text(
+        '---\nrender_macros: true\n---\n\n# Linked\n\nThe route {{ record_link("demo", "RTE-1") }} answers.\n',
+        encoding="utf-8",
+    )
     monkeypatch.chdir(project)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
@@ -115,7 +120,25 @@ def _add_theme_asset(records: Path) -> None:
     (records.parent / "overrides" / "assets" / "kb-added.txt").write_text("added\n", encoding="utf-8")
 
 
-EDITS = [_edit_sentence, _add_referenced_record, _add_theme_asset, _rename_system, _remove_system]
+def _edit_linked_label(records: Path) -> None:
+    """The label a hand-written page shows through record_link changes (the page is
+    remembered under its expanded Markdown)."""
+    _edit(records / "demo" / "records.yaml", "label: Prompt to answer", "label: Prompt to reply")
+
+
+def _edit_hand_written_page(records: Path) -> None:
+    _edit(records.parent / "kb" / "linked.md", 'The route {{ record_link("demo", "RTE-1") }} answers.', "None.")
+
+
+EDITS = [
+    _edit_sentence,
+    _add_referenced_record,
+    _edit_linked_label,
+    _edit_hand_written_page,
+    _add_theme_asset,
+    _rename_system,
+    _remove_system,
+]
 
 
 def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: Path) -> None:
@@ -131,6 +154,9 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
             assert plugin.systems.hits == 1
             assert plugin.memory.reused_conversions > 0 and plugin.memory.reused_pages > 0
         assert tree_hashes(served) == expected, f"after {edit.__name__ if edit else 'the first build'}"
+        if edit is _edit_linked_label:  # the hand-written pages that do not show it are remembered
+            assert {"index.md", "authoring.md"} <= plugin.last_replayed
+            assert "linked.md" not in plugin.last_replayed
     assert "assets/kb-added.txt" in expected
 
 

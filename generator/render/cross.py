@@ -4,11 +4,9 @@ glossary, and ``render_cross_system``."""
 from __future__ import annotations
 
 import html
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..model.kinds import status_fields
 from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
 from . import urls
 from .badges import vocab_anchor
@@ -48,17 +46,6 @@ def systems_index_view(request: PageRequest) -> dict[str, Any]:
     }
 
 
-def _status_counts(graph: SystemGraph) -> tuple[Counter[str], dict[str, Counter[str]]]:
-    """Conclusion-status values of a system's records: in total and per status field."""
-    totals: Counter[str] = Counter()
-    per_field: dict[str, Counter[str]] = {}
-    for record in graph.system.records:
-        for label, value in status_fields(record):
-            totals[value] += 1
-            per_field.setdefault(label, Counter())[value] += 1
-    return totals, per_field
-
-
 def status_matrix_view(request: PageRequest) -> dict[str, Any]:
     """How many status fields of each system hold each conclusion status."""
     statuses = [status.value for status in ConclusionStatus]
@@ -66,7 +53,7 @@ def status_matrix_view(request: PageRequest) -> dict[str, Any]:
     for graph in request.graphs:
         summary = summarize(graph)
         system = {"name": summary.name, "href": urls.href(request.path, summary.path)}
-        totals, per_field = _status_counts(graph)
+        totals, per_field = graph.status_counts
         rows.append({**system, "counts": [totals[s] for s in statuses]})
         for label in sorted(per_field):
             field_rows.append({**system, "field": label, "counts": [per_field[label][s] for s in statuses]})

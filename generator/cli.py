@@ -118,6 +118,12 @@ def _add_site_commands(commands: Any) -> None:
             command.add_argument("--site-dir", default=None, help="output folder (default: site)")
         else:
             command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
+            command.add_argument(
+                "--poll",
+                action="store_true",
+                help="look for changes every half second instead of using the system's file events "
+                "(for folders whose events do not arrive, such as some network or container mounts)",
+            )
 
     render = commands.add_parser(
         "render", help="write the pages as Markdown with a standalone mkdocs.yml (ProperDocs, Zensical)"
@@ -374,7 +380,7 @@ def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
         return render_site(Path(args.config_file), args.records, args.out, out, err, engine=args.engine)
     if args.command == "build":
         return build_site(Path(args.config_file), args.records, args.site_dir, out, err)
-    return serve_site(Path(args.config_file), args.records, args.dev_addr, out, err)
+    return serve_site(Path(args.config_file), args.records, args.dev_addr, out, err, poll=args.poll)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -292,11 +292,19 @@ def _records_option_ignored(config_file: Path, folder: Path) -> str | None:
 
 
 def serve_site(
-    config_file: Path, records: str | None, dev_addr: str | None, out: Console, err: Console
+    config_file: Path,
+    records: str | None,
+    dev_addr: str | None,
+    out: Console,
+    err: Console,
+    poll: bool = False,
 ) -> int:
-    """Preview the site with live reload; record edits rebuild the affected pages."""
+    """Preview the site with live reload; record edits rebuild the affected pages. Changes
+    arrive as the system's file events, or by MkDocs' polling with ``poll``."""
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import Abort, ConfigurationError
+
+    from .watch import event_watching
 
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
@@ -304,7 +312,7 @@ def serve_site(
     folder = Path(records).resolve() if records else None
     options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
     # A preview shows INFO too: the address it serves on, each rebuild, the records' errors.
-    with _environment(config_file, folder), _mkdocs_log(err, logging.INFO):
+    with _environment(config_file, folder), _mkdocs_log(err, logging.INFO), event_watching(not poll):
         try:
             ignored = folder is not None and _records_option_ignored(config_file, folder)
             if ignored:

@@ -10,7 +10,6 @@ generated from the models below.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import os
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .incremental import PerGraph
+from .incremental import PerGraph, TextDigests
 from .model.ids import KIND_NAMES, kind_of, sort_key
 from .model.kinds import status_fields
 from .model.profile import AXES
@@ -227,7 +226,7 @@ def _inert(cell: str) -> str:
     return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
-def _csv_row(result: PipelineResult, graph: SystemGraph) -> list[str]:
+def _csv_row(result: PipelineResult, graph: SystemGraph, digests: TextDigests) -> list[str]:
     profile = graph.system.memory_comparison
     assert profile is not None
     run = graph.system.run
@@ -250,18 +249,20 @@ def _csv_row(result: PipelineResult, graph: SystemGraph) -> list[str]:
     page = run_page(graph.system)
     path = urls.page_path(page, graph.slug)
     markdown = result.pages.get(path)
-    digest = hashlib.sha256(markdown.encode("utf-8")).hexdigest() if markdown is not None else ""
+    digest = digests.of(path, markdown) if markdown is not None else ""
     return [*cells, path if markdown is not None else "", digest]
 
 
-def export_csv(result: PipelineResult, system: str | None = None) -> str:
-    """The comparison table: one row per system with a profile, in slug order."""
+def export_csv(result: PipelineResult, system: str | None = None, digests: TextDigests | None = None) -> str:
+    """The comparison table: one row per system with a profile, in slug order (``digests``:
+    the report pages' digests kept by ``kbgen serve``)."""
+    digests = digests or TextDigests()
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(csv_header())
     for graph in _selected(result, system):
         if graph.system.memory_comparison is not None:
-            writer.writerow([_inert(cell) for cell in _csv_row(result, graph)])
+            writer.writerow([_inert(cell) for cell in _csv_row(result, graph, digests)])
     return buffer.getvalue()
 
 
@@ -279,6 +280,11 @@ def write_atomically(target: Path, text: str) -> None:
         raise
 
 
-def site_exports(result: PipelineResult, memo: PerGraph[str] | None = None) -> dict[str, str]:
+def site_exports(
+    result: PipelineResult, memo: PerGraph[str] | None = None, digests: TextDigests | None = None
+) -> dict[str, str]:
     """The files the built site ships for download (path below the site root → text)."""
-    return {urls.KB_JSON: export_json(result, memo=memo), urls.COMPARISON_CSV: export_csv(result)}
+    return {
+        urls.KB_JSON: export_json(result, memo=memo),
+        urls.COMPARISON_CSV: export_csv(result, digests=digests),
+    }

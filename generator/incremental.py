@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,7 +29,36 @@ HASH_LIMIT = 64 * 1024 * 1024
 T = TypeVar("T")
 
 
-def _entry_bytes(path: str, entry: os.DirEntry[str]) -> bytes:
+# A file whose status changed this recently may change again within the same timestamp
+# tick (file times advance in ticks of a few milliseconds), so its digest is not reused.
+SETTLED_NS = 100_000_000
+
+
+class FileDigests:
+    """Each file's content digest, reused while its status (device, inode, size, modification
+    and change times) is as it was when a settled file was hashed. ``kbgen serve``
+    fingerprints every system folder on every rebuild; this spares reading the unchanged
+    files. A file written within ``SETTLED_NS`` before it was hashed is hashed again."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[tuple[int, ...], bytes]] = {}
+
+    def get(self, path: str, stat: os.stat_result) -> bytes | None:
+        known = self._known.get(path)
+        return known[1] if known is not None and known[0] == _status(stat) else None
+
+    def put(self, path: str, stat: os.stat_result, content: bytes, hashed_at_ns: int) -> None:
+        if max(stat.st_mtime_ns, stat.st_ctime_ns) < hashed_at_ns - SETTLED_NS:
+            self._known[path] = (_status(stat), content)
+        else:
+            self._known.pop(path, None)
+
+
+def _status(stat: os.stat_result) -> tuple[int, ...]:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def _entry_bytes(path: str, entry: os.DirEntry[str], digests: FileDigests | None = None) -> bytes:
     """What of one folder entry goes into the fingerprint: its kind and its content."""
     if entry.is_symlink():
         return b"link:" + os.fsencode(os.readlink(path))
@@ -36,6 +66,10 @@ def _entry_bytes(path: str, entry: os.DirEntry[str]) -> bytes:
         return b"dir"
     if not entry.is_file(follow_symlinks=False):
         return b"special"
+    if digests is not None:
+        known = digests.get(path, entry.stat(follow_symlinks=False))
+        if known is not None:
+            return known
     # Opened without following a link or blocking on a FIFO swapped in since the listing,
     # and hashed only when it is still a regular file.
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -45,11 +79,16 @@ def _entry_bytes(path: str, entry: os.DirEntry[str]) -> bytes:
             return b"special"
         if stat.st_size > HASH_LIMIT:
             return f"large:{stat.st_size}:{stat.st_mtime_ns}".encode()
-        return b"file:" + hashlib.file_digest(handle, "sha256").digest()
+        hashed_at = time.time_ns()
+        content = b"file:" + hashlib.file_digest(handle, "sha256").digest()
+    if digests is not None:
+        digests.put(path, stat, content, hashed_at)
+    return content
 
 
-def folder_fingerprint(folder: Path) -> str:
-    """A digest of every entry under ``folder`` (names, kinds, bytes), symlinks not followed."""
+def folder_fingerprint(folder: Path, digests: FileDigests | None = None) -> str:
+    """A digest of every entry under ``folder`` (names, kinds, bytes), symlinks not followed;
+    ``digests`` reuses the content digests of files whose status is unchanged."""
     digest = hashlib.sha256()
     pending = [folder]
     while pending:
@@ -63,7 +102,7 @@ def folder_fingerprint(folder: Path) -> str:
         for entry in entries:
             path = os.path.join(current, entry.name)
             try:
-                content = _entry_bytes(path, entry)
+                content = _entry_bytes(path, entry, digests)
             except OSError as exc:
                 content = f"unreadable:{exc.errno}".encode()
             digest.update(os.fsencode(os.path.relpath(path, folder)) + b"\0" + content + b"\0")
@@ -90,6 +129,7 @@ class SystemCache:
     """The stages of each system folder, keyed by folder, display base and fingerprint."""
 
     entries: dict[tuple[str, str, bool], tuple[str, SystemStages]] = field(default_factory=dict)
+    digests: FileDigests = field(default_factory=FileDigests)  # for the folders' fingerprints
     hits: int = 0
     misses: int = 0
 
@@ -131,3 +171,27 @@ class PerGraph(Generic[T]):
             kept[id(graph)] = found if fresh and found is not None else (graph, self._compute(graph))
         self._kept = kept
         return [kept[id(graph)][1] for graph in graphs]
+
+
+class TextDigests:
+    """SHA-256 of texts that come back unchanged build after build, under their names.
+
+    An unchanged system's pages are the very strings ``SystemCache`` kept (compared by
+    identity), or equal strings (compared byte for byte, far cheaper than hashing), so
+    their digests — the page cache's keys, the build manifest's and the comparison CSV's —
+    are computed once; a changed text is hashed again. Only the names of the latest build
+    are kept."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[str, str]] = {}
+        self._used: dict[str, tuple[str, str]] = {}
+
+    def of(self, name: str, text: str) -> str:
+        known = self._used.get(name) or self._known.get(name)
+        if known is None or known[0] != text:  # the same object compares by identity
+            known = (text, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        self._used[name] = known
+        return known[1]
+
+    def next_build(self) -> None:
+        self._known, self._used = self._used, {}

@@ -21,6 +21,8 @@ import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
+from .incremental import TextDigests
+
 MANIFEST_NAME = "kb-manifest.json"
 PIN_KEY = "result-sha256"
 PINNED_FROM_KEY = "projected-from"
@@ -49,13 +51,15 @@ def _parsed_front_matter(text: str) -> tuple[tuple[str, Any], ...]:
     return tuple(found.items()) if isinstance(found, dict) else ()
 
 
-def _entry(path: str, markdown: str, html_path: str, site: Path, html_sha256: str | None) -> dict[str, Any]:
+def _entry(
+    path: str, markdown: str, html_path: str, site: Path, html_sha256: str | None, markdown_sha256: str
+) -> dict[str, Any]:
     meta = front_matter(markdown)
     entry: dict[str, Any] = {
         "page": path,
         "html": html_path,
         "sha256": html_sha256 or sha256((site / html_path).read_bytes()),
-        "markdown_sha256": sha256(markdown.encode("utf-8")),
+        "markdown_sha256": markdown_sha256,
         "run_id": meta.get("run-id"),
     }
     if PIN_KEY in meta:
@@ -85,18 +89,22 @@ def build_manifest(
     pages: dict[str, str],
     artifacts: dict[str, str] | None = None,
     html_sha256: dict[str, str] | None = None,
+    digests: TextDigests | None = None,
 ) -> dict[str, Any]:
     """The manifest of the generated pages of a build whose HTML is already written, and
     of the analysis sets' manifests (``ARTIFACT.yaml``: the SHA-256 a set review pins).
 
     ``html_sha256`` gives the digests of the HTML the build wrote, by page, as the plugin
-    hashed it on its way to the file; a page without one is read back from the site."""
+    hashed it on its way to the file; a page without one is read back from the site.
+    ``digests`` remembers the Markdown's digests between the builds of ``kbgen serve``."""
     site = Path(config.site_dir)
     known = html_sha256 or {}
+    markdown_digests = digests or TextDigests()
     entries = []
     for path, markdown in sorted(pages.items()):
         html_path = File(path, config.docs_dir, config.site_dir, config.use_directory_urls).dest_uri
-        entries.append(_entry(path, markdown, html_path, site, known.get(path)))
+        markdown_sha256 = markdown_digests.of(path, markdown)
+        entries.append(_entry(path, markdown, html_path, site, known.get(path), markdown_sha256))
     manifest: dict[str, Any] = {"pages": entries}
     if artifacts:
         manifest["artifacts"] = [
@@ -114,9 +122,10 @@ def write_manifest(
     pages: dict[str, str],
     artifacts: dict[str, str] | None = None,
     html_sha256: dict[str, str] | None = None,
+    digests: TextDigests | None = None,
 ) -> list[str]:
     """Write ``kb-manifest.json`` into the site; the pin problems found (the build fails on any)."""
-    manifest = build_manifest(config, pages, artifacts, html_sha256)
+    manifest = build_manifest(config, pages, artifacts, html_sha256, digests)
     target = Path(config.site_dir) / MANIFEST_NAME
     target.write_text(manifest_text(manifest), encoding="utf-8", newline="\n")
     return pin_problems(manifest["pages"])

@@ -85,11 +85,11 @@ def nav_digest(nav: Navigation) -> str:
     return _sha(_nav_lines(nav.items, 0))
 
 
-def page_key(site: str, markdown: str, page: Page) -> str:
+def page_key(site: str, markdown_sha256: str, page: Page) -> str:
     """The page's inputs: the site (configuration and files), the page, its front matter
-    (which the theme reads) and its Markdown."""
+    (which the theme reads) and the digest of its Markdown."""
     meta = json.dumps(page.meta, sort_keys=True, default=repr, ensure_ascii=False)
-    return _sha([site, page.file.src_uri, str(page.file.edit_uri), meta, markdown])
+    return _sha([site, page.file.src_uri, str(page.file.edit_uri), meta, markdown_sha256])
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def _remembering_check(
     def check(folder: Path, base: Path | None, nested: bool) -> CheckedSystem:
         shown_from = base or Path.cwd()
         seen.add((str(folder), str(shown_from), nested))
-        fingerprint = folder_fingerprint(folder)
+        fingerprint = folder_fingerprint(folder, cache.digests)
         found = cache.get(folder, shown_from, nested, fingerprint)
         if found is None:
             found = SystemStages(check_folder(folder, base, nested))

@@ -33,7 +33,7 @@ from mkdocs.structure.pages import Page
 
 from .diagnostics import Diagnostic
 from .export import export_memo, site_exports
-from .incremental import PerGraph, SystemCache
+from .incremental import PerGraph, SystemCache, TextDigests
 from .macros import MacroProblems, RecordMacros
 from .manifest import write_manifest
 from .pagecache import (
@@ -175,6 +175,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._nav_key = ""
         self._index: PerGraph[GraphParts] | None = None  # serve: each system's indexed terms
         self._exports: PerGraph[str] | None = None  # serve: each system's serialized export
+        self._digests: TextDigests | None = None  # serve: the pages' Markdown digests
+        self._bodies: TextDigests | None = None  # serve: the digests of what each page converts
         self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates
         self._theme_listing = ThemeListing()  # serve: the theme's static files
 
@@ -187,6 +189,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.memory = PageMemory() if incremental else None
         self._index = site_index_memo() if incremental else None
         self._exports = export_memo() if incremental else None
+        self._digests = TextDigests() if incremental else None
+        self._bodies = TextDigests() if incremental else None
         self._bytecode = TemplateBytecode()
         self._theme_listing = ThemeListing()
 
@@ -296,7 +300,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             files.append(file)
         # The set manifests, and the downloads linked from the comparison page (built from
         # the same pages, so the CSV's page digests are those of this build).
-        for path, text in {**self.published.artifacts, **site_exports(self.published, self._exports)}.items():
+        exports = site_exports(self.published, self._exports, self._digests)
+        for path, text in {**self.published.artifacts, **exports}.items():
             files.append(File.generated(config, path, content=text))
         if self.memory is not None:
             self._site = f"{self._site}:{files_digest(files)}"
@@ -312,7 +317,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # serve: a hand-written page is remembered like a generated one, under the Markdown
         # the macros plugin expanded (what it shows of the records is in that Markdown).
         if self.memory is not None:
-            key = page_key(self._site, markdown, page)
+            assert self._bodies is not None
+            key = page_key(self._site, self._bodies.of(page.file.src_uri, markdown), page)
             self._keys[page.file.src_uri] = key
             known = self.memory.conversion(key)
             if known is not None:
@@ -417,7 +423,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             write_site_index(Path(config.site_dir), self.published.graphs, self._index)
         mark_site(Path(config.site_dir))
         pin_problems = (
-            write_manifest(config, self.published.pages, self.published.artifacts, self._html_sha256)
+            write_manifest(
+                config, self.published.pages, self.published.artifacts, self._html_sha256, self._digests
+            )
             if self.published
             else []
         )
@@ -425,6 +433,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             raise PluginError("kb-records: " + "; ".join(pin_problems))
         if self.memory is not None:
             self.memory.succeeded()
+        for digests in (self._digests, self._bodies):
+            if digests is not None:
+                digests.next_build()
         self.last_replayed = frozenset(self._replayed)  # serve: the pages printed as remembered
         self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
         self._html_sha256 = {}

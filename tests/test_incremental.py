@@ -8,10 +8,12 @@ compared with a fresh full build of the same records, file by file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +22,19 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-from generator.incremental import PerGraph, SystemCache, folder_fingerprint
+from generator.incremental import (
+    SETTLED_NS,
+    FileDigests,
+    PerGraph,
+    SystemCache,
+    TextDigests,
+    folder_fingerprint,
+)
 from generator.pagecache import ThemeListing
 from generator.pipeline import run_pipeline
 from generator.plugin import RecordsPlugin
 
+LINKED_SENTENCE = 'The route {{ record_link("demo", "RTE-1") }} answers.'
 SECOND_ROUTE = """  - id: RTE-3
     label: Added route
     progression: User prompt, then CMP-1, then OBJ-9.
@@ -41,7 +51,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     _copy_system(records, "demo", "second", "Second demo")
     # A hand-written page that shows record text through a macro.
     (project / "kb" / "linked.md").write_text(
-        '---\nrender_macros: true\n---\n\n# Linked\n\nThe route {{ record_link("demo", "RTE-1") }} answers.\n',
+        "---\nrender_macros: true\n---\n\n# Linked\n\n" + LINKED_SENTENCE + "\n",
         encoding="utf-8",
     )
     monkeypatch.chdir(project)
@@ -127,7 +137,7 @@ def _edit_linked_label(records: Path) -> None:
 
 
 def _edit_hand_written_page(records: Path) -> None:
-    _edit(records.parent / "kb" / "linked.md", 'The route {{ record_link("demo", "RTE-1") }} answers.', "None.")
+    _edit(records.parent / "kb" / "linked.md", LINKED_SENTENCE, "None.")
 
 
 EDITS = [
@@ -208,6 +218,28 @@ def test_fingerprint_sees_content_kind_and_name_changes(project: Path) -> None:
     assert len({before, edited, nested, linked}) == 4
 
 
+def test_remembered_file_digests_follow_every_change(project: Path) -> None:
+    """Settled files are not read again; a rewrite with the same size and modification
+    time still changes the fingerprint (the change time moves), and so does a write
+    within the timestamp tick of the last hashing (the file had not settled)."""
+    folder = project / "records" / "demo"
+    run = folder / "run.yaml"
+    old = time.time_ns() - 10 * SETTLED_NS
+    for path in folder.iterdir():
+        os.utime(path, ns=(old, old))
+    time.sleep(SETTLED_NS / 1e9 * 1.5)  # the change times utime set have settled too
+    digests = FileDigests()
+    first = folder_fingerprint(folder, digests)
+    assert folder_fingerprint(folder, digests) == first == folder_fingerprint(folder)
+    stamp = os.stat(run)
+    _edit(run, "Demo", "Demp")  # same size
+    os.utime(run, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    edited = folder_fingerprint(folder, digests)
+    assert edited != first and edited == folder_fingerprint(folder)
+    _edit(run, "Demp", "Demq")  # again at once: not settled when hashed, so hashed again
+    assert folder_fingerprint(folder, digests) == folder_fingerprint(folder) != edited
+
+
 def test_fingerprint_of_a_fifo_does_not_block(project: Path) -> None:
     folder = project / "records" / "demo"
     before = folder_fingerprint(folder)
@@ -258,3 +290,14 @@ def test_theme_listing_is_remembered_until_the_site_digest_changes() -> None:
         theme = fresh
     assert theme.listed == 2  # listed for "one" once, then for "two"
     assert theme.get_env().list_templates() == ["a.css", "b.html"]  # type: ignore[attr-defined]
+
+
+def test_text_digests_are_reused_for_the_same_text_only() -> None:
+    digests, text = TextDigests(), "# Page\n" * 1000
+    first = digests.of("a.md", text)
+    assert first == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digests.next_build()
+    assert digests.of("a.md", text) == first
+    edited = text.replace("Page", "Paje", 1)
+    digests.next_build()
+    assert digests.of("a.md", edited) == hashlib.sha256(edited.encode("utf-8")).hexdigest() != first

@@ -3,6 +3,7 @@ any event it is handed, so a build reading the records would start the next buil
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
 from pathlib import Path
@@ -23,10 +24,8 @@ class _Collect(FileSystemEventHandler):
 def _drain(events: queue.Queue[FileSystemEvent], seconds: float) -> list[FileSystemEvent]:
     found, deadline = [], time.monotonic() + seconds
     while time.monotonic() < deadline:
-        try:
+        with contextlib.suppress(queue.Empty):
             found.append(events.get(timeout=0.05))
-        except queue.Empty:
-            pass
     return found
 
 

@@ -169,30 +169,40 @@ def _selected(result: PipelineResult, system: str | None) -> list[SystemGraph]:
     return [g for g in graphs if g.slug == system] if system else graphs
 
 
-def _system_json(graph: SystemGraph) -> str:
+def _system_json(graph: SystemGraph) -> bytes:
     """One system's entry of the export, as ``json.dumps(…, indent=2)`` writes it inside the
-    document's ``systems`` list (indented one level deeper than at the top level)."""
+    document's ``systems`` list (indented one level deeper than at the top level), in UTF-8."""
     entry = json.dumps(_system(graph).model_dump(mode="json"), indent=2, ensure_ascii=False)
-    return entry.replace("\n", "\n    ")
+    return entry.replace("\n", "\n    ").encode("utf-8")
 
 
-def export_memo() -> PerGraph[str]:
+def export_memo() -> PerGraph[bytes]:
     """``kbgen serve``: each system's serialized entry, kept while its graph is. A system's
     entry depends on its own graph alone, so an edit re-serializes one system."""
     return PerGraph(_system_json)
 
 
-def export_json(result: PipelineResult, system: str | None = None, memo: PerGraph[str] | None = None) -> str:
+def export_json_bytes(
+    result: PipelineResult, system: str | None = None, memo: PerGraph[bytes] | None = None
+) -> bytes:
+    """``export_json`` in UTF-8, assembled as bytes (what the site ships: joining the
+    entries' text at a hundred systems copied four bytes a character)."""
+    graphs = _selected(result, system)
+    entries = memo.values(graphs) if memo is not None else [_system_json(g) for g in graphs]
+    systems = b"[\n    " + b",\n    ".join(entries) + b"\n  ]" if entries else b"[]"
+    return b'{\n  "version": %d,\n  "systems": %s\n}\n' % (EXPORT_VERSION, systems)
+
+
+def export_json(
+    result: PipelineResult, system: str | None = None, memo: PerGraph[bytes] | None = None
+) -> str:
     """Every record of every (or one) system with its references, and the profiles.
 
     The document is assembled from each system's serialized entry (``_system_json``),
-    which is byte for byte what ``json.dumps`` writes for the whole document
-    (JSON strings hold no raw newline, so re-indenting line by line is exact;
-    ``tests/test_export.py`` checks it)."""
-    graphs = _selected(result, system)
-    entries = memo.values(graphs) if memo is not None else [_system_json(g) for g in graphs]
-    systems = "[\n    " + ",\n    ".join(entries) + "\n  ]" if entries else "[]"
-    return f'{{\n  "version": {EXPORT_VERSION},\n  "systems": {systems}\n}}\n'
+    which is byte for byte what ``json.dumps`` writes for the whole document (JSON strings
+    hold no raw newline, so re-indenting line by line is exact; ``tests/test_export.py``
+    checks it)."""
+    return export_json_bytes(result, system, memo).decode("utf-8")
 
 
 def export_schema_text() -> str:
@@ -281,10 +291,10 @@ def write_atomically(target: Path, text: str) -> None:
 
 
 def site_exports(
-    result: PipelineResult, memo: PerGraph[str] | None = None, digests: TextDigests | None = None
-) -> dict[str, str]:
-    """The files the built site ships for download (path below the site root → text)."""
+    result: PipelineResult, memo: PerGraph[bytes] | None = None, digests: TextDigests | None = None
+) -> dict[str, str | bytes]:
+    """The files the built site ships for download (path below the site root → content)."""
     return {
-        urls.KB_JSON: export_json(result, memo=memo),
+        urls.KB_JSON: export_json_bytes(result, memo=memo),
         urls.COMPARISON_CSV: export_csv(result, digests=digests),
     }

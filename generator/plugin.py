@@ -174,7 +174,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.splice_raw_html = True
         self._nav_key = ""
         self._index: PerGraph[GraphParts] | None = None  # serve: each system's indexed terms
-        self._exports: PerGraph[str] | None = None  # serve: each system's serialized export
+        self._exports: PerGraph[bytes] | None = None  # serve: each system's serialized export
         self._digests: TextDigests | None = None  # serve: the pages' Markdown digests
         self._bodies: TextDigests | None = None  # serve: the digests of what each page converts
         self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates

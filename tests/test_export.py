@@ -178,7 +178,7 @@ def test_site_ships_both_exports(in_fixture: Path) -> None:
     result = run_pipeline(FIXTURE / "records", FIXTURE)
     shipped = site_exports(result)
     assert sorted(shipped) == ["exports/kb.json", "exports/memory-comparison.csv"]
-    assert shipped["exports/kb.json"] == export_json(result)
+    assert shipped["exports/kb.json"] == export_json(result).encode("utf-8")
     assert shipped["exports/memory-comparison.csv"] == export_csv(result)
 
 

@@ -164,7 +164,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.memory: PageMemory | None = None
         self._site = ""  # digest of the configuration and of the site's files
         self._nav: Navigation | None = None
-        self._keys: dict[str, str] = {}  # generated page's source path → its page_key
+        self._keys: dict[str, str] = {}  # serve: page source path → its page_key
         self._replayed: dict[str, Finished] = {}  # source path → finished page, printed as it is
         self._html_sha256: dict[str, str] = {}  # generated page → SHA-256 of the HTML written
         self.last_replayed: frozenset[str] = frozenset()

@@ -124,10 +124,12 @@ def split_raw_blocks(markdown: str) -> Spliced:
         was_in_fence = in_fence
         if "```" in chunk or "~~~" in chunk:
             in_fence ^= len(_FENCE_LINE.findall(chunk)) % 2 == 1
-        if was_in_fence or not chunk.startswith("<"):
+        if was_in_fence:
             continue
-        if _MARKDOWN_CONTAINER.search(chunk):
+        if _MARKDOWN_CONTAINER.search(chunk):  # in any chunk: it may open on a paragraph's line
             break  # md_in_html parses what follows an element with a markdown attribute
+        if not chunk.startswith("<"):
+            continue
         found = _raw_block_anchors(chunk)
         if found is None:
             continue

@@ -15,16 +15,12 @@ from typing import Any
 
 import pytest
 import yaml
+from set_support import REFERENCE, SET_FOLDER, SHIPPED
 
 from generator.check import check_records
 from generator.importer import import_document
 from generator.importer.recognisers.amendments import amendment_text, leading_ids
 
-TESTS = Path(__file__).resolve().parent
-REPO_ROOT = TESTS.parent
-SET_FOLDER = TESTS / "fixtures" / "import-set" / "demo-set"
-REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-10-02-instinctual-memory-02"
-SHIPPED = REPO_ROOT / "records" / "instinctual-memory"
 RECONCILIATION_HEAD = "## Reconciliation\n\nThe members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
 # The line of the paragraph added after the reconciliation's first paragraph.
 ADDED_LINE = 14

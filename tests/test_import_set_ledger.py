@@ -18,17 +18,13 @@ from typing import Any
 
 import pytest
 import yaml
+from set_support import REFERENCE, REPO_ROOT, SET_FOLDER, SHIPPED
 
 from generator.check import check_records
 from generator.importer import import_document
 from generator.model.sets import LEDGER_LABELS
 from generator.pipeline import run_pipeline
 
-TESTS = Path(__file__).resolve().parent
-REPO_ROOT = TESTS.parent
-SET_FOLDER = TESTS / "fixtures" / "import-set" / "demo-set"
-REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-10-02-instinctual-memory-02"
-SHIPPED = REPO_ROOT / "records" / "instinctual-memory"
 # The demo set's ledger entry (three labels only) and the line it starts on.
 DEMO_ENTRY = "Route ID: RTE-1\nRoute function: retention\nArchitectural status: implemented\n"
 ENTRY_LINE = 20

@@ -16,18 +16,16 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from pathlib import Path
 
 import pytest
 import yaml
+from set_support import REFERENCE, REPO_ROOT
 from test_seeds import _normalise, markdown_to_text
 
 from generator.model.ids import ID_IN_TEXT
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.setmanifest import manifest_text
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-10-02-instinctual-memory-02"
 MEMBERS = ("overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md")
 SLUG = "instinctual-memory"
 # Labels of the reference that the records hold as a field shown under the field's title.

@@ -96,6 +96,7 @@ def test_render_fixture_pages_convert_to_the_same_html(convert):
         ('<div markdown="1">\n**bold**\n</div>', 0),
         ("<div>\n<p>inside</p>\n</div>\n\n```\n\n<p>in a fence</p>\n\n```\n\n<p>after</p>", 2),
         ("<div markdown>\n\n<p>inside md_in_html</p>\n\n</div>\n\n<p>after</p>", 0),
+        ("text\n<div markdown>\n\n<div>\n<p>inside</p>\n</div>\n\n</div>", 0),  # opened on a text line
         ("# Title\n\n<p>a</p>\n\n<p>b</p>\n", 2),
     ],
 )

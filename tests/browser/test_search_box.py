@@ -119,12 +119,17 @@ def test_time_to_first_result(browsing, base_url):
     print(f"\ntime to first result (shipped site, incl. page load): {time.perf_counter() - started:.2f} s")
 
 
-def test_query_table_in_lunr_js(browsing, base_url):
-    """The shipped index, queried by the worker's own code in Chromium, ranks the table alike."""
-    page = browsing.page
+def _load_search_code(page: Any, base_url: str) -> None:
+    """A shipped page with the worker's own code loaded: lunr.js and kb-search.js."""
     page.goto(f"{base_url}/")
     page.add_script_tag(url=f"{base_url}/assets/javascripts/vendor/lunr-2.3.9.js")
     page.add_script_tag(url=f"{base_url}/assets/javascripts/kb-search.js")
+
+
+def test_query_table_in_lunr_js(browsing, base_url):
+    """The shipped index, queried by the worker's own code in Chromium, ranks the table alike."""
+    page = browsing.page
+    _load_search_code(page, base_url)
     firsts = page.evaluate(
         """async (queries) => {
           const data = await (await fetch("search/search_index.json")).json()
@@ -158,9 +163,7 @@ def test_worker_builds_lunrs_index_from_the_shipped_counts(browsing, base_url, s
     lunr.py's builder). JavaScript's Math.log and Math.round may differ from Python's in a
     last bit, so a score may differ by one in the third decimal, never more."""
     page = browsing.page
-    page.goto(f"{base_url}/")
-    page.add_script_tag(url=f"{base_url}/assets/javascripts/vendor/lunr-2.3.9.js")
-    page.add_script_tag(url=f"{base_url}/assets/javascripts/kb-search.js")
+    _load_search_code(page, base_url)
     built = page.evaluate(
         """async () => {
           const data = await (await fetch("search/search_index.json")).json()

@@ -157,13 +157,18 @@ class SystemGraph:
 
     def links_of(self, source_id: str) -> SourceLinks | None:
         """The link builder of a cited source (its link policy, location and revision)."""
-        source = self.sources.get(source_id)
-        if source is None:
-            return None
-        location = str(source.location) if source.location is not None else None
-        return source_links(
-            getattr(source, "links", None), location, source.revision, getattr(source, "link_template", None)
-        )
+        return self._source_links.get(source_id)
+
+    @functools.cached_property
+    def _source_links(self) -> dict[str, SourceLinks]:
+        """Each source's link builder, made once: every evidence anchor of the system asks
+        for one, and making it parses the location and the link template."""
+        found = {}
+        for source_id, source in self.sources.items():
+            location = str(source.location) if source.location is not None else None
+            links, template = getattr(source, "links", None), getattr(source, "link_template", None)
+            found[source_id] = source_links(links, location, source.revision, template)
+        return found
 
     def evidence_url(self, source_id: str, path: str, line_range: LineRange | None) -> str | None:
         """The URL of a cited file at the pinned revision, with its line range, if linkable."""

@@ -304,6 +304,8 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
     brackets crash or overflow them. The event stream is flat, so count depth there
     and stop at the first crossing.
     """
+    if _nesting_bound(text) <= MAX_DEPTH:
+        return None
     try:
         return _first_crossing(yaml.parse(text, Loader=_Loader), display)
     except yaml.MarkedYAMLError as exc:
@@ -321,6 +323,26 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         return found or _too_deep_at(display, line, col)
+
+
+# What may stand before a block collection's first token on its line: indentation, the
+# indicators of entries, keys and values, and properties (anchors, tags). Generous on
+# purpose: a longer prefix only loosens the bound below.
+_LINE_PREFIX = re.compile(r"^(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t]*)*", re.M)
+
+
+def _nesting_bound(text: str) -> int:
+    """An upper bound of the text's collection nesting, found without parsing it.
+
+    A flow collection opens at a ``[`` or ``{`` (counted wherever they are), and nothing
+    nests in block style inside one. A nested block collection starts further right than
+    its parent, except a sequence at its mapping's own indentation, so block nesting is
+    at most twice the widest column a collection can start at: the longest line prefix.
+    Most record files are bounded well below MAX_DEPTH and skip the event scan.
+    """
+    flow = text.count("[") + text.count("{")
+    widest = max(map(len, _LINE_PREFIX.findall(text)), default=0)
+    return flow + 2 * (widest + 1)
 
 
 def _first_crossing(events: Iterator[yaml.Event], display: str) -> Diagnostic | None:

@@ -12,9 +12,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from hostile_support import located, make_records
 
 import generator.readfs
+from generator.load import _nesting_bound
 
 REPO_RECORDS = Path(__file__).resolve().parent.parent / "records"
 SYSTEM = "records/demo"
@@ -163,6 +165,43 @@ def test_nest_yaml_block_mappings_five_hundred_deep(tmp_path: Path, check) -> No
     text = "".join(" " * level + "k:\n" for level in range(500)) + " " * 500 + "v\n"
     make_records(tmp_path, {"deep.yaml": text})
     assert located(check()) == {("KB011", f"{SYSTEM}/deep.yaml", 65, 65)}
+
+
+def _nesting(text: str) -> int:
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return deepest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\n- b:\n  - c:\n    - d\n",  # sequences at their mapping's indentation
+        "- - - - - - - - x\n",  # compact nested sequences on one line
+        "- a: 1\n  b:\n  - - c: [d, {e: f}]\n",
+        "? - a\n  - b\n: - c\n",  # complex keys and values
+        "k: &x !!map\n  a: !!seq\n  - &y b\n",  # anchors and tags before collections
+        "- &a\n  - &b\n    - c\n",
+        "--- \n- - x\n...\n",
+    ],
+)
+def test_nesting_bound_is_never_below_the_real_nesting(text: str) -> None:
+    # The bound lets a file skip the event scan for KB011: it must never be too low.
+    assert _nesting_bound(text) >= _nesting(text)
+
+
+@pytest.mark.parametrize("levels", [2, 10, 40])
+def test_nesting_bound_of_deep_block_styles(levels: int) -> None:
+    mappings = "".join(" " * level + "k:\n" for level in range(levels)) + " " * levels + "v\n"
+    compact = "- " * levels + "x\n"
+    indentless = "".join(" " * (2 * level) + "k:\n" + " " * (2 * level) + "-\n" for level in range(levels))
+    for text in (mappings, compact, indentless + " " * (2 * levels) + "v\n"):
+        assert _nesting_bound(text) >= _nesting(text)
 
 
 def test_fill_two_mebibytes_with_open_brackets(tmp_path: Path, check) -> None:

@@ -128,13 +128,14 @@ def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]
     """Every label and title that becomes part of a heading, with its data path."""
     if isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _heading_texts(item, (*path, index))
+            if isinstance(item, list | BaseModel):  # leaves hold no heading: no generator for them
+                yield from _heading_texts(item, (*path, index))
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
         for name in type(value).model_fields:
             item = getattr(value, name)
             if name in ONE_LINE_FIELDS and isinstance(item, str):
                 yield (*path, name), item
-            else:
+            elif isinstance(item, list | BaseModel):
                 yield from _heading_texts(item, (*path, name))
 
 
@@ -144,10 +145,13 @@ def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tu
         yield path, value
     elif isinstance(value, BaseModel):
         for name in type(value).model_fields:
-            yield from _models_of(getattr(value, name), kind, (*path, name))
+            item = getattr(value, name)
+            if isinstance(item, list | BaseModel):  # leaves hold no model: no generator for them
+                yield from _models_of(item, kind, (*path, name))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _models_of(item, kind, (*path, index))
+            if isinstance(item, list | BaseModel):
+                yield from _models_of(item, kind, (*path, index))
 
 
 LINK_RULES = (rule_urls, rule_link_templates, rule_link_policies, rule_table_rows, rule_labels)

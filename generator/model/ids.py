@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from types import ModuleType
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -73,12 +74,22 @@ def _compile(codes: tuple[str, ...]) -> Grammar:
 
 
 _GRAMMAR: list[tuple[int, Grammar]] = []
+# The kind registry module. It imports this module, so it is bound on first use; an import
+# statement inside grammar() and kind_of() ran on every ID of every page.
+_REGISTRY: list[ModuleType] = []
+
+
+def _kinds() -> ModuleType:
+    if not _REGISTRY:
+        from . import kinds
+
+        _REGISTRY.append(kinds)
+    return _REGISTRY[0]
 
 
 def grammar() -> Grammar:
     """The grammar of the kinds registered now (compiled once per registry change)."""
-    from . import kinds
-
+    kinds = _REGISTRY[0] if _REGISTRY else _kinds()
     version = kinds.registry_version()
     if not _GRAMMAR or _GRAMMAR[0][0] != version:
         _GRAMMAR[:] = [(version, _compile(kinds.kind_codes()))]
@@ -133,11 +144,9 @@ def kind_of(record_id: str) -> str | None:
 
     Built-in kinds come back as their ``RecordKind`` member, so ``is`` comparisons hold.
     """
-    from . import kinds
-
     current = grammar()
     match = current.numbered.match(record_id) or current.prefixed.match(record_id)
-    spec = kinds.spec_of_code(match.group("kind")) if match else None
+    spec = _kinds().spec_of_code(match.group("kind")) if match else None
     return spec.code if spec else None
 
 
@@ -216,3 +225,4 @@ def resolve_id(candidate: str, declared: Collection[str]) -> str | None:
         if not sep or head.count("-") < 1:
             return None
         token = head
+

@@ -8,6 +8,7 @@ no link is dropped or refused at build time.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,6 +32,12 @@ def _has_invisible(text: str) -> bool:
     return " " in text or not text.isprintable()
 
 
+# Pages cite the same file and record many times over: both URL functions below are pure
+# and asked about every link, so a bounded memo answers most calls.
+_URL_MEMO = 8192
+
+
+@functools.lru_cache(maxsize=_URL_MEMO)
 def href_problem(url: str) -> str | None:
     """Why a URL may not be emitted, or None: http/https absolute, or the site's own relative."""
     if not url:
@@ -59,6 +66,7 @@ def web_url_problem(url: str) -> str | None:
     return problem
 
 
+@functools.lru_cache(maxsize=_URL_MEMO)
 def encode_href(url: str) -> str:
     """Percent-encode what Markdown or HTML would act on; existing %XX escapes stay."""
     return quote(url, safe=_URL_SAFE)

@@ -90,7 +90,8 @@ def _raw_block_anchors(chunk: str) -> set[str] | None:
     anchors: set[str] = set()
     last = len(tags) - 1
     for position, tag in enumerate(tags):
-        closing, name, attrs = tag.group(1), tag.group(2).lower(), tag.group(3)
+        closing, name, attrs = tag.groups()
+        name = name.lower()
         if closing:
             if not open_names or open_names[-1] != name:
                 return None
@@ -98,11 +99,13 @@ def _raw_block_anchors(chunk: str) -> set[str] | None:
             if not open_names and position != last and not _next_block_starts(chunk, tag, tags[position + 1]):
                 return None  # text after a closed element is Markdown
             continue
-        if _MARKDOWN_ATTR.search(attrs):
-            return None
-        for attr, value in _ANCHOR_ATTR.findall(attrs):
-            if attr == "id" or name == "a":
-                anchors.add(html.unescape(value))
+        if attrs:  # most tags have none: the substring tests spare the patterns
+            if "markdown" in attrs and _MARKDOWN_ATTR.search(attrs):
+                return None
+            if "id" in attrs or "name" in attrs:
+                for attr, value in _ANCHOR_ATTR.findall(attrs):
+                    if attr == "id" or name == "a":
+                        anchors.add(html.unescape(value))
         if name not in VOID and not attrs.rstrip().endswith("/"):
             open_names.append(name)
         elif not open_names and position != last and not _next_block_starts(chunk, tag, tags[position + 1]):

@@ -199,3 +199,42 @@ def test_remembered_entries_give_the_same_export(in_fixture: Path) -> None:
     assert site_exports(result, memo) == first == site_exports(result)
     only_one = sorted(g.slug for g in result.graphs)[0]
     assert export_json(result, only_one, memo) == export_json(result, only_one)
+
+
+def test_an_entry_is_written_as_json_dumps_writes_it() -> None:
+    # The export serializes each system with pydantic; the bytes must stay those of
+    # json.dumps(indent=2, ensure_ascii=False), whatever record text holds.
+    from generator.export import ExportRecord, ExportSystem
+
+    hostile = "".join(map(chr, range(0x20))) + '"\\/ <>&\x7f\x85\u00e9\u2028\u2029\ufeff\U0001f600 {{ x }}'
+    fields = {
+        "body": hostile,
+        "empty_list": [],
+        "empty_map": {},
+        "nested": [{"a": [1, 2, {"b": None}]}, True, False, 0, -7],
+        hostile: [hostile],
+    }
+    record = ExportRecord(
+        id="RTE-1",
+        kind="route",
+        label=hostile,
+        anchor="rte-1",
+        url="systems/x/result/#rte-1",
+        statuses=[],
+        fields=fields,
+        evidence=[],
+        references=[],
+    )
+    system = ExportSystem(
+        slug="x",
+        name=hostile,
+        run_id=None,
+        evidence_tier=None,
+        run={},
+        pages={},
+        records=[record],
+        supplied=[],
+        profile=None,
+    )
+    expected = json.dumps(system.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    assert system.model_dump_json(indent=2) == expected

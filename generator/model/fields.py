@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
@@ -56,14 +57,23 @@ def _rendering(info: FieldInfo, display: Display) -> Rendering:
     return "hidden"
 
 
+@cache
+def _entry_plan(model: type[BaseModel]) -> tuple[tuple[str, str, Rendering, str], ...]:
+    """A sub-entry model's fields: name, label, rendering and joiner (read once per model)."""
+    plan = []
+    for name, info in model.model_fields.items():
+        display = display_of(info)
+        plan.append((name, info.title or "", _rendering(info, display), display.joiner))
+    return tuple(plan)
+
+
 def _parts(entry: BaseModel) -> list[Shown]:
     """The set fields of one sub-entry, each with its label and joiner."""
     parts = []
-    for name, info in type(entry).model_fields.items():
+    for name, label, rendering, joiner in _entry_plan(type(entry)):
         value = getattr(entry, name)
         if value is not None:
-            display = display_of(info)
-            parts.append(Shown(info.title or "", _rendering(info, display), value, display.joiner))
+            parts.append(Shown(label, rendering, value, joiner))
     return parts
 
 
@@ -85,20 +95,39 @@ def own_fields(model: type[RecordBase]) -> list[tuple[str, FieldInfo]]:
     return [(name, info) for name, info in model.model_fields.items() if name not in common]
 
 
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """How one own field of a record model is shown: read from its metadata once per model."""
+
+    name: str
+    info: FieldInfo
+    display: Display
+    rendering: Rendering
+
+
+@cache
+def _record_plan(model: type[RecordBase]) -> tuple[_Planned, ...]:
+    # Every record of a page asks; the answer depends on its model alone.
+    return tuple(
+        _Planned(name, info, display, _rendering(info, display))
+        for name, info in own_fields(model)
+        for display in (display_of(info),)
+    )
+
+
 def record_fields(record: RecordBase, after_body: bool = False) -> list[Shown]:
     """The record's own fields that are set, shown before (or after) its body."""
     spec = kinds.spec_of_id(record.id)
     statuses = {name for name, _ in spec.status_fields} if spec else set()
     shown = []
-    for name, info in own_fields(type(record)):
-        display = display_of(info)
-        rendering = _rendering(info, display)
-        value = getattr(record, name)
+    for planned in _record_plan(type(record)):
+        name, display, rendering = planned.name, planned.display, planned.rendering
         if name in statuses or rendering in ("hidden", "badges") or display.after_body != after_body:
             continue
+        value = getattr(record, name)
         if not value or (display.unless_same_as and value == getattr(record, display.unless_same_as)):
             continue
-        shown.append(_shown(record, name, info, rendering))
+        shown.append(_shown(record, name, planned.info, rendering))
     return shown
 
 
@@ -113,7 +142,8 @@ def record_badges(record: RecordBase) -> list[Shown]:
         badges.append(Shown(label, "status", getattr(record, name)))
     if record.architectural_status:
         badges.append(Shown("architectural status", "vocab", record.architectural_status))
-    for name, info in own_fields(type(record)):
-        if display_of(info).rendering == "badges":
-            badges.extend(Shown(info.title or name, "badges", item) for item in getattr(record, name))
+    for planned in _record_plan(type(record)):
+        if planned.display.rendering == "badges":
+            title = planned.info.title or planned.name
+            badges.extend(Shown(title, "badges", item) for item in getattr(record, planned.name))
     return badges

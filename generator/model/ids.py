@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from types import ModuleType
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -225,4 +225,3 @@ def resolve_id(candidate: str, declared: Collection[str]) -> str | None:
         if not sep or head.count("-") < 1:
             return None
         token = head
-

@@ -47,12 +47,25 @@ def _sha(parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def _tree_stats(folder: Path) -> Iterator[str]:
-    """Names, sizes and modification times of a folder's files (hand-written pages, theme)."""
+# Extensions that let a page's Markdown pull in another file of docs_dir: with one of
+# them configured, no hand-written page is known to depend on its own Markdown alone.
+INCLUDE_EXTENSIONS = frozenset({"pymdownx.snippets", "markdown_include.include", "mdx_include"})
+PAGE_SUFFIXES = (".md", ".markdown")
+
+
+def _tree_stats(folder: Path, pages_by_name: bool = False) -> Iterator[str]:
+    """Names, sizes and modification times of a folder's files (hand-written pages, theme).
+
+    With ``pages_by_name``, a Markdown page counts by its name only: its content is part of
+    its own page key, and no other page reads it.
+    """
     for root, dirs, names in os.walk(folder):
         dirs.sort()
         for name in sorted(names):
             path = os.path.join(root, name)
+            if pages_by_name and name.endswith(PAGE_SUFFIXES):
+                yield path
+                continue
             try:
                 stat = os.stat(path, follow_symlinks=False)
             except OSError:
@@ -60,11 +73,26 @@ def _tree_stats(folder: Path) -> Iterator[str]:
             yield f"{path}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
-def config_digest(config_file: str | None, folders: Iterable[Path]) -> str:
-    """What every page depends on besides the records: the configuration file and the
-    folders of hand-written pages and theme overrides."""
+def uses_includes(extensions: Iterable[object]) -> bool:
+    """Whether a configured Markdown extension can include one file of docs_dir in another page."""
+    return any(isinstance(name, str) and name in INCLUDE_EXTENSIONS for name in extensions)
+
+
+def config_digest(
+    config_file: str | None, folders: Iterable[Path], pages: Path | None = None, includes: bool = False
+) -> str:
+    """What every page depends on besides its own source: the configuration file, the theme
+    folders (``folders``: every file counts) and docs_dir (``pages``: its other files, and
+    the names of its Markdown pages; their contents too when ``includes``).
+
+    An edit to one hand-written page thus leaves every other page remembered; a page added,
+    removed or renamed changes the digest (and the site's file list).
+    """
     text = Path(config_file).read_bytes().hex() if config_file and os.path.isfile(config_file) else ""
-    return _sha([text, *(line for folder in folders if folder.is_dir() for line in _tree_stats(folder))])
+    lines = [line for folder in folders if folder.is_dir() for line in _tree_stats(folder)]
+    if pages is not None and pages.is_dir():
+        lines += ["docs", *_tree_stats(pages, pages_by_name=not includes)]
+    return _sha([text, *lines])
 
 
 def files_digest(files: Files) -> str:

@@ -49,6 +49,7 @@ from .pagecache import (
     files_digest,
     nav_digest,
     page_key,
+    uses_includes,
 )
 from .pipeline import PipelineResult, run_pipeline
 from .render.registry import Nav, PageSpec, cross_pages, page_spec
@@ -227,11 +228,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None:
             self.memory.start()
             config.theme.dirs.append(str(THEME_DIR))  # CACHED_TEMPLATE, last: never shadows the theme
-            folders = [
-                Path(config.docs_dir),
-                *([Path(config.theme.custom_dir)] if config.theme.custom_dir else []),
-            ]
-            self._site = config_digest(config.config_file_path, folders)
+            theme = [Path(config.theme.custom_dir)] if config.theme.custom_dir else []
+            includes = uses_includes(config.markdown_extensions)
+            self._site = config_digest(config.config_file_path, theme, Path(config.docs_dir), includes)
             self._theme_listing.install(config.theme, self._site)
         self.published = self._publishable(self._check(config, self.records))
         config.extra["kb_systems"] = self.published.summaries()

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -167,6 +167,9 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
         if edit is _edit_linked_label:  # the hand-written pages that do not show it are remembered
             assert {"index.md", "authoring.md"} <= plugin.last_replayed
             assert "linked.md" not in plugin.last_replayed
+        if edit is _edit_hand_written_page:  # every other page is remembered, generated ones too
+            assert {"index.md", "authoring.md", "systems/demo/index.md"} <= plugin.last_replayed
+            assert "linked.md" not in plugin.last_replayed
     assert "assets/kb-added.txt" in expected
 
 
@@ -301,3 +304,32 @@ def test_text_digests_are_reused_for_the_same_text_only() -> None:
     edited = text.replace("Page", "Paje", 1)
     digests.next_build()
     assert digests.of("a.md", edited) == hashlib.sha256(edited.encode("utf-8")).hexdigest() != first
+
+
+def test_site_digest_covers_page_names_and_other_files_but_not_page_contents(tmp_path: Path) -> None:
+    from generator.pagecache import config_digest, uses_includes
+
+    docs, theme = tmp_path / "docs", tmp_path / "theme"
+    docs.mkdir()
+    theme.mkdir()
+    (docs / "page.md").write_text("# Page\n", encoding="utf-8")
+    (docs / "style.css").write_text("a {}\n", encoding="utf-8")
+    (theme / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
+
+    def digest(includes: bool = False) -> str:
+        return config_digest(None, [theme], docs, includes)
+
+    def changed(action: Callable[[], object], includes: bool = False) -> bool:
+        before = digest(includes)
+        time.sleep(0.01)  # a new modification time, on file systems with coarse ones too
+        action()
+        return digest(includes) != before
+
+    assert not changed(lambda: (docs / "page.md").write_text("# Page\n\nMore.\n", encoding="utf-8"))
+    assert changed(
+        lambda: (docs / "page.md").write_text("# Page\n\nMore!\n", encoding="utf-8"), includes=True
+    )
+    assert changed(lambda: (docs / "other.md").write_text("# Other\n", encoding="utf-8"))
+    assert changed(lambda: (docs / "style.css").write_text("b {}\n", encoding="utf-8"))
+    assert changed(lambda: (theme / "main.html").write_text("{# edited #}\n", encoding="utf-8"))
+    assert uses_includes(["toc", "pymdownx.snippets"]) and not uses_includes(["toc", "attr_list"])

@@ -85,13 +85,14 @@ def _strip_trailing(path: str) -> str:
 
 def find_anchors(text: str) -> list[AnchorText]:
     """Find every evidence anchor written in prose (files, locators, look-alikes), in order."""
+    if "SRC-" not in text:  # every anchor names a source, and every source ID holds "SRC-"
+        return []
     found = _file_anchors(text)
-    if "SRC-" in text:
-        found.extend(
-            AnchorText(m.group("source"), "", (), m.start(), m.end(), m.start(), locator=m.group("locator"))
-            for m in LOCATOR_IN_TEXT.finditer(text)
-        )
-        found.sort(key=lambda anchor: anchor.start)
+    found.extend(
+        AnchorText(m.group("source"), "", (), m.start(), m.end(), m.start(), locator=m.group("locator"))
+        for m in LOCATOR_IN_TEXT.finditer(text)
+    )
+    found.sort(key=lambda anchor: anchor.start)
     return found
 
 

@@ -106,6 +106,7 @@ class RecordPageView:
         self.html_linker = Linker(graph, page, html=True)  # for raw HTML blocks
         self.badges = Badges(self.linker.path)
         self.html_badges = Badges(self.linker.path, html=True)
+        self._place_links: dict[tuple[Place, bool], Markup] = {}
         shared = getattr(doc, "shared_records", None)
         self._placed = (
             {ref for _, block in collect(shared).placements for ref in block.records}
@@ -120,10 +121,19 @@ class RecordPageView:
         return f"{place.title} ({self.page_title(place.page)})"
 
     def place_link(self, place: Place, html: bool = False) -> Markup:
-        """A backlink: the place's label linking to its anchor (in HTML for a raw HTML block)."""
-        if html:
-            return html_link(self.place_label(place), self.html_linker.place_href(place))
-        return link(self.place_label(place), self.linker.place_href(place))
+        """A backlink: the place's label linking to its anchor (in HTML for a raw HTML block).
+
+        Remembered per page: a section that cites many records is in each one's
+        "Referenced by" line."""
+        key = (place, html)
+        written = self._place_links.get(key)
+        if written is None:
+            if html:
+                written = html_link(self.place_label(place), self.html_linker.place_href(place))
+            else:
+                written = link(self.place_label(place), self.linker.place_href(place))
+            self._place_links[key] = written
+        return written
 
     @staticmethod
     def page_title(page: str) -> str:

@@ -43,6 +43,8 @@ def find_code_spans(text: str) -> list[tuple[int, int, str]]:
     rescan of the rest of the text (a regex with a lazy body and a back-reference is
     quadratic on many unclosed runs).
     """
+    if "`" not in text:
+        return []
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):

@@ -116,29 +116,42 @@ def _raw_block_anchors(chunk: str) -> set[str] | None:
 
 
 def split_raw_blocks(markdown: str) -> Spliced:
-    """Take the raw HTML blocks out of a generated page's Markdown (see the module note)."""
+    """Take the raw HTML blocks out of a generated page's Markdown (see the module note).
+
+    Blocks on consecutive chunks share one marker: Python-Markdown writes consecutive raw
+    blocks one line apart, and each marker it sees is a paragraph its inline patterns run
+    over, so a record's run of blocks costs one marker, not one per block.
+    """
     text = normalised(markdown)
     nonce = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     chunks = text.split("\n\n")
+    kept: list[str] = []  # the chunks Python-Markdown sees
     blocks: list[str] = []
     anchors: set[str] = set()
     in_fence = False
+    joinable = False  # the last kept chunk is a marker whose chunk ended with its block
     for index, chunk in enumerate(chunks):
         was_in_fence = in_fence
         if "```" in chunk or "~~~" in chunk:
             in_fence ^= len(_FENCE_LINE.findall(chunk)) % 2 == 1
-        if was_in_fence:
-            continue
-        if _MARKDOWN_CONTAINER.search(chunk):  # in any chunk: it may open on a paragraph's line
-            break  # md_in_html parses what follows an element with a markdown attribute
-        if not chunk.startswith("<"):
-            continue
-        found = _raw_block_anchors(chunk)
+        found = None
+        if not was_in_fence:
+            if _MARKDOWN_CONTAINER.search(chunk):  # in any chunk: it may open on a paragraph's line
+                kept.extend(chunks[index:])  # md_in_html parses what follows a markdown attribute
+                break
+            if chunk.startswith("<"):
+                found = _raw_block_anchors(chunk)
         if found is None:
+            kept.append(chunk)
+            joinable = False
             continue
         block = chunk.rstrip()
-        chunks[index] = f"<!--kb-raw:{nonce}:{len(blocks)}-->" + chunk[len(block) :]
-        blocks.append(block)
         anchors |= found
+        if joinable:
+            blocks[-1] += "\n\n" + block
+        else:
+            kept.append(f"<!--kb-raw:{nonce}:{len(blocks)}-->" + chunk[len(block) :])
+            blocks.append(block)
+        joinable = len(block) == len(chunk)
     marker = re.compile(rf"<!--kb-raw:{nonce}:(\d+)-->")
-    return Spliced("\n\n".join(chunks), tuple(blocks), marker, frozenset(anchors))
+    return Spliced("\n\n".join(kept), tuple(blocks), marker, frozenset(anchors))

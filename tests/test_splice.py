@@ -46,6 +46,7 @@ def _anchors_mkdocs_finds(blocks: tuple[str, ...]) -> set[str]:
 
 
 def _assert_same_page(convert, text: str) -> int:
+    """The page converts the same both ways; returns how many markers stand for raw blocks."""
     spliced = split_raw_blocks(text)
     assert spliced.splice(convert(spliced.markdown)) == convert(text)
     assert spliced.anchors == _anchors_mkdocs_finds(spliced.blocks)
@@ -59,8 +60,11 @@ def _pages(records: Path) -> dict[str, str]:
 
 
 def test_shipped_pages_convert_to_the_same_html(convert):
-    taken = sum(_assert_same_page(convert, text) for text in _pages(REPO_ROOT / "records").values())
-    assert taken > 500  # most of every page is raw blocks
+    pages = _pages(REPO_ROOT / "records").values()
+    assert sum(_assert_same_page(convert, text) for text in pages) > 200
+    # Most of every page is raw blocks: Python-Markdown sees a fifth of the text at most.
+    left = sum(len(split_raw_blocks(text).markdown) for text in pages)
+    assert left < sum(map(len, pages)) / 5
 
 
 def test_hostile_record_text_converts_to_the_same_html(convert, tmp_path):
@@ -97,7 +101,10 @@ def test_render_fixture_pages_convert_to_the_same_html(convert):
         ("<div>\n<p>inside</p>\n</div>\n\n```\n\n<p>in a fence</p>\n\n```\n\n<p>after</p>", 2),
         ("<div markdown>\n\n<p>inside md_in_html</p>\n\n</div>\n\n<p>after</p>", 0),
         ("text\n<div markdown>\n\n<div>\n<p>inside</p>\n</div>\n\n</div>", 0),  # opened on a text line
-        ("# Title\n\n<p>a</p>\n\n<p>b</p>\n", 2),
+        ("# Title\n\n<p>a</p>\n\n<p>b</p>\n", 1),  # consecutive blocks share a marker
+        # A heading separates markers; a chunk after two blank lines starts with a newline: kept.
+        ("<p>a</p>\n\n<p>b</p>\n\n## Heading\n\n<p>c</p>\n\n\n<p>d</p>", 2),
+        ("<p>a</p>  \n\n<p>b</p>", 2),  # trailing spaces stay after their marker
     ],
 )
 def test_only_whole_raw_blocks_are_taken_out(convert, page, taken):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -63,15 +64,9 @@ class FieldTerms:
 
     @classmethod
     def of(cls, words: Sequence[str]) -> FieldTerms:
-        counts: dict[str, int] = {}
-        length = 0
-        for word in words:
-            term = index_term(word.lower())
-            if term is None:
-                continue
-            length += 1
-            counts[term] = counts.get(term, 0) + 1
-        return cls(length, counts)
+        terms = [term for term in map(index_term, map(str.lower, words)) if term is not None]
+        # Counter keeps first occurrences in order, as lunr numbers the terms.
+        return cls(len(terms), dict(Counter(terms)))
 
 
 def _numbered_postings(

@@ -69,17 +69,20 @@ class Hit:
 
 def tokens(text: str) -> list[str]:
     """Query tokens: lower-cased ID-or-word runs (``RTE-11`` stays whole)."""
-    return [match.group(0).lower() for match in TOKEN.finditer(text)]
+    return [token.lower() for token in TOKEN.findall(text)]
 
 
 def index_tokens(text: str) -> list[str]:
     """Index tokens: the query tokens plus the parts of hyphenated words (not of numbered IDs)."""
-    found: list[str] = []
-    for token in tokens(text):
-        found.append(token)
+    found = tokens(text)
+    if "-" not in text:  # no hyphenated word: the tokens are all
+        return found
+    parted: list[str] = []
+    for token in found:
+        parted.append(token)
         if "-" in token and not NUMBERED_ID.match(token.upper()):
-            found.extend(part for part in token.split("-") if part)
-    return found
+            parted.extend(part for part in token.split("-") if part)
+    return parted
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -7,8 +7,10 @@ between rebuilds under digests of exactly those inputs:
 
 * **converted** (Markdown → HTML, with the table of contents, title and anchors MkDocs
   reads from the conversion), keyed by the page's Markdown (a hand-written page's as
-  the macros plugin expanded it), front matter, source and edit path, the site's file
-  list and the configuration (``page_key``);
+  the macros plugin expanded it), front matter, source and edit path and the
+  configuration (``page_key``), and valid while every file its links looked up is still
+  found as it was (``LinkLookups``): a system added or removed changes the site's file
+  list, but not the conversion of a page that links to none of its files;
 * **finished** (the page as written), keyed by that and the navigation (``nav_digest``).
 
 An unchanged page is not converted (MkDocs' ``page.render`` restores its remembered
@@ -30,7 +32,7 @@ from typing import Any
 
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
@@ -95,9 +97,56 @@ def config_digest(
     return _sha([text, *lines])
 
 
-def files_digest(files: Files) -> str:
-    """The site's files as links resolve against them: source, destination and URL."""
-    return _sha(f"{file.src_uri}\0{file.dest_uri}\0{file.url}" for file in files)
+# What a page's conversion saw of one file it looked up: None when absent, else the URL
+# its links were made with and whether the file is excluded from the site (MkDocs warns).
+Found = tuple[str, bool] | None
+
+
+def _found(file: File | None) -> Found:
+    return None if file is None else (file.url, file.inclusion.is_excluded())
+
+
+class LinkLookups:
+    """The files each page's conversion looked up, and what it found.
+
+    MkDocs resolves a page's relative links while converting it, by asking the site's
+    ``Files`` for each target (``get_file_from_path``); nothing else of the file list goes
+    into the HTML. So while a page converts, the lookups are recorded, and a remembered
+    conversion is valid while each lookup finds the same thing.
+    """
+
+    def __init__(self) -> None:
+        self._page: dict[str, Found] | None = None
+        self._files: Files | None = None
+
+    def watch(self, files: Files) -> None:
+        """Record lookups made on ``files`` (once per build: MkDocs makes a new list)."""
+        if files is self._files:
+            return
+        self._files = files
+        lookup = files.get_file_from_path
+
+        def recording(path: str) -> File | None:
+            found = lookup(path)
+            if self._page is not None:
+                self._page[path] = _found(found)
+            return found
+
+        files.get_file_from_path = recording  # type: ignore[method-assign]
+
+    def start(self) -> None:
+        """A page's conversion begins: record its lookups."""
+        self._page = {}
+
+    def stop(self) -> tuple[tuple[str, Found], ...]:
+        """The conversion ended: what it looked up, in order of path."""
+        found, self._page = self._page or {}, None
+        return tuple(sorted(found.items()))
+
+
+def lookups_hold(lookups: tuple[tuple[str, Found], ...], files: Files) -> bool:
+    """Whether every file a remembered conversion looked up is found as it was then."""
+    return all(_found(files.get_file_from_path(path)) == found for path, found in lookups)
 
 
 def _nav_lines(items: Iterable[Any], depth: int) -> Iterator[str]:
@@ -129,11 +178,12 @@ class Converted:
     title: str | None
     anchors: frozenset[str]
     links: dict[str, dict[str, str]]  # target source path → {anchor: link as written}
+    lookups: tuple[tuple[str, Found], ...] = ()  # the files the conversion looked up (LinkLookups)
 
     @classmethod
-    def of(cls, html: str, page: Page) -> Converted:
+    def of(cls, html: str, page: Page, lookups: tuple[tuple[str, Found], ...] = ()) -> Converted:
         links = {target.src_uri: dict(found) for target, found in (page.links_to_anchors or {}).items()}
-        return cls(html, page.toc, page.title, frozenset(page.present_anchor_ids or ()), links)
+        return cls(html, page.toc, page.title, frozenset(page.present_anchor_ids or ()), links, lookups)
 
     def restore(self, page: Page, files: Files) -> str:
         """Give the page what its conversion would have: HTML, contents, title, anchors."""
@@ -182,9 +232,12 @@ class PageMemory:
         self._converted, self._finished, self._pending = {}, {}, False
         self.reused_conversions = self.reused_pages = 0
 
-    def conversion(self, key: str) -> Converted | None:
-        """The remembered conversion, kept for the next build too."""
+    def conversion(self, key: str, files: Files | None = None) -> Converted | None:
+        """The remembered conversion, kept for the next build too; with ``files``, only
+        while its link lookups still hold."""
         found = self.converted.get(key)
+        if found is not None and files is not None and not lookups_hold(found.lookups, files):
+            return None
         if found is not None:
             self._converted[key] = found
             self.reused_conversions += 1

@@ -42,11 +42,11 @@ from .pagecache import (
     THEME_DIR,
     Converted,
     Finished,
+    LinkLookups,
     PageMemory,
     TemplateBytecode,
     ThemeListing,
     config_digest,
-    files_digest,
     nav_digest,
     page_key,
     uses_includes,
@@ -163,12 +163,13 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # serve: what rebuilds reuse (unchanged systems, converted and finished pages).
         self.systems: SystemCache | None = None
         self.memory: PageMemory | None = None
-        self._site = ""  # digest of the configuration and of the site's files
+        self._site = ""  # digest of the configuration, the theme folder and docs_dir's page names
         self._nav: Navigation | None = None
         self._keys: dict[str, str] = {}  # serve: page source path → its page_key
         self._replayed: dict[str, Finished] = {}  # source path → finished page, printed as it is
         self._html_sha256: dict[str, str] = {}  # generated page → SHA-256 of the HTML written
         self.last_replayed: frozenset[str] = frozenset()
+        self.last_restored: frozenset[str] = frozenset()
         self._spliced: dict[str, Spliced] = {}  # source path → its raw blocks, out of the Markdown
         self._restored: set[str] = set()  # serve: pages given their remembered conversion
         # Off for ``kbgen render``, which hands the pages' whole Markdown to another engine.
@@ -180,6 +181,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._bodies: TextDigests | None = None  # serve: the digests of what each page converts
         self._bytecode = TemplateBytecode()  # serve: the theme's compiled templates
         self._theme_listing = ThemeListing()  # serve: the theme's static files
+        self._lookups = LinkLookups()  # serve: the files each page's conversion looked up
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup keeps this instance across the rebuilds of one serve.
@@ -194,6 +196,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self._bodies = TextDigests() if incremental else None
         self._bytecode = TemplateBytecode()
         self._theme_listing = ThemeListing()
+        self._lookups = LinkLookups()
 
     def on_shutdown(self) -> None:
         if self._watch is not None:
@@ -302,8 +305,6 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         exports = site_exports(self.published, self._exports, self._digests)
         for path, text in {**self.published.artifacts, **exports}.items():
             files.append(File.generated(config, path, content=text))
-        if self.memory is not None:
-            self._site = f"{self._site}:{files_digest(files)}"
         return files
 
     @event_priority(-100)  # last: the key is the Markdown every other plugin has seen
@@ -319,7 +320,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             assert self._bodies is not None
             key = page_key(self._site, self._bodies.of(page.file.src_uri, markdown), page)
             self._keys[page.file.src_uri] = key
-            known = self.memory.conversion(key)
+            known = self.memory.conversion(key, files)
             if known is not None:
                 # An unchanged page is not converted again. MkDocs calls ``page.render``
                 # between this event and on_page_content; for this page it restores the
@@ -328,6 +329,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
                 page.render = functools.partial(_restore_conversion, page, known)  # type: ignore[method-assign]
                 self._restored.add(page.file.src_uri)
                 return markdown
+            self._lookups.watch(files)
+            self._lookups.start()  # MkDocs converts the page next: its link lookups are recorded
         if not generated or not self.splice_raw_html:
             return markdown
         # Python-Markdown sees the page without its raw HTML blocks (see splice.py).
@@ -357,7 +360,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         key = self._keys.get(page.file.src_uri)
         if self.memory is None or key is None or page.file.src_uri in self._restored:
             return html
-        self.memory.remember_conversion(key, Converted.of(html, page))
+        self.memory.remember_conversion(key, Converted.of(html, page, self._lookups.stop()))
         return html
 
     on_page_content = CombinedEvent(_splice_content, _check_and_remember_content)
@@ -413,6 +416,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._spliced, self._restored = {}, set()
+        self._lookups.stop()
         if self.memory is not None:
             self.memory.failed()
 
@@ -436,6 +440,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             if digests is not None:
                 digests.next_build()
         self.last_replayed = frozenset(self._replayed)  # serve: the pages printed as remembered
+        self.last_restored = frozenset(self._restored)  # serve: the pages not converted again
         self._keys, self._replayed, self._spliced, self._restored = {}, {}, {}, set()
         self._html_sha256 = {}
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
 from site_support import REPO_ROOT, make_project, tree_hashes
 
 from generator.incremental import (
@@ -167,6 +168,10 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
         if edit is _edit_linked_label:  # the hand-written pages that do not show it are remembered
             assert {"index.md", "authoring.md"} <= plugin.last_replayed
             assert "linked.md" not in plugin.last_replayed
+        if edit is _rename_system:  # the file list changed; the unchanged system's pages
+            # link to none of the renamed system's files: their conversions are reused
+            assert {"systems/demo/index.md", "authoring.md"} <= plugin.last_restored
+            assert "systems/third/index.md" not in plugin.last_restored
         if edit is _edit_hand_written_page:  # every other page is remembered, generated ones too
             assert {"index.md", "authoring.md", "systems/demo/index.md"} <= plugin.last_replayed
             assert "linked.md" not in plugin.last_replayed
@@ -333,3 +338,20 @@ def test_site_digest_covers_page_names_and_other_files_but_not_page_contents(tmp
     assert changed(lambda: (docs / "style.css").write_text("b {}\n", encoding="utf-8"))
     assert changed(lambda: (theme / "main.html").write_text("{# edited #}\n", encoding="utf-8"))
     assert uses_includes(["toc", "pymdownx.snippets"]) and not uses_includes(["toc", "attr_list"])
+
+
+def test_a_remembered_conversion_follows_the_files_its_links_look_up(project: Path, tmp_path: Path) -> None:
+    """A page's conversion is kept across a change of the site's file list only while each
+    file its links looked up is found as before: a link whose target went away fails the
+    strict rebuild, as it fails a full build."""
+    served, full = tmp_path / "served", tmp_path / "full"
+    page = project / "kb" / "second.md"
+    page.write_text("# Second\n\nSee [the second system](systems/second/index.md).\n", encoding="utf-8")
+    _build(project, served, "serve")
+    _rename_system(project / "records")
+    with pytest.raises(Abort):
+        _build(project, served, None)
+    page.write_text("# Second\n\nSee [the third system](systems/third/index.md).\n", encoding="utf-8")
+    plugin = _build(project, served, None)
+    assert "second.md" not in plugin.last_restored
+    assert tree_hashes(served) == _full_build(project, full)

@@ -328,7 +328,7 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
 # What may stand before a block collection's first token on its line: indentation, the
 # indicators of entries, keys and values, and properties (anchors, tags). Generous on
 # purpose: a longer prefix only loosens the bound below.
-_LINE_PREFIX = re.compile(r"^(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t]*)*", re.M)
+_LINE_PREFIX = re.compile(r"^(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*", re.M)
 
 
 def _nesting_bound(text: str) -> int:

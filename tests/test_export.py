@@ -13,6 +13,8 @@ import pytest
 from hostile_support import CLEAN_SYSTEM, make_records
 
 from generator.export import (
+    ExportRecord,
+    ExportSystem,
     csv_header,
     export_csv,
     export_json,
@@ -204,8 +206,6 @@ def test_remembered_entries_give_the_same_export(in_fixture: Path) -> None:
 def test_an_entry_is_written_as_json_dumps_writes_it() -> None:
     # The export serializes each system with pydantic; the bytes must stay those of
     # json.dumps(indent=2, ensure_ascii=False), whatever record text holds.
-    from generator.export import ExportRecord, ExportSystem
-
     hostile = "".join(map(chr, range(0x20))) + '"\\/ <>&\x7f\x85\u00e9\u2028\u2029\ufeff\U0001f600 {{ x }}'
     fields = {
         "body": hostile,

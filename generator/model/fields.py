@@ -108,11 +108,11 @@ class _Planned:
 @cache
 def _record_plan(model: type[RecordBase]) -> tuple[_Planned, ...]:
     # Every record of a page asks; the answer depends on its model alone.
-    return tuple(
-        _Planned(name, info, display, _rendering(info, display))
-        for name, info in own_fields(model)
-        for display in (display_of(info),)
-    )
+    plan = []
+    for name, info in own_fields(model):
+        display = display_of(info)
+        plan.append(_Planned(name, info, display, _rendering(info, display)))
+    return tuple(plan)
 
 
 def record_fields(record: RecordBase, after_body: bool = False) -> list[Shown]:

@@ -89,7 +89,7 @@ def _kinds() -> ModuleType:
 
 def grammar() -> Grammar:
     """The grammar of the kinds registered now (compiled once per registry change)."""
-    kinds = _REGISTRY[0] if _REGISTRY else _kinds()
+    kinds = _kinds()
     version = kinds.registry_version()
     if not _GRAMMAR or _GRAMMAR[0][0] != version:
         _GRAMMAR[:] = [(version, _compile(kinds.kind_codes()))]

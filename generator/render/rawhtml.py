@@ -71,7 +71,7 @@ def html_value(value: object) -> Html:
 
 def element(tag: str, content: Html, attrs: dict[str, str] | None = None) -> Html:
     """``<tag attr="…">content</tag>``; attribute values are escaped, content is already safe."""
-    shown = "".join(f' {name}="{value.translate(_ESCAPE_TABLE)}"' for name, value in (attrs or {}).items())
+    shown = "".join(f' {name}="{escape(value)}"' for name, value in (attrs or {}).items())
     return _made(f"<{tag}{shown}>{content}</{tag}>")
 
 

@@ -264,10 +264,12 @@ def _import(args: argparse.Namespace, out: Console, err: Console) -> int:
     systems = check_records(outcome.folder) if outcome.folder is not None else []
     found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
     if args.format == "json":
-        payload = {
+        payload: dict[str, Any] = {
             "folder": outcome.folder.as_posix() if outcome.folder else None,
             "diagnostics": [d.as_dict() for d in found],
         }
+        if outcome.coverage is not None:
+            payload["coverage"] = {"units": outcome.coverage.units, "kept": outcome.coverage.kept}
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
         for diagnostic in found:
@@ -277,7 +279,10 @@ def _import(args: argparse.Namespace, out: Console, err: Console) -> int:
         return EXIT_USAGE if any(d.code == "KB610" for d in found) else EXIT_ERRORS
     errors = [d for d in found if d.severity is Severity.ERROR]
     verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
-    say(err, f"kbgen import: wrote {outcome.folder}/; {verdict}", "red" if errors else None)
+    kept = ""
+    if outcome.coverage is not None:
+        kept = f"kept {outcome.coverage.kept:,} of {outcome.coverage.units:,} sentences, items and cells; "
+    say(err, f"kbgen import: wrote {outcome.folder}/; {kept}{verdict}", "red" if errors else None)
     return EXIT_ERRORS if errors else EXIT_OK
 
 

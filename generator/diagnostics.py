@@ -133,6 +133,11 @@ RULES: dict[str, Rule] = {
             "import-set-manifest",
             "A set folder's members do not match its manifest; nothing imported.",
         ),
+        Rule(
+            "KB612",
+            "import-text-lost",
+            "A sentence, list item, table cell or heading of the document is not in the records written.",
+        ),
         Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
         Rule(
             "KB702",
@@ -180,7 +185,12 @@ RULES: dict[str, Rule] = {
         Rule(
             "KB719",
             "profile-trace-source",
-            "Trace learning is known not to occur, but trace source is not inapplicable.",
+            "Trace learning is known not to occur, but trace source or an extra axis is not inapplicable.",
+        ),
+        Rule(
+            "KB720",
+            "profile-basis-twice",
+            "An axis states its evidence basis both for the axis and per value.",
         ),
         Rule("KB801", "set-run", "A member of an analysis set names another run ID or reviewed boundary."),
         Rule("KB802", "set-membership", "A set's members do not match its outcome or its member documents."),

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .incremental import PerGraph, TextDigests
 from .model.ids import KIND_NAMES, kind_of, sort_key
 from .model.kinds import status_fields
-from .model.profile import AXES
+from .model.profile import ALL_AXES
 from .render import urls
 from .render.comparison import run_page
 from .render.registry import SYSTEM_PAGE, system_pages
@@ -226,8 +226,9 @@ TAIL_COLUMNS = ("report_page", "report_sha256")
 
 
 def csv_header() -> list[str]:
-    """Stable columns: the system, then per axis its assessment, values, basis and records."""
-    per_axis = [f"{axis}.{column}" for axis in AXES for column in AXIS_COLUMNS]
+    """Stable columns: the system, then per axis (the ten, then the four extra axes results
+    may carry) its assessment, values, basis and records."""
+    per_axis = [f"{axis}.{column}" for axis in ALL_AXES for column in AXIS_COLUMNS]
     return [*LEAD_COLUMNS, *per_axis, *TAIL_COLUMNS]
 
 
@@ -250,14 +251,19 @@ def _csv_row(result: PipelineResult, graph: SystemGraph, digests: TextDigests) -
         run.evidence_tier.value if run and run.evidence_tier else "",
         profile.scope,
     ]
-    for axis in AXES:
+    for axis in ALL_AXES:
         entry = profile.axis(axis)
         if entry is None:
             cells += [""] * len(AXIS_COLUMNS)
             continue
-        basis = [
-            f"{value}={entry.evidence[value].basis}" for value in entry.values if value in entry.evidence
-        ]
+        # The basis where the document put it: once for the axis, or per value.
+        basis = (
+            [entry.basis]
+            if entry.basis
+            else [
+                f"{value}={entry.evidence[value].basis}" for value in entry.values if value in entry.evidence
+            ]
+        )
         cells += [entry.assessment, " ".join(entry.values), " ".join(basis), " ".join(entry.records)]
     page = run_page(graph.system)
     path = urls.page_path(page, graph.slug)

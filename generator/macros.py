@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .model.profile import AXES
+from .model.profile import ALL_AXES, AXES
 from .render import urls
 from .render.comparison import memory_comparison_view
 from .render.cross import status_matrix_view
@@ -109,13 +109,15 @@ class RecordMacros:
     def comparison_table(self, axes: list[str] | tuple[str, ...] | None = None) -> Md:
         """The comparison page's tables, with the chosen axes (all by default)."""
         chosen = list(axes) if axes is not None else list(AXES)
-        unknown = [axis for axis in chosen if axis not in AXES]
+        unknown = [axis for axis in chosen if axis not in ALL_AXES]
         if unknown:
             return self.problems.add(
                 self.env.page, f"comparison_table: {', '.join(map(repr, unknown))} is not an axis"
             )
         view = memory_comparison_view(self._request(MEMORY_COMPARISON_PAGE))
-        columns = [AXES.index(axis) for axis in chosen]
+        # An extra axis no system carries has no column to show.
+        shown = view["axis_keys"]
+        columns = [shown.index(axis) for axis in chosen if axis in shown]
         return Md(render("embed-comparison.md.j2", view, columns=columns).strip("\n"))
 
     def status_matrix(self) -> Md:

@@ -1,8 +1,9 @@
-"""Rules of the memory-comparison profile (KB701–KB719), one code per rule of the spec.
+"""Rules of the memory-comparison profile (KB701–KB720), one code per rule of the spec.
 
 The spec (agent-memory-analysis-report, "Memory comparison fields") asks for every
 axis exactly once, controlled values per axis, one evidence entry per value of a
-known or partial axis and none otherwise, an evidenced-absence record behind an
+known or partial axis (or one basis for the whole axis, the older results' shape, KB720
+when both are given) and none otherwise, an evidenced-absence record behind an
 ``absent`` axis, records that resolve in the system itself, a non-empty note on
 every axis and value, and a few cross-axis constraints (trace learning, read-back).
 """
@@ -15,7 +16,15 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Diagnostic, error
 from ..model.ids import RecordKind, kind_of
 from ..model.meta import DataPath
-from ..model.profile import AXES, AXIS_VALUES, BASIS_VALUES, VALUED_ASSESSMENTS, AxisEvidence, AxisProfile
+from ..model.profile import (
+    AXES,
+    AXIS_VALUES,
+    BASIS_VALUES,
+    EXTRA_AXES,
+    VALUED_ASSESSMENTS,
+    AxisEvidence,
+    AxisProfile,
+)
 from ..model.system import Origin
 from ..model.vocab import ProfileAssessment
 
@@ -64,7 +73,7 @@ def _axis_names(ctx: Context, origin: Origin | None, names: list[str]) -> Iterat
                 "KB702",
                 f"{name!r} is not an axis of the memory-comparison profile",
                 *ctx.key_at(origin, ("axes", name)),
-                hint="Axes: " + ", ".join(AXES),
+                hint="Axes: " + ", ".join(AXIS_VALUES),
             )
     for name in AXES:
         if name not in names:
@@ -108,18 +117,28 @@ def _values(axis: _Axis) -> Iterator[Diagnostic]:
             *axis.at("values"),
             hint="List the values found, or choose another assessment (uninspected, not-determinable, …).",
         )
-    if not valued and axis.entry.assessment in _ASSESSMENTS and (axis.entry.values or axis.entry.evidence):
-        where = axis.at("values", 0) if axis.entry.values else axis.key_at("evidence")
+    stated = axis.entry.values or axis.entry.evidence or axis.entry.basis is not None
+    if not valued and axis.entry.assessment in _ASSESSMENTS and stated:
+        if axis.entry.values:
+            where = axis.at("values", 0)
+        elif axis.entry.evidence:
+            where = axis.key_at("evidence")
+        else:
+            where = axis.at("basis")
         yield error(
             "KB710",
-            f"{axis.name} is {axis.entry.assessment}, so it has 'values: []' and 'evidence: {{}}'",
+            f"{axis.name} is {axis.entry.assessment}, so it has 'values: []', no evidence and 'basis: null'",
             *where,
         )
 
 
 def _evidence(axis: _Axis) -> Iterator[Diagnostic]:
+    if axis.entry.basis is not None:
+        yield from _axis_basis(axis)
     if axis.entry.assessment not in VALUED_ASSESSMENTS:
         return
+    if axis.entry.basis is not None:
+        return  # one basis for all the axis's values: no per-value entries (KB720 otherwise)
     for index, value in enumerate(axis.entry.values):
         if value not in axis.entry.evidence and value not in axis.entry.values[:index]:
             yield error(
@@ -136,6 +155,25 @@ def _evidence(axis: _Axis) -> Iterator[Diagnostic]:
                 *axis.key_at("evidence", value),
             )
         yield from _evidence_entry(axis, value, entry)
+
+
+def _axis_basis(axis: _Axis) -> Iterator[Diagnostic]:
+    """The basis stated once for the axis (the older results' shape)."""
+    basis = axis.entry.basis
+    if basis not in BASIS_VALUES:
+        yield error(
+            "KB711",
+            f"basis {basis!r} of {axis.name} is not one of {', '.join(BASIS_VALUES)}",
+            *axis.at("basis"),
+        )
+    if axis.entry.evidence:
+        yield error(
+            "KB720",
+            f"{axis.name} states its basis for the axis and per value; choose one place",
+            *axis.key_at("evidence"),
+            hint="Either 'basis:' on the axis (one basis for all its values) or an 'evidence:' "
+            "entry per value, as the document writes it.",
+        )
 
 
 def _evidence_entry(axis: _Axis, value: str, entry: AxisEvidence) -> Iterator[Diagnostic]:
@@ -231,15 +269,18 @@ def _trace_learning(
             *ctx.at(origin, (*path, entry.values.index("no"))),
             hint="An unresolved branch may still learn from traces: assert 'no' only when known.",
         )
-    source = axes.get("trace_source")
     known_no = entry.assessment == ProfileAssessment.KNOWN.value and entry.values == ["no"]
     learning_absent = known_no or entry.assessment == ProfileAssessment.ABSENT.value
-    if learning_absent and source is not None and source.assessment != ProfileAssessment.INAPPLICABLE.value:
-        yield error(
-            "KB719",
-            f"trace learning is known not to occur, so trace_source is inapplicable, not {source.assessment}",
-            *ctx.at(origin, ("axes", "trace_source", "assessment")),
-        )
+    if not learning_absent:
+        return
+    for name in ("trace_source", *EXTRA_AXES):
+        other = axes.get(name)
+        if other is not None and other.assessment != ProfileAssessment.INAPPLICABLE.value:
+            yield error(
+                "KB719",
+                f"trace learning is known not to occur, so {name} is inapplicable, not {other.assessment}",
+                *ctx.at(origin, ("axes", name, "assessment")),
+            )
 
 
 def _read_back(ctx: Context, origin: Origin | None, axes: dict[str, AxisProfile]) -> Iterator[Diagnostic]:

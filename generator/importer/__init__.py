@@ -15,6 +15,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic
 from ..readfs import open_folder, read_text
 from .build import build
+from .coverage import Coverage, lost_text
 from .document import parse_document
 from .emit import dump_file
 from .write import target_problem, write_folder
@@ -26,6 +27,7 @@ class ImportOutcome:
 
     folder: Path | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    coverage: Coverage | None = None  # what of the document the records keep
 
 
 def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
@@ -42,8 +44,16 @@ def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
 
 def render_files(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic]]:
     """The record files a document becomes (name → YAML text), and the import findings."""
+    files, diagnostics, _ = render_measured(text, display, slug)
+    return files, diagnostics
+
+
+def render_measured(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic], Coverage]:
+    """The record files, the findings, and what of the document the files keep."""
     result = build(parse_document(text), display, slug)
-    return {name: dump_file(mapping) for name, mapping in result.files.items()}, result.diagnostics
+    coverage, lost = lost_text(text, result.files.values(), display)
+    files = {name: dump_file(mapping) for name, mapping in result.files.items()}
+    return files, result.diagnostics + lost, coverage
 
 
 def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
@@ -67,8 +77,8 @@ def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     problems.extend(verify_members(folder, pinned, texts))
     if problems:
         return ImportOutcome(None, problems)
-    files, diagnostics = merge_members(texts, folder, slug)
-    return ImportOutcome(write_folder(records, slug, files), diagnostics)
+    files, diagnostics, coverage = merge_members(texts, folder, slug)
+    return ImportOutcome(write_folder(records, slug, files), diagnostics, coverage)
 
 
 def import_document(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
@@ -82,6 +92,6 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
     text, problems = read_document(path)
     if text is None:
         return ImportOutcome(None, problems)
-    files, diagnostics = render_files(text, path.as_posix(), slug)
+    files, diagnostics, coverage = render_measured(text, path.as_posix(), slug)
     folder = write_folder(records, slug, files)
-    return ImportOutcome(folder, problems + diagnostics)
+    return ImportOutcome(folder, problems + diagnostics, coverage)

@@ -18,6 +18,7 @@ from .columns import fold
 from .context import Gathered
 from .document import Block, Document, Section
 from .finish import assemble
+from .frontmatter_shape import unsafe_shape
 from .ledger import LEDGER, LedgerWalker
 from .prose import ProseWalker
 from .sections import SHARED, section_keys
@@ -42,7 +43,9 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     doc_type = str(front.get("type") or "") or _type_line(title_section)
     member = kind is not None  # a member of a set: see drafts.finish
     if kind is None:
-        kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+        kind = declared_kind(doc_type) or (
+            "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+        )
     prose = ProseWalker(gathered, document.form == "text", kind if member else None)
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)
@@ -54,11 +57,26 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     return ImportResult(files, gathered.diagnostics)
 
 
+# The type specs a single document may name, by file name (the folder it is written under,
+# ``types/``, ``kb/types/`` or ``agentic-systems/types/``, does not matter).
+DECLARED_TYPES = {
+    "agentic-system-analysis-result": "result",
+    "agent-memory-analysis-report": "memory_report",
+}
+
+
+def declared_kind(doc_type: str) -> str | None:
+    """The document a ``type:`` path declares: a result is a result whatever else it carries
+    (a memory profile, a title naming memory)."""
+    name = doc_type.strip().rsplit("/", 1)[-1]
+    return DECLARED_TYPES.get(name[: -len(".md")] if name.endswith(".md") else name)
+
+
 def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     if document.frontmatter is None:
         return {}
     try:
-        refusal = _unsafe_shape(document.frontmatter)
+        refusal = unsafe_shape(document.frontmatter)
         if refusal is not None:
             gathered.fail("KB609", f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
             return {}
@@ -74,35 +92,7 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     return front
 
 
-MAX_FRONTMATTER_DEPTH = 64
-
-
-def _unsafe_shape(text: str) -> tuple[str, int] | None:
-    """An anchor or alias (copied out, an alias bomb grows without bound) or nesting deeper
-    than the limit (the parser recurses), with its line offset; scanned in one linear pass."""
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            return "uses a YAML anchor or alias, which records do not allow", _line(event)
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_FRONTMATTER_DEPTH:
-                return f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels", _line(event)
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-    return None
-
-
-def _line(event: yaml.Event) -> int:
-    mark = event.start_mark
-    return mark.line if mark is not None else 0
-
-
-# Frontmatter keys the records hold (run identity, type, profile; description as the run summary).
-IMPORTED_KEYS = frozenset(
-    {"type", "run-id", "source-identity", "reviewed-boundary", "memory-comparison", "description"}
-)
-# A set's overview frontmatter fields that become run fields (the overview owns the run).
+# Frontmatter fields that become run fields, as written (a set's overview owns the run).
 RUN_FIELDS = {
     "result-disposition": "disposition",
     "target-class": "target_class",
@@ -110,6 +100,21 @@ RUN_FIELDS = {
     "analysis-cutoff": "analysis_cutoff",
     "evidence-tier": "evidence_tier",
 }
+# Frontmatter keys the records hold (run identity, type, profile; description as the run
+# summary; the display name and run date of a single document's run).
+IMPORTED_KEYS = frozenset(
+    {
+        "type",
+        "run-id",
+        "source-identity",
+        "reviewed-boundary",
+        "memory-comparison",
+        "description",
+        "system",
+        "run-date",
+        *RUN_FIELDS,
+    }
+)
 # What else a set member's frontmatter says that the records hold: the overview's run fields,
 # system (its title names it), run date (its run ID holds it) and inputs commit; the memory
 # member's report status.

@@ -8,6 +8,7 @@ with the model's own titles needs nothing here.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from ..model import kinds
 from ..model.files import list_models
@@ -43,6 +44,7 @@ ALIASES: dict[str, dict[str, str]] = {
     "limitations": {
         "limitation": "title",
         "affected records": "affected",
+        "affected ids": "affected",
         "affected source, record, or route ids": "affected",
         "conclusion prevented": "prevents",
         "evidence that would resolve it": "resolving_evidence",
@@ -82,3 +84,47 @@ def route_field_of(label: str) -> str | None:
 def list_key_of_id(record_id: str) -> str | None:
     spec = kinds.spec_of_id(record_id)
     return spec.list_key if spec else None
+
+
+@lru_cache(maxsize=4)
+def _model_names(version: int) -> tuple[frozenset[str], frozenset[str]]:
+    """(field names, folded field labels) of every model a record file can hold: names are
+    structure when the import is measured, labels may be dropped from a measured unit."""
+    from ..model.files import record_file_model
+
+    names: set[str] = set()
+    labels: set[str] = set()
+
+    def walk(schema: Any) -> None:
+        if isinstance(schema, dict):
+            for name, item in (schema.get("properties") or {}).items():
+                names.add(name)
+                labels.add(fold(name.replace("_", " ")))
+                if isinstance(item, dict) and isinstance(item.get("title"), str):
+                    labels.add(fold(item["title"]))
+            for item in schema.values():
+                walk(item)
+        elif isinstance(schema, list):
+            for item in schema:
+                walk(item)
+
+    walk(record_file_model().model_json_schema())
+    for aliases in ALIASES.values():
+        labels.update(aliases)
+    labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
+    labels.update({"guarantee strength", "amendment"})
+    labels.update(fold(title) for title in kinds.SHARED_KIND_TITLES.values())
+    from .sections import DOCUMENT_TITLES
+
+    labels.update(fold(title) for titles in DOCUMENT_TITLES.values() for title in titles.values())
+    return frozenset(names), frozenset(" ".join(_words(label)) for label in labels)
+
+
+def _words(label: str) -> list[str]:
+    from .coverage import words
+
+    return words(label)
+
+
+def model_names() -> tuple[frozenset[str], frozenset[str]]:
+    return _model_names(kinds.registry_version())

@@ -8,15 +8,14 @@ record's model declares its fields.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.anchors import find_anchors
 from ..model.files import list_models
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase
 from ..model.vocab import GuaranteeStrength
 from .columns import field_of, route_field_of
+from .recognisers.evidence import evidence_anchors
 from .recognisers.fields import Field, StatusLine, statuses_in_prose
 from .recognisers.guarantee import guarantee_clause
 
@@ -99,26 +98,10 @@ def _guarantee(draft: Draft, value: str) -> bool:
     return True
 
 
-_EVIDENCE_CLAUSE = re.compile(r"Evidence: (?P<source>SRC-[0-9]+), (?P<paths>[^\n]*?)(?:\.(?:\s|$)|$)")
-_PATH = re.compile(
-    r"(?<![\w/.-])[\w.-]*/[\w./<>-]*\w|(?<![\w/.-])[\w-]+\.(?:rs|py|ts|js|md|sh|toml|json|yaml)\b"
-)
-
-
 def evidence_of(text: str) -> list[str]:
-    """The evidence anchors written in a record's prose, in order, each once.
-
-    Two forms: ``SRC-1 path:lines; path:lines`` and an ``Evidence: SRC-1, path, … path.``
-    clause, where every path-like word of the clause is cited from that source.
-    """
-    found: list[str] = []
-    for anchor in find_anchors(text):
-        ranges = ",".join(str(r) for r in anchor.ranges)
-        found.append(f"{anchor.source} {anchor.path}" + (f":{ranges}" if ranges else ""))
-    for clause in _EVIDENCE_CLAUSE.finditer(text):
-        for path in _PATH.findall(clause.group("paths")):
-            found.append(f"{clause.group('source')} {path}")
-    return list(dict.fromkeys(found))
+    """The evidence anchors written in a record's prose, in order, each once, every path
+    attributed to the source named last before it (``recognisers/evidence.py``)."""
+    return evidence_anchors(text)
 
 
 def _narrative_route(draft: Draft) -> None:

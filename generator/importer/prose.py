@@ -33,6 +33,7 @@ class ProseWalker:
         self.set_member = set_member
         self.amendments: list[dict[str, Any]] = []
         self.last_amendment: dict[str, Any] | None = None
+        self.limitations_as_table = False
 
     def section(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -145,8 +146,10 @@ class ProseWalker:
             self.record_rows(header, data)
             return []
         if first == "limitation":
+            self.limitations_as_table = False
             self.limitation_rows(header, data)
-            return []
+            if not self.limitations_as_table:
+                return []
         kind = typed_kind(header)
         typed = typed_table(kind, data) if kind else None
         table = typed or generic_table(header, data)
@@ -202,7 +205,8 @@ class ProseWalker:
         if draft.list_key == "sources" and source_cell(draft, fold(header), cell):
             return
         name = field_of(draft.list_key, header)
-        if name is None or name in draft.data:
+        if name is None or name in draft.data or name == "evidence":
+            # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
             draft.add_prose(f"{header}: {cell}")
             return
         draft.set(name, cell)
@@ -213,13 +217,23 @@ class ProseWalker:
             draft.data = {k: draft.data[k] for k in draft.data}
 
     def limitation_rows(self, header: list[str], rows: list[Row]) -> None:
+        unknown = [name for name in header if field_of("limitations", name) is None]
+        if unknown:
+            # A limitation has no prose of its own: a column it has no field for would be lost.
+            self.gathered.warn(
+                "KB601",
+                f"the limitations table's column {unknown[0]!r} names no limitation field; "
+                "the table is kept as a table",
+                rows[0].line - 1 if rows else 1,
+                1,
+            )
+            self.limitations_as_table = True
+            return
         for row in rows:
             draft = Draft("limitations", {}, row.line, 1)
             for name, cell in zip(header, row.cells, strict=False):
                 field = field_of("limitations", name)
                 if field and cell.strip():
                     draft.set(field, cell.strip())
-                elif cell.strip():
-                    draft.add_prose(f"{name}: {cell}")
             self.gathered.cite(" ".join(row.cells), row.line, 1)
             self.gathered.limitations.append(draft)

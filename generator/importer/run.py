@@ -78,14 +78,36 @@ def _first_of(text: str, values: list[str]) -> str | None:
     return best[1] if best else None
 
 
+# Frontmatter run keys whose value is a date, and those kept as written.
+_DATE_KEYS = {"run-date": "run_date", "analysis-cutoff": "analysis_cutoff"}
+_TEXT_KEYS = {
+    "result-disposition": "disposition",
+    "target-class": "target_class",
+    "boundary-kind": "boundary_kind",
+    "evidence-tier": "evidence_tier",
+}
+
+
 def run_from_frontmatter(title: str, front: dict[str, Any], first_source: str | None) -> dict[str, Any]:
-    """The run fields of a Markdown report's frontmatter."""
-    run: dict[str, Any] = {"system": system_name(title)}
+    """The run fields of a Markdown document's frontmatter: ``system`` is the display name
+    (else the title's), the run date comes from ``run-date`` (else the run ID), each other
+    run key is taken as written and checked by the model like any record."""
+    name = front.get("system")
+    run: dict[str, Any] = {"system": str(name).strip() if name else system_name(title)}
     run_id = str(front.get("run-id") or "")
     match = _RUN_ID.fullmatch(run_id)
     if match:
         run["run_id"] = run_id
         run["run_date"] = _date(match.group("date"))
+    for key, field in _DATE_KEYS.items():
+        value = front.get(key)
+        if isinstance(value, datetime.date):
+            run[field] = value
+        elif value is not None:
+            run[field] = _date(str(value)) or str(value)
+    for key, field in _TEXT_KEYS.items():
+        if front.get(key) is not None:
+            run[field] = str(front[key])
     if isinstance(front.get("description"), str) and front["description"].strip():
         run["summary"] = front["description"].strip()
     revision = front.get("reviewed-boundary")

@@ -18,9 +18,11 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic, error
+from ..model.files import Run
 from ..model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from ..model.vocab import Member
 from .build import RUN_FIELDS, build
+from .coverage import Coverage, combined, lost_text
 from .document import parse_document
 from .emit import dump_file
 
@@ -85,18 +87,24 @@ def _front(text: str) -> dict[str, Any]:
     return front if isinstance(front, dict) else {}
 
 
-def merge_members(texts: dict[str, str], folder: Path, slug: str) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The system folder's files (name → YAML text) built from the member texts."""
+def merge_members(
+    texts: dict[str, str], folder: Path, slug: str
+) -> tuple[dict[str, str], list[Diagnostic], Coverage]:
+    """The system folder's files (name → YAML text) built from the member texts, the
+    findings, and what of the members the files keep (each measured against its own files
+    and the set's run)."""
     members = [member for member in MEMBER_ORDER if MEMBER_FILES[member] in texts]
     merged: dict[str, dict[str, Any]] = {}
     supplied: list[dict[str, Any]] = []
     findings: list[Diagnostic] = []
     declared: set[str] = set()
     run: dict[str, Any] = {}
+    own_files: dict[str, list[Any]] = {}
     for member in members:
         name = MEMBER_FILES[member]
         files, diagnostics = _member_files(member, texts[name], f"{folder.as_posix()}/{name}", slug)
         findings.extend(diagnostics)
+        own_files[name] = list(files.values())
         run_file = files.pop("run.yaml", {})
         supplied.extend(run_file.get("supplied", []))
         if member is Member.OVERVIEW:
@@ -108,13 +116,20 @@ def merge_members(texts: dict[str, str], folder: Path, slug: str) -> tuple[dict[
             merged[f"{member.value}-{file_name}"] = mapping
     overview_front = _front(texts.get(MEMBER_FILES[Member.OVERVIEW], ""))
     run.update({key: overview_front[name] for name, key in RUN_FIELDS.items() if overview_front.get(name)})
+    run = {key: run[key] for key in Run.model_fields if key in run}
     merged["set.yaml"] = {"run": run, "analysis_set": _analysis_set(texts, members, overview_front)}
     # A record another member declares is not 'supplied': drop the importer's notes on it.
     findings = [d for d in findings if not (d.code == "KB607" and d.message.split(" ", 1)[0] in declared)]
     elsewhere = _still_elsewhere(supplied, declared)
     if elsewhere:
         merged["set.yaml"]["supplied"] = elsewhere
-    return {name: dump_file(mapping) for name, mapping in sorted(merged.items())}, findings
+    parts = []
+    for name, mappings in own_files.items():
+        part, lost = lost_text(texts[name], [*mappings, merged["set.yaml"]], f"{folder.as_posix()}/{name}")
+        parts.append(part)
+        findings.extend(lost)
+    files = {name: dump_file(mapping) for name, mapping in sorted(merged.items())}
+    return files, findings, combined(parts)
 
 
 def _still_elsewhere(supplied: list[dict[str, Any]], declared: set[str]) -> list[dict[str, Any]]:

@@ -164,6 +164,17 @@ class SharedWalker:
             else None
         )
         if draft is None:
+            if found is None:
+                # A subsection of the kind that declares no record (``#### Memory payload
+                # evidence``): its title and blocks stay in place, and the records its
+                # paragraphs and tables declare are declared.
+                self.gathered.cite(section.title, section.line, section.col)
+                items: list[Any] = [section.title]
+                for block in section.blocks:
+                    items.extend(self.block_in_kind(block, statuses))
+                for child in section.children:
+                    items.extend(self.record_section(child, statuses))
+                return items
             kept = self.prose.subsection(section)
             return [section.title, *kept.get("blocks", [])]
         self.fill(draft, section.blocks)

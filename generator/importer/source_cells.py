@@ -22,15 +22,20 @@ def source_cell(draft: Draft, header: str, cell: str) -> bool:
             draft.data["location"] = url.group(0)
         return True
     if header == "evidence layer":
-        layer, _, note = cell.partition(";")
-        value = layer.strip().lower()
-        if value not in _LAYERS:
+        # The controlled layer opens the cell; what follows a separator is its note
+        # (``Doctrine/design, with README assertions kept as claims``).
+        folded = cell.lower()
+        value = next((layer for layer in _LAYERS if folded.startswith(layer)), None)
+        if value is None or (len(cell) > len(value) and cell[len(value)] not in ";,:— ("):
             return False
-        entry = {"layer": value, **({"note": note.strip()} if note.strip() else {})}
+        note = cell[len(value) :].lstrip(";,:— ").strip()
+        entry = {"layer": value, **({"note": note} if note else {})}
         draft.data.setdefault("layers", []).append(entry)
         return True
     if header == "inspected scope":
-        layers = draft.data.setdefault("layers", [{}])
+        layers = draft.data.get("layers")
+        if not layers:
+            return False  # no layer to hold it: kept as the source's prose
         layers[-1]["scope"] = cell
         draft.text_fields.append(cell)
         return True

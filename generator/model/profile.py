@@ -59,8 +59,24 @@ AXIS_VALUES: dict[str, tuple[str, ...]] = {
     ),
     "trace_learning": ("no", "yes"),
     "trace_source": ("event-streams", "session-logs", "tool-traces", "trajectories"),
+    # The four axes results written before the set format add (profile-variants.md): each
+    # is optional, and inapplicable where trace learning is known not to occur.
+    "learning_scope": ("cross-task", "per-project", "per-task"),
+    "learning_timing": ("offline", "online", "staged"),
+    "distilled_form": ("natural-language", "parametric", "symbolic"),
+    "faithfulness_tested": ("no", "yes"),
 }
-AXES: tuple[str, ...] = tuple(AXIS_VALUES)
+# The ten axes every profile carries (the memory report's), then the four extra ones.
+AXES: tuple[str, ...] = tuple(AXIS_VALUES)[:10]
+EXTRA_AXES: tuple[str, ...] = tuple(AXIS_VALUES)[10:]
+ALL_AXES: tuple[str, ...] = AXES + EXTRA_AXES
+
+
+def axes_of(profiles: Any) -> tuple[str, ...]:
+    """The axes to show for some profiles: the ten, and the extra ones any of them carries."""
+    carried = {name for profile in profiles if profile is not None for name in profile.axes}
+    return AXES + tuple(axis for axis in EXTRA_AXES if axis in carried)
+
 
 # The anchor of the profile on the page that shows it, and of each axis's row there.
 PROFILE_ANCHOR = "memory-comparison"
@@ -72,7 +88,7 @@ def axis_anchor(axis: str) -> str:
 
 
 # Axis titles for pages and the CSV header: the axis name in words.
-AXIS_TITLES: dict[str, str] = {axis: axis.replace("_", " ").capitalize() for axis in AXES}
+AXIS_TITLES: dict[str, str] = {axis: axis.replace("_", " ").capitalize() for axis in AXIS_VALUES}
 
 # Assessments that assert values (and need one evidence entry per value).
 VALUED_ASSESSMENTS = frozenset({ProfileAssessment.KNOWN.value, ProfileAssessment.PARTIAL.value})
@@ -137,9 +153,23 @@ class AxisProfile(Strict):
         json_schema_extra={"enum": [a.value for a in ProfileAssessment]},
     )
     values: list[str] = Field(description="The controlled values found (empty unless known or partial).")
-    evidence: dict[str, AxisEvidence] = Field(description="One entry per value, keyed by the value.")
+    basis: str | None = Field(
+        default=None,
+        description="The evidence basis of all the axis's values, where the document states it per "
+        "axis (null unless known or partial); otherwise one 'evidence' entry per value.",
+        json_schema_extra={"enum": [*BASIS_VALUES, None]},
+    )
+    evidence: dict[str, AxisEvidence] = Field(
+        default_factory=dict,
+        description="One entry per value, keyed by the value (unless 'basis' is given for the axis).",
+    )
     records: list[RecordId] = Field(description="Records supporting the coverage assessment.")
     note: Note
+
+    def basis_of(self, value: str) -> str | None:
+        """The basis of one value: its evidence entry's, else the axis's."""
+        evidence = self.evidence.get(value)
+        return evidence.basis if evidence is not None else self.basis
 
 
 def _axes_schema(schema: dict[str, Any]) -> None:
@@ -155,7 +185,7 @@ def _axes_schema(schema: dict[str, Any]) -> None:
         }
         for axis, values in AXIS_VALUES.items()
     }
-    schema["required"] = list(AXES)
+    schema["required"] = list(AXES)  # the four extra axes are optional
     schema["additionalProperties"] = False
 
 
@@ -164,7 +194,8 @@ class MemoryComparison(Strict):
 
     scope: Text = Field(description="The memory boundary the profile classifies.")
     axes: dict[str, AxisProfile] = Field(
-        description="Each of the ten axes exactly once.", json_schema_extra=_axes_schema
+        description="Each of the ten axes exactly once; a result may add the four extra axes.",
+        json_schema_extra=_axes_schema,
     )
 
     def axis(self, name: str) -> AxisProfile | None:

@@ -240,9 +240,11 @@ class Route(RecordBase):
 class Claim(RecordBase):
     """A claim the system makes about itself, with the conclusion the evidence supports."""
 
-    claim: Text = Field(
+    claim: Text | None = Field(
+        default=None,
         title="Source-native claim and evidence",
-        description="The claimed operation and its source, as written.",
+        description="The claimed operation and its source, as written (a claim stated by its "
+        "label and body alone has none).",
     )
     conclusion_status: ConclusionStatus = Field(title="Conclusion status")
     boundary: Text | None = Field(
@@ -255,12 +257,14 @@ class Claim(RecordBase):
 class Absence(RecordBase):
     """An evidenced absence: a bounded search that found nothing. Its status is always absent."""
 
+    # A structured absence states its search in these fields; a narrative one (the older
+    # results' form) states it in its label and body, as a narrative route does.
     status: Literal["absent"] = Field(default="absent", title="Status")
-    searched_boundary: Text = Field(title="Searched boundary")
-    query: Text = Field(title="Query")
-    revision: Revision = Field(title="Revision")
-    conclusion: Text = Field(
-        title="Conclusion", description="The conclusion the absence supports or prevents."
+    searched_boundary: Text | None = Field(default=None, title="Searched boundary")
+    query: Text | None = Field(default=None, title="Query")
+    revision: Revision | None = Field(default=None, title="Revision")
+    conclusion: Text | None = Field(
+        default=None, title="Conclusion", description="The conclusion the absence supports or prevents."
     )
 
 

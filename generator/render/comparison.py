@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..model.profile import AXES, AXIS_TITLES, PROFILE_ANCHOR, MemoryComparison
+from ..model.profile import AXIS_TITLES, PROFILE_ANCHOR, MemoryComparison, axes_of
 from ..model.system import SystemRecords
 from ..model.vocab import EvidenceTier
 from . import urls
@@ -45,7 +45,9 @@ def _axis_cell(cells: ProfileCells, profile: MemoryComparison, axis: str) -> Md:
     return Md(f"{cells.assessment(entry)}<br>{values}" if values else cells.assessment(entry))
 
 
-def _row(request: PageRequest, graph: SystemGraph, profile: MemoryComparison) -> dict[str, Any]:
+def _row(
+    request: PageRequest, graph: SystemGraph, profile: MemoryComparison, axes: tuple[str, ...]
+) -> dict[str, Any]:
     linker = CrossLinker(graph, graph.profile_page, at=request.path)
     cells = ProfileCells(linker, Badges(request.path))
     summary = summarize(graph)
@@ -55,7 +57,7 @@ def _row(request: PageRequest, graph: SystemGraph, profile: MemoryComparison) ->
         "system": link(summary.name, profile_href),
         "run": link(code_span(summary.run_id) if summary.run_id else Md("run"), run_href),
         "scope": linker.cell(profile.scope),
-        "axes": [_axis_cell(cells, profile, axis) for axis in AXES],
+        "axes": [_axis_cell(cells, profile, axis) for axis in axes],
     }
 
 
@@ -64,15 +66,18 @@ def memory_comparison_view(request: PageRequest) -> dict[str, Any]:
     tiers: dict[str, list[dict[str, Any]]] = {tier.value: [] for tier in EvidenceTier}
     tiers[NO_TIER] = []
     without = []
+    # The ten shared axes for every system, the four extra ones where any system has them.
+    axes = axes_of(graph.system.memory_comparison for graph in request.graphs)
     for graph in sorted(request.graphs, key=lambda g: g.slug):
         profile = graph.system.memory_comparison
         summary = summarize(graph)
         if profile is None:
             without.append(link(summary.name, urls.href(request.path, summary.path)))
             continue
-        tiers[summary.tier or NO_TIER].append(_row(request, graph, profile))
+        tiers[summary.tier or NO_TIER].append(_row(request, graph, profile, axes))
     return {
-        "axes": [AXIS_TITLES[axis] for axis in AXES],
+        "axes": [AXIS_TITLES[axis] for axis in axes],
+        "axis_keys": list(axes),
         "groups": [
             {"title": title[:1].upper() + title[1:], "anchor": urls.slugify(title), "rows": rows}
             for title, rows in tiers.items()

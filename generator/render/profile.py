@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.profile import AXES, AXIS_TITLES, PROFILE_ANCHOR, AxisProfile, MemoryComparison, axis_anchor
+from ..model.profile import ALL_AXES, AXIS_TITLES, PROFILE_ANCHOR, AxisProfile, MemoryComparison, axis_anchor
 from ..model.vocab import ConclusionStatus, ProfileAssessment
 from . import urls
 from .badges import Badges
@@ -22,12 +22,14 @@ if TYPE_CHECKING:
 
 
 def axis_summary(entry: AxisProfile) -> str:
-    """One line per axis: ``known: files (wired), in-memory (wired)``."""
+    """One line per axis: ``known: files (wired), in-memory (wired)``; with the basis stated
+    for the whole axis, once: ``known (wired): knowledge, instruction``."""
     values = [
         f"{value} ({entry.evidence[value].basis})" if value in entry.evidence else value
         for value in entry.values
     ]
-    return f"{entry.assessment}: {', '.join(values)}" if values else entry.assessment
+    assessment = f"{entry.assessment} ({entry.basis})" if entry.basis else entry.assessment
+    return f"{assessment}: {', '.join(values)}" if values else assessment
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,12 @@ class ProfileCells:
         return Md(", ".join(self.linker.ref(ref) for ref in refs))
 
     def assessment(self, entry: AxisProfile) -> Md:
-        return Md(self.badges.vocab_link(ProfileAssessment(entry.assessment)))
+        """The assessment badge, followed by the axis's basis where the document states one
+        basis for the whole axis."""
+        shown = self.badges.vocab_link(ProfileAssessment(entry.assessment))
+        if entry.basis is not None:
+            return Md(f"{shown} {self.basis(entry.basis)}")
+        return Md(shown)
 
     def basis(self, basis: str) -> Md:
         return Md(self.badges.vocab_link(ConclusionStatus(basis)))
@@ -69,7 +76,7 @@ class ProfileCells:
 def profile_rows(profile: MemoryComparison, cells: ProfileCells) -> list[dict[str, Any]]:
     """One row per axis of the profile's table, in the spec's order."""
     rows = []
-    for axis in AXES:
+    for axis in ALL_AXES:
         entry = profile.axis(axis)
         if entry is None:
             continue
@@ -95,7 +102,7 @@ def summary_lines(profile: MemoryComparison, linker: Linker, profile_page: str) 
             "href": urls.href(linker.path, page, axis_anchor(axis)),
             "summary": escape(axis_summary(entry)),
         }
-        for axis in AXES
+        for axis in ALL_AXES
         if (entry := profile.axis(axis)) is not None
     ]
 

@@ -1,7 +1,9 @@
 """Record declarations: an ID that opens a heading, a paragraph or a table row.
 
 Forms: ``#### MEM-RTE-x — label`` (a heading), ``CMP-6 — Label. Body…`` (a lead-in
-paragraph, also ``**CMP-6 — Label.** Body…``), ``RTE-10 memory amendment — body`` (an
+paragraph, also ``**CMP-6 — Label.** Body…``, ``CMP-6 —**Label.** Body…`` and
+``CMP-6 — Label: Body…``), ``**OBJ-1.** Body…`` (a bold ID without a label),
+``RTE-10 memory amendment — body`` (an
 amendment of a record declared earlier) and ``On RT-RTE-x`` (an annotation of a record
 declared elsewhere, optionally ``— label``).
 """
@@ -13,7 +15,12 @@ from dataclasses import dataclass
 
 from ...model.ids import ID_IN_TEXT
 
-DASH = r"\s+[—–-]{1,2}\s+"
+# The dash between an ID and its label; a bold label may follow it without a space
+# (``CMP-5 —**Label.** Body``).
+DASH = r"\s+[—–-]{1,2}(?:\s+|(?=\*\*))"
+# A bold ID closed by a full stop or colon, with no label: ``**OBJ-1.** Body``,
+# ``**OBJ-1**. Body``.
+_BARE_BOLD = re.compile(r"^(?:[.:]\*\*|\*\*[.:])\s*(?P<rest>.*)$", re.S)
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,12 @@ def declaration(text: str, heading: bool) -> Declaration | None:
     if found is None:
         return None
     record_id, start = found
-    after = body[start + len(record_id) :].lstrip("*_")
+    raw_after = body[start + len(record_id) :]
     col = start + 1 + (3 if annotation else 0)
+    bare = _BARE_BOLD.match(raw_after) if body[:start].strip() == "**" else None
+    if bare and not heading:
+        return Declaration(record_id, None, bare.group("rest").strip(), annotation, None, col)
+    after = raw_after.lstrip("*_")
     amendment = re.match(rf"^\s+(?P<label>[a-z][\w -]*?amendment){DASH}(?P<body>.+)$", after, re.S)
     if amendment and not heading:
         return Declaration(

@@ -1,0 +1,435 @@
+"""What an import kept: every unit of the document measured against the records written.
+
+The document is cut into units independently of the importer's own parse: each sentence
+of a paragraph or list item, each table cell, each heading, each quotation line and each
+frontmatter value. The records are flattened into one stream of words (every key and
+string value of every file, in the order the files hold them). A unit is kept when its
+words, folded for case and markup (``**``, backticks, links, punctuation), occur as one
+contiguous run of that stream; a unit that opens with a ``Label:`` the model names may
+also be kept without its label, since the label then became the key.
+
+A unit not found whole may be kept clause by clause (split at ``—``, ``:`` and ``;``): the
+importer splits a declaration into ID, label and body and a labelled sentence into a key
+and its value, and the models order those fields as they declare them.
+
+A unit not found is reported at its line (KB611, error): the import lost or changed it.
+
+The search is linear in practice: the stream is indexed by its word trigrams once, and a
+unit is looked up at the positions of its rarest trigram only, at most ``MAX_PROBES``
+of them (a unit that would need more, which only a document repeating one phrase
+thousands of times produces, is reported as not verified rather than searched longer).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Diagnostic, error
+from ..model.ids import ID_IN_TEXT
+from .frontmatter_shape import unsafe_shape
+
+_WORD = re.compile(r"[^\W_]+")
+# A sentence ends at . ! or ? (after optional closing marks) followed by white space.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
+_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)$", re.S)
+_ATTRIBUTION = re.compile(r"^\s*(?:---|—)\s+")
+_LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+
+_CLAUSE = re.compile(r"\s+[—–]\s*|\s*[—–]\s+|:\s+|;\s+|\.\*\*\s*|\*\*\.\s*")
+_OWNER = re.compile(r"^\W*(?:On\s+)?(?P<id>" + ID_IN_TEXT.pattern + r")\W*")
+
+MAX_PROBES = 256
+MAX_REPORTED = 200  # lost units reported one by one; the rest are counted
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One measured piece of the document: its text and where it starts (1-based)."""
+
+    kind: str  # "sentence", "item", "cell", "heading", "quote", "frontmatter"
+    text: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The units of a document and those the records do not hold."""
+
+    units: int
+    missing: list[Unit]
+    unverified: list[Unit]
+
+    @property
+    def kept(self) -> int:
+        return self.units - len(self.missing) - len(self.unverified)
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text: case, markup and punctuation dropped."""
+    return _WORD.findall(_LINK.sub(r"\1", text).casefold())
+
+
+# ---------------------------------------------------------------- the document's units
+
+
+def document_units(text: str) -> list[Unit]:
+    """Every unit of a document (Markdown or plain text), in order."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    units: list[Unit] = []
+    start = 0
+    if lines and lines[0].strip() == "---":
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if end is not None:
+            units.extend(_frontmatter_units(lines[1:end]))
+            start = end + 1
+    units.extend(_body_units(lines, start))
+    return [unit for unit in units if words(unit.text)]
+
+
+def _frontmatter_units(lines: list[str]) -> Iterator[Unit]:
+    """Each scalar value of the frontmatter (keys are structure), at its line; block, flow
+    and JSON forms alike. Frontmatter that is not YAML is measured line by line."""
+    text = "\n".join(lines)
+    try:
+        node = None if unsafe_shape(text) else yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        node = None
+    if node is None:
+        for offset, line in enumerate(lines, start=2):
+            if line.strip():
+                yield Unit("frontmatter", line, offset, 1)
+        return
+    stack: list[yaml.Node] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.MappingNode):
+            stack.extend(value for _, value in reversed(current.value))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(reversed(current.value))
+        elif isinstance(current, yaml.ScalarNode) and current.value not in ("", "null", "~"):
+            mark = current.start_mark
+            yield Unit("frontmatter", current.value, mark.line + 2, mark.column + 1)
+
+
+def _body_units(lines: list[str], start: int) -> Iterator[Unit]:
+    index = start
+    paragraph: list[tuple[int, str]] = []
+
+    def flush() -> Iterator[Unit]:
+        if paragraph:
+            yield from _sentences(paragraph, "sentence")
+            paragraph.clear()
+
+    while index < len(lines):
+        line = lines[index]
+        number = index + 1
+        if not line.strip():
+            yield from flush()
+            index += 1
+            continue
+        heading = _ATX.match(line)
+        if heading:
+            yield from flush()
+            yield Unit("heading", heading.group(2), number, heading.start(2) + 1)
+            index += 1
+            continue
+        if _FENCE.match(line):
+            yield from flush()
+            marker = line.strip()[:3]
+            index += 1
+            while index < len(lines) and not lines[index].strip().startswith(marker):
+                if lines[index].strip():
+                    yield Unit("quote", lines[index], index + 1, 1)
+                index += 1
+            index += 1
+            continue
+        stripped = line.lstrip()
+        if stripped.startswith(">"):
+            yield from flush()
+            body = re.sub(r"^\s*>\s?", "", line)
+            if _ATTRIBUTION.match(body):
+                for part in attribution_parts(_ATTRIBUTION.sub("", body)):
+                    kind = "pin" if _PIN.fullmatch(part.strip(" `")) else "quote"
+                    yield Unit(kind, part, number, 1)
+            else:
+                yield Unit("quote", body, number, 1)
+            index += 1
+            continue
+        if stripped.startswith("|"):
+            yield from flush()
+            if not _TABLE_RULE.match(line):
+                yield from _cells(line, number)
+            index += 1
+            continue
+        if "\t" in line.strip():
+            # A plain-text table row: its cells are separated by tabs.
+            yield from flush()
+            col = 1
+            for cell in line.split("\t"):
+                if cell.strip():
+                    yield from _sentences([(number, cell)], "cell", col)
+                col += len(cell) + 1
+            index += 1
+            continue
+        if paragraph and _LABELLED_LINE.match(line):
+            yield from flush()  # a labelled line (``Route function: …``) is a field of its own
+        item = _LIST_ITEM.match(line)
+        if item:
+            yield from flush()
+            paragraph.append((number, line[item.end() :]))
+            index += 1
+            # The item's continuation lines (indented, or lazy) until a blank or a new block.
+            while index < len(lines) and lines[index].strip() and not _starts_block(lines[index]):
+                paragraph.append((index + 1, lines[index]))
+                index += 1
+            yield from _sentences(paragraph, "item")
+            paragraph.clear()
+            continue
+        paragraph.append((number, line))
+        index += 1
+    yield from flush()
+
+
+# A quotation's pin: a commit, abbreviated or full, or a capture's digest.
+_PIN = re.compile(r"(?:sha256:)?[0-9a-fA-F]{7,64}")
+_RANGE = re.compile(r":(?P<ranges>[0-9][0-9,\s-]*)`?$")
+_SAME_END = re.compile(r"\b([0-9]+)-\1\b")
+
+
+def attribution_parts(text: str) -> list[str]:
+    """An attribution's path, line ranges and pin: each is kept in a field of its own (a
+    range ``5-5`` is the line ``5``)."""
+    parts: list[str] = []
+    for piece in re.split(r"\s@\s", text):
+        ranges = _RANGE.search(piece.strip())
+        if ranges:
+            parts.append(piece.strip()[: ranges.start()])
+            parts.append(_SAME_END.sub(r"\1", ranges.group("ranges")))
+        else:
+            parts.append(piece)
+    return parts
+
+
+def _starts_block(line: str) -> bool:
+    stripped = line.lstrip()
+    return bool(
+        _ATX.match(line) or _FENCE.match(line) or _LIST_ITEM.match(line) or stripped.startswith((">", "|"))
+    )
+
+
+def _cells(line: str, number: int) -> Iterator[Unit]:
+    text = line.strip()
+    text = text[1:] if text.startswith("|") else text
+    text = text[:-1] if text.endswith("|") and not text.endswith("\\|") else text
+    col = line.index("|") + 2
+    for cell in re.split(r"(?<!\\)\|", text):
+        if cell.strip():
+            yield from _sentences([(number, cell)], "cell", col)
+        col += len(cell) + 1
+
+
+def _sentences(lines: list[tuple[int, str]], kind: str, col: int = 1) -> Iterator[Unit]:
+    """The sentences of a paragraph, each at the line it starts on."""
+    joined = ""
+    starts: list[tuple[int, int]] = []  # (offset in joined, line number)
+    for number, text in lines:
+        if joined:
+            joined += " "
+        starts.append((len(joined), number))
+        joined += text.strip()
+    position = 0
+    line_index = 0
+    for match in [*_SENTENCE_END.finditer(joined), None]:
+        end = match.start() if match else len(joined)
+        piece = joined[position:end].strip()
+        while line_index + 1 < len(starts) and starts[line_index + 1][0] <= position:
+            line_index += 1
+        if piece:
+            yield Unit(kind, piece, starts[line_index][1], col)
+        if match:
+            position = match.end()
+
+
+# ---------------------------------------------------------------- the records' words
+
+
+def record_words(files: Iterable[Any], structural: frozenset[str] = frozenset()) -> list[str]:
+    """Every key and scalar value of the record files, as one stream of folded words; keys
+    in ``structural`` (the models' field names) are structure, not text, and are left out."""
+    stream: list[str] = []
+    stack: list[Any] = list(reversed(list(files)))
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                stack.append(item)
+                if str(key) not in structural:
+                    stack.append(str(key))
+        elif isinstance(value, list | tuple):
+            stack.extend(reversed(value))
+        elif value is not None and not isinstance(value, bool):
+            stream.extend(words(str(value)))
+    return stream
+
+
+class _Index:
+    """The record stream, found by word trigram; words are numbered for cheap comparison."""
+
+    def __init__(self, stream: list[str]) -> None:
+        numbers: dict[str, int] = {}
+        self.stream = [numbers.setdefault(word, len(numbers)) for word in stream]
+        self.numbers = numbers
+        self.sorted_words: list[str] | None = None
+        self.grams: dict[tuple[int, ...], list[int]] = {}
+        for n in (1, 2, 3):
+            for position in range(len(self.stream) - n + 1):
+                self.grams.setdefault(tuple(self.stream[position : position + n]), []).append(position)
+
+    def has_prefix(self, word: str) -> bool:
+        """Whether some word of the stream starts with ``word``."""
+        if self.sorted_words is None:
+            self.sorted_words = sorted(self.numbers)
+        at = bisect.bisect_left(self.sorted_words, word)
+        return at < len(self.sorted_words) and self.sorted_words[at].startswith(word)
+
+    def find(self, unit_words: list[str]) -> bool | None:
+        """True when the words occur contiguously; None when too many probes would be needed."""
+        numbers = [self.numbers.get(word) for word in unit_words]
+        if any(number is None for number in numbers):
+            return False
+        sequence = [n for n in numbers if n is not None]
+        n = min(3, len(sequence))
+        best: tuple[int, list[int]] | None = None
+        for offset in range(len(sequence) - n + 1):
+            positions = self.grams.get(tuple(sequence[offset : offset + n]), [])
+            if not positions:
+                return False
+            if best is None or len(positions) < len(best[1]):
+                best = (offset, positions)
+        assert best is not None
+        offset, positions = best
+        for probes, position in enumerate(positions):
+            if probes >= MAX_PROBES:
+                return None
+            begin = position - offset
+            if begin >= 0 and self.stream[begin : begin + len(sequence)] == sequence:
+                return True
+        return False
+
+
+def measure(
+    text: str,
+    files: Iterable[Any],
+    labels: frozenset[str] = frozenset(),
+    structural: frozenset[str] = frozenset(),
+) -> Coverage:
+    """Measure a document against the record files an import made of it.
+
+    ``labels`` are the folded field labels the model names (``claimed operation``,
+    ``conclusion status``, …): a unit opening with one, or consisting of one (a table's
+    header cell), may be kept without it. ``structural`` are the models' field names.
+    """
+    index = _Index(record_words(files, structural))
+    units = document_units(text)
+    missing: list[Unit] = []
+    unverified: list[Unit] = []
+    for unit in units:
+        unit_words = words(unit.text)
+        if unit.kind == "pin":
+            # An abbreviated commit is the commit it abbreviates (a source's revision, a pin).
+            found: bool | None = index.has_prefix(unit_words[-1])
+        elif " ".join(unit_words) in labels:
+            found = True
+        else:
+            found = index.find(unit_words)
+        if found is not True:
+            label = _LEADING_LABEL.match(unit.text)
+            if label and " ".join(words(label.group("label"))) in labels:
+                rest = words(label.group("rest"))
+                found = index.find(rest) if rest else True
+        if found is not True:
+            owner = _OWNER.match(unit.text)
+            if owner:
+                # A record's ID opening a unit is structure (the record it is declared on or
+                # that an annotation or amendment names); the rest is its text.
+                rest = words(unit.text[owner.end() :])
+                found = index.find(rest) if rest else index.find(words(owner.group("id")))
+        if found is False:
+            # The importer may have split the unit into fields (a label and a body, a status
+            # and its qualifier): it is kept when each of its clauses is.
+            clauses = [words(part) for part in _CLAUSE.split(unit.text)]
+            clauses = [clause for clause in clauses if clause]
+            if len(clauses) > 1:
+                results = [index.find(clause) for clause in clauses]
+                found = None if None in results else all(results)
+        if found is None:
+            unverified.append(unit)
+        elif not found:
+            missing.append(unit)
+    return Coverage(len(units), missing, unverified)
+
+
+def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, list[Diagnostic]]:
+    """Measure an import and report each unit it did not keep (KB612, error), at its line."""
+    from .columns import model_names
+
+    names, labels = model_names()
+    coverage = measure(text, files, labels, names)
+    found = [
+        error(
+            "KB612",
+            f"this {unit.kind} is not in the records written: {_excerpt(unit.text)!r}",
+            display,
+            unit.line,
+            unit.col,
+            hint="The importer could not place it; add it to the records by hand, or report the form.",
+        )
+        for unit in coverage.missing
+    ]
+    found.extend(
+        error(
+            "KB612",
+            f"this {unit.kind} repeats a phrase too often to be verified: {_excerpt(unit.text)!r}",
+            display,
+            unit.line,
+            unit.col,
+        )
+        for unit in coverage.unverified
+    )
+    if len(found) > MAX_REPORTED:
+        rest = len(found) - MAX_REPORTED
+        found = found[:MAX_REPORTED]
+        last = found[-1]
+        found.append(
+            error(
+                "KB612", f"and {rest:,} more units not in the records written", display, last.line, last.col
+            )
+        )
+    return coverage, found
+
+
+def combined(parts: Iterable[Coverage]) -> Coverage:
+    """The coverage of several documents (a set's members) as one figure."""
+    units, missing, unverified = 0, [], []
+    for part in parts:
+        units += part.units
+        missing.extend(part.missing)
+        unverified.extend(part.unverified)
+    return Coverage(units, missing, unverified)
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

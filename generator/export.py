@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .incremental import PerGraph, TextDigests
 from .model.ids import KIND_NAMES, kind_of, sort_key
-from .model.kinds import status_fields
+from .model.kinds import qualified_status_fields
 from .model.profile import ALL_AXES
 from .render import urls
 from .render.comparison import run_page
@@ -50,7 +50,12 @@ class ExportReference(_Frozen):
 
 class ExportStatus(_Frozen):
     label: str
-    value: str
+    value: str = Field(description="The controlled conclusion status.")
+    qualifier: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="What qualifies the value, as written ('conditional on installation').",
+    )
 
 
 class ExportEvidence(_Frozen):
@@ -123,7 +128,10 @@ def _records(graph: SystemGraph) -> list[ExportRecord]:
                 label=record.label,
                 anchor=place.anchor,
                 url=urls.site_url(urls.page_path(place.page, graph.slug), place.anchor),
-                statuses=[ExportStatus(label=label, value=value) for label, value in status_fields(record)],
+                statuses=[
+                    ExportStatus(label=label, value=value, qualifier=qualifier)
+                    for label, value, qualifier in qualified_status_fields(record)
+                ],
                 fields=record.model_dump(mode="json", exclude_defaults=True),
                 evidence=[
                     ExportEvidence(

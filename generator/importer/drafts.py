@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.files import list_models
-from ..model.records import ROUTE_FIELD_LABELS, RecordBase
+from ..model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
 from ..model.vocab import GuaranteeStrength
 from .columns import field_of, route_field_of
 from .recognisers.evidence import evidence_anchors
@@ -116,17 +116,24 @@ def _narrative_route(draft: Draft) -> None:
     draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
 
 
+_CLAIM_STATUS_LABELS = ("conclusion status", "claim conclusion status")
+
+
 def _claim_status(draft: Draft) -> None:
-    """A claim's ``Conclusion status: claimed`` sentence is its conclusion status field."""
+    """A claim's ``Conclusion status: claimed`` (or ``Claim conclusion status: claimed``)
+    sentence is its conclusion status field: the controlled value (a qualifier stays in
+    the prose it was written in)."""
     statuses = draft.data.get("statuses") or {}
-    if (
-        draft.list_key == "claims"
-        and "conclusion_status" not in draft.data
-        and "conclusion status" in statuses
-    ):
-        draft.data["conclusion_status"] = statuses.pop("conclusion status")
-        if not statuses:
-            del draft.data["statuses"]
+    if draft.list_key != "claims" or "conclusion_status" in draft.data:
+        return
+    label = next((label for label in _CLAIM_STATUS_LABELS if label in statuses), None)
+    if label is None:
+        return
+    split = split_status(str(statuses.pop(label)))
+    if split is not None:
+        draft.data["conclusion_status"] = split[0]
+    if not statuses:
+        del draft.data["statuses"]
 
 
 def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = False) -> dict[str, Any]:

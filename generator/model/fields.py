@@ -35,6 +35,7 @@ class Shown:
     rendering: Rendering
     value: Any
     joiner: str = " "
+    qualifier: str | None = None  # a status's qualifier, shown after its value
 
 
 def _rendering(info: FieldInfo, display: Display) -> Rendering:
@@ -134,7 +135,10 @@ def record_fields(record: RecordBase, after_body: bool = False) -> list[Shown]:
 def record_badges(record: RecordBase) -> list[Shown]:
     """The record's status line: labelled statuses, its kind's status fields, its
     architectural status, then badge fields (guarantees), in that order."""
-    badges = [Shown(label, "status", value) for label, value in record.statuses.items()]
+    badges = [
+        Shown(label, "status", status.value, qualifier=status.qualifier)
+        for label, status in record.statuses.items()
+    ]
     spec = kinds.spec_of_id(record.id)
     fields = type(record).model_fields
     for name, _ in spec.status_fields if spec else ():

@@ -148,13 +148,19 @@ def count_by_kind(records: Iterable[RecordBase]) -> dict[KindSpec, int]:
 
 
 def status_fields(record: RecordBase) -> list[tuple[str, str]]:
-    """Every labelled conclusion status of a record: its ``statuses`` and its kind's status fields."""
-    found = [(label, value.value) for label, value in record.statuses.items()]
+    """Every labelled conclusion status of a record: its ``statuses`` and its kind's status
+    fields, each as its controlled value."""
+    return [(label, value) for label, value, _ in qualified_status_fields(record)]
+
+
+def qualified_status_fields(record: RecordBase) -> list[tuple[str, str, str | None]]:
+    """Every labelled conclusion status of a record with its qualifier (None when unqualified)."""
+    found = [(label, status.value.value, status.qualifier) for label, status in record.statuses.items()]
     spec = spec_of_id(record.id)
     for name, label in spec.status_fields if spec else ():
         value = getattr(record, name)
         if value is not None:
-            found.append((label, str(getattr(value, "value", value))))
+            found.append((label, str(getattr(value, "value", value)), None))
     return found
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field, WithJsonSchema, model_validator
+from pydantic import AnyUrl, Field, WithJsonSchema, model_serializer, model_validator
+from pydantic_core import PydanticCustomError
 
 from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from .meta import Display
@@ -26,16 +27,93 @@ class Amendment(Strict):
     affects: list[RecordId] = Field(default_factory=list, description="Findings the amendment affects.")
 
 
+_STATUS_VALUES = sorted((status.value for status in ConclusionStatus), key=len, reverse=True)
+# The separators between a status value and its qualifier, as documents write them.
+_QUALIFIER_START = re.compile(r"^[\s,;:—–(-]*")
+
+
+def split_status(text: str) -> tuple[str, str] | None:
+    """``wired, conditional on installation`` → (``wired``, ``conditional on installation``):
+    the controlled value that opens a status phrase and the rest; None when none opens it."""
+    stripped = text.strip()
+    folded = stripped.lower()
+    for value in _STATUS_VALUES:
+        if folded.startswith(value) and (len(folded) == len(value) or not folded[len(value)].isalnum()):
+            rest = _QUALIFIER_START.sub("", stripped[len(value) :]).strip()
+            if rest.endswith(")") and "(" not in rest:
+                rest = rest[:-1].rstrip()
+            return value, rest
+    return None
+
+
+class QualifiedStatus(Strict):
+    """A conclusion status as a document states it: the controlled value, and what qualifies
+    it (``wired, conditional on installation``; ``wired storage, external inspection
+    afforded``). Written as one string, the value first, or as ``value`` and ``qualifier``."""
+
+    value: ConclusionStatus
+    qualifier: Text | None = Field(default=None, description="What qualifies the value, as written.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_phrase(cls, data: Any) -> Any:
+        if isinstance(data, ConclusionStatus):
+            return {"value": data}
+        if not isinstance(data, str):
+            return data
+        split = split_status(data)
+        if split is None:
+            names = [f"'{status.value}'" for status in ConclusionStatus]
+            expected = ", ".join(names[:-1]) + " or " + names[-1]  # as pydantic words an enum's
+            raise PydanticCustomError(
+                "enum",
+                "Input should be a conclusion status, optionally followed by its qualifier",
+                {"expected": expected},
+            )
+        value, qualifier = split
+        return {"value": value, **({"qualifier": qualifier} if qualifier else {})}
+
+    def __str__(self) -> str:
+        return f"{self.value.value}, {self.qualifier}" if self.qualifier else self.value.value
+
+    @model_serializer
+    def _as_phrase(self) -> str:
+        # Dumped as written: 'wired', or 'wired, conditional on installation'.
+        return str(self)
+
+
+# The editor schema: a status value, a value and its qualifier in one string, or both keys.
+_QUALIFIED_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"enum": [status.value for status in ConclusionStatus]},
+        {
+            "type": "string",
+            "pattern": "^(?:" + "|".join(re.escape(v) for v in _STATUS_VALUES) + r")\b",
+        },
+        {
+            "type": "object",
+            "properties": {
+                "value": {"enum": [status.value for status in ConclusionStatus]},
+                "qualifier": {"type": "string", "minLength": 1},
+            },
+            "required": ["value"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
 class RecordBase(Strict):
     """Fields every record can carry."""
 
     id: RecordId
     label: Label | None = None
     body: Text | None = Field(default=None, description="Prose shown before the structured fields.")
-    statuses: dict[str, ConclusionStatus] = Field(
+    statuses: dict[str, Annotated[QualifiedStatus, WithJsonSchema(_QUALIFIED_SCHEMA)]] = Field(
         default_factory=dict,
         description="Labelled conclusion statuses, one value per field, e.g. "
-        "'implementation conclusion status: wired'.",
+        "'implementation conclusion status: wired'; a qualifier may follow the value "
+        "('wired, conditional on installation').",
     )
     architectural_status: EpistemicStatus | None = None
     remarks: Text | None = Field(default=None, description="Prose shown after the structured fields.")

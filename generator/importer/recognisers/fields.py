@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...model.records import split_status
 from ...model.vocab import ConclusionStatus
 
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w ,/()'→-]{0,80}?):\s+(?P<value>\S.*)$", re.S)
@@ -12,13 +13,15 @@ STATUS_VALUES = tuple(sorted((s.value for s in ConclusionStatus), key=len, rever
 _STATUS_LINE = re.compile(
     r"^(?P<label>[A-Za-z][\w ,/()'-]*?conclusion status):\s*(?P<value>[^.;]*?)\.?$", re.I
 )
+_VALUE = "|".join(re.escape(v) for v in STATUS_VALUES)
 # A status stated inside prose: "Implementation conclusion status: wired." or
-# "Parameter changes during operation: uninspected;" — a label, then a status value that
-# ends the clause.
+# "Parameter changes during operation: uninspected;" — a label, then a status value (in
+# bold or not) that ends the clause, or that a qualifier follows to the clause's end
+# ("wired, conditional on installation."; "wired storage, external inspection afforded").
 _STATUS_IN_PROSE = re.compile(
-    r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w ,/()'-]{2,90}?):\s(?P<value>"
-    + "|".join(re.escape(v) for v in STATUS_VALUES)
-    + r")(?=[.;]|$)"
+    r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w ,/()'-]{2,90}?):\s(?P<bold>\*\*)?(?P<value>"
+    + _VALUE
+    + r")(?(bold)\*\*)(?P<qualifier>(?:[ ,(—–-][^.;]*?)?)(?=\.(?:\s|$)|;|$)"
 )
 
 
@@ -46,21 +49,39 @@ class StatusLine:
 
 
 def status_line(text: str) -> StatusLine | None:
-    """A whole line that states a conclusion status: ``implementation conclusion status: wired``."""
+    """A whole line that states a conclusion status: ``implementation conclusion status: wired``
+    (a qualifier may follow the value: ``wired, conditional on installation``)."""
     match = _STATUS_LINE.match(text.strip())
     if not match:
         return None
     value = match.group("value").strip()
-    known = value.lower() in STATUS_VALUES
+    phrase = status_phrase(value)
     offset = len(text) - len(text.lstrip()) + match.start("value")
-    return StatusLine(match.group("label").strip().lower(), value.lower() if known else value, known, offset)
+    return StatusLine(match.group("label").strip().lower(), phrase or value, phrase is not None, offset)
+
+
+def status_phrase(text: str) -> str | None:
+    """A status phrase as the model holds it: the controlled value (lower-cased), then its
+    qualifier as written; None when no controlled value opens the text."""
+    phrase = text.replace("**", "").strip()
+    split = split_status(phrase)
+    if split is None:
+        return None
+    value, _ = split
+    return value + phrase[len(value) :]
 
 
 def statuses_in_prose(text: str) -> dict[str, str]:
-    """Every ``label: status`` clause written in prose, label lower-cased, in order."""
+    """Every ``label: status`` clause written in prose, label lower-cased, in order; a
+    qualified status keeps its qualifier (``wired, conditional on installation``)."""
     found: dict[str, str] = {}
+    if ": " not in text:
+        return found
     for match in _STATUS_IN_PROSE.finditer(text):
-        found.setdefault(match.group("label").strip().lower(), match.group("value"))
+        # The phrase as written: the value, then its qualifier with the separator the
+        # document used (the model splits them again).
+        value = (match.group("value") + match.group("qualifier")).rstrip()
+        found.setdefault(match.group("label").strip().lower(), value)
     return found
 
 
@@ -86,29 +107,42 @@ _SENTENCE_LABEL = re.compile(r"(?:^|(?<=\. ))(?P<label>[A-Z][\w /-]{0,40}): ")
 
 
 def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
-    """Split a paragraph of several ``Label: value.`` sentences into fields, or None.
+    """Split a paragraph of ``Label: value.`` sentences into the text fields it states, or None.
 
-    Only labels that name a field of the record's kind count, and at least two must; each
-    value runs to the next such label, the last one to the end of its first sentence, and
-    what follows it is returned as prose.
+    A sentence opening with a label that names a text field of the record's kind starts
+    that field (``Claimed operation:``, ``Consumer:``); its value runs to the next text
+    field's label, and before any other labelled sentence (``Claim conclusion status:
+    claimed.``, ``Evidence: …``) or at the end to the end of its own sentence. At least two labelled sentences are needed,
+    the paragraph must open with one, and one must name a text field. What is not a text
+    field's value (status sentences, evidence, other labels, text after the last field)
+    is returned as prose, in order.
     """
     from ..columns import field_of
 
     if text.count(": ") < 2:
         return None
-    starts = [
-        m for m in _SENTENCE_LABEL.finditer(text) if field_of(list_key, m.group("label")) in _TEXT_FIELDS
-    ]
+    starts = list(_SENTENCE_LABEL.finditer(text))
     if len(starts) < 2 or starts[0].start() != 0:
         return None
-    fields = []
+    named = [field_of(list_key, m.group("label")) in _TEXT_FIELDS for m in starts]
+    stated = [split_status(text[m.end() : m.end() + 40].replace("**", "")) is not None for m in starts]
+    # Two text fields, or a text field and a status sentence (``Claimed operation: ….
+    # Claim conclusion status: claimed.``); one field and other prose stays one value.
+    if named.count(True) < 2 and not (any(named) and any(stated)):
+        return None
+    fields: list[Field] = []
+    prose: list[str] = []
     for index, match in enumerate(starts):
         end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
-        fields.append(Field(match.group("label"), text[match.end() : end].strip(), match.end()))
-    last_value = fields[-1].value
-    stop = re.search(r"\.(?:\s|$)", last_value)
-    rest = ""
-    if stop:
-        rest = last_value[stop.end() :].strip()
-        fields[-1] = Field(fields[-1].label, last_value[: stop.end()].strip(), fields[-1].value_col)
-    return fields, rest
+        value = text[match.end() : end].strip()
+        if not named[index]:
+            prose.append(text[match.start() : end].strip())
+            continue
+        if index + 1 == len(starts) or not named[index + 1]:
+            # Before a sentence that is not a text field, a value ends with its sentence.
+            stop = re.search(r"\.(?:\s|$)", value)
+            if stop and value[stop.end() :].strip():
+                prose.append(value[stop.end() :].strip())
+                value = value[: stop.end()].strip()
+        fields.append(Field(match.group("label"), value, match.end()))
+    return fields, " ".join(prose)

@@ -112,10 +112,10 @@ def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
     A sentence opening with a label that names a text field of the record's kind starts
     that field (``Claimed operation:``, ``Consumer:``); its value runs to the next text
     field's label, and before any other labelled sentence (``Claim conclusion status:
-    claimed.``, ``Evidence: …``) or at the end to the end of its own sentence. At least two labelled sentences are needed,
-    the paragraph must open with one, and one must name a text field. What is not a text
-    field's value (status sentences, evidence, other labels, text after the last field)
-    is returned as prose, in order.
+    claimed.``, ``Evidence: …``) or at the end to the end of its own sentence. The
+    paragraph must open with a labelled sentence and state two text fields, or one and a
+    status. What is not a text field's value (status sentences, evidence, other labels,
+    text after the last field) is returned as prose, in order.
     """
     from ..columns import field_of
 

@@ -138,6 +138,11 @@ RULES: dict[str, Rule] = {
             "import-text-lost",
             "A sentence, list item, table cell or heading of the document is not in the records written.",
         ),
+        Rule(
+            "KB613",
+            "import-quote-source",
+            "A quotation's commit matches several sources and its record does not say which.",
+        ),
         Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
         Rule(
             "KB702",

@@ -21,6 +21,8 @@ class Gathered:
     supplied_labels: dict[str, str] = field(default_factory=dict)
     cited: dict[str, tuple[int, int]] = field(default_factory=dict)  # ID → first (line, col)
     quote_commits: dict[int, str] = field(default_factory=dict)  # id(quote) → commit written
+    quote_sources: dict[int, str] = field(default_factory=dict)  # id(quote) → source written
+    quote_places: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(quote) → (line, col)
     prose_quotes: list[dict[str, Any]] = field(default_factory=list)  # quotations outside records
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -29,6 +31,14 @@ class Gathered:
 
     def fail(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, self.display, line, col, hint))
+
+    def note_quote(self, quote: dict[str, Any], written: Any, line: int, col: int) -> None:
+        """Remember how a quotation was attributed (its pin, the source it names) and where."""
+        if written.commit:
+            self.quote_commits[id(quote)] = written.commit
+        if written.source:
+            self.quote_sources[id(quote)] = written.source
+        self.quote_places[id(quote)] = (line, col)
 
     def cite(self, text: str, line: int, col: int) -> None:
         """Note every ID written in prose (for the supplied records of IDs nobody declares)."""

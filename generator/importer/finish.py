@@ -112,29 +112,83 @@ def _quote_sources(
     run: dict[str, Any],
     supplied: list[dict[str, Any]],
 ) -> None:
-    """Each quotation's source: the one pinned at the commit its attribution names, else the
-    one its record's evidence cites (when only one), else the reviewed source."""
+    """Each quotation's source, and its pin where the source's revision does not hold it.
+
+    The source is the one the attribution names (``— SRC-2 path``), else the one the
+    record's text names with the quoted file (``SRC-2: `README.md```), else the source
+    pinned at the commit the attribution names; when several sources share that revision
+    (implementation and doctrine of one repository), the one whose evidence the record
+    cites with that file, else the one the record cites at all, else the first (KB613).
+    Without a commit: the record's single cited source, else the reviewed source. A capture
+    digest (``sha256:…``) and a full commit no source is pinned at are kept as the pin.
+    """
     default = (run.get("reviewed_boundary") or {}).get("source")
-    pinned = {
-        str(entry["revision"]): entry["id"]
+    reviewed = _unquoted(str((run.get("reviewed_boundary") or {}).get("revision") or ""))
+    revisions = {
+        entry["id"]: _unquoted(str(entry["revision"]))
         for entry in [*records.values(), *supplied]
         if kind_of(entry.get("id", "")) == "SRC" and entry.get("revision")
     }
     owners = [*records.values(), *annotations, {"quotes": gathered.prose_quotes}]
     for owner in owners:
-        cited = {anchor.split(" ", 1)[0] for anchor in owner.get("evidence", [])}
-        fallback = next(iter(cited)) if len(cited) == 1 else default
+        anchors = [str(anchor) for anchor in owner.get("evidence", [])]
+        cited = list(dict.fromkeys(anchor.split(" ", 1)[0] for anchor in anchors))
+        fallback = cited[0] if len(cited) == 1 else default
         for quote in owner.get("quotes", []):
-            commit = gathered.quote_commits.get(id(quote))
-            source = _named_source(owner, quote["path"]) or next(
-                (s for rev, s in pinned.items() if commit and rev.startswith(commit)), fallback
-            )
+            pin = gathered.quote_commits.get(id(quote))
+            digest = pin if pin and pin.startswith("sha256:") else None
+            commit = None if digest else pin
+            source = gathered.quote_sources.get(id(quote)) or _named_source(owner, quote["path"])
+            if source is None and commit:
+                source = _source_at(gathered, quote, commit, revisions, anchors, cited)
+            source = source or fallback
+            held = revisions.get(source or "", reviewed)  # the revision the source is pinned at
+            keep_pin = digest or (commit if len(commit or "") in (40, 64) and held != commit else None)
             if source:
                 ordered = {"text": quote["text"], "path": quote["path"], "source": source}
                 if "lines" in quote:
                     ordered["lines"] = quote["lines"]
+                if keep_pin:
+                    ordered["pin"] = keep_pin
                 quote.clear()
                 quote.update(ordered)
+            elif keep_pin:
+                quote["pin"] = keep_pin
+
+
+def _unquoted(revision: str) -> str:
+    return revision.strip().strip("`").strip()
+
+
+def _source_at(
+    gathered: Gathered,
+    quote: dict[str, Any],
+    commit: str,
+    revisions: dict[str, str],
+    anchors: list[str],
+    cited: list[str],
+) -> str | None:
+    """The source pinned at ``commit`` for this quotation (see ``_quote_sources``)."""
+    candidates = [source for source, revision in revisions.items() if revision.startswith(commit)]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    path = quote["path"]
+    by_path = [c for c in candidates if any(a.split(":", 1)[0] == f"{c} {path}" for a in anchors)]
+    if len(by_path) == 1:
+        return by_path[0]
+    by_citation = [c for c in candidates if c in cited]
+    if len(by_citation) == 1:
+        return by_citation[0]
+    line, col = gathered.quote_places.get(id(quote), (1, 1))
+    gathered.warn(
+        "KB613",
+        f"the quotation of {path} at {commit[:12]} matches {', '.join(candidates)}, and its record "
+        f"does not say which; it is attributed to {candidates[0]}",
+        line,
+        col,
+        hint="Cite the file in the record's evidence with the source it belongs to.",
+    )
+    return candidates[0]
 
 
 def _named_source(record: dict[str, Any], path: str) -> str | None:

@@ -7,6 +7,7 @@ becomes typed rows; any other table stays generic.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .columns import field_of, fold, list_key_of_id
@@ -126,8 +127,7 @@ class ProseWalker:
         quote: dict[str, Any] = {"text": written.text, "path": written.path}
         if written.lines:
             quote["lines"] = written.lines
-        if written.commit:
-            self.gathered.quote_commits[id(quote)] = written.commit
+        self.gathered.note_quote(quote, written, block.line + len(block.lines) - 1, block.col)
         self.gathered.prose_quotes.append(quote)
         if owner is not None:
             owner.setdefault("quotes", []).append(quote)
@@ -209,6 +209,8 @@ class ProseWalker:
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
             draft.add_prose(f"{header}: {cell}")
             return
+        if name == "revision" and re.fullmatch(r"`[^`]+`", cell.strip()):
+            cell = cell.strip()[1:-1]  # a revision written as one code span: the markup is not the value
         draft.set(name, cell)
         if draft.list_key == "claims" and name == "boundary":
             first = cell.split(".")[0].strip().lower()

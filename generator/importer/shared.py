@@ -47,6 +47,8 @@ class SharedWalker:
     def __init__(self, gathered: Gathered, prose: ProseWalker) -> None:
         self.gathered = gathered
         self.prose = prose
+        # The record a paragraph just declared: the quotations right after it are its own.
+        self.quoting: Draft | None = None
 
     def shared_records(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -85,6 +87,11 @@ class SharedWalker:
         return blocks
 
     def block_in_kind(self, block: Block, statuses: dict[str, str]) -> list[Any]:
+        quoting, self.quoting = self.quoting, None
+        if block.kind == "quote" and quoting is not None:
+            self.quote(quoting, block_quote(block.lines), block)
+            self.quoting = quoting  # a record may be followed by several quotations
+            return []
         if block.kind == "table":
             before = set(self.gathered.drafts)
             prose = self.prose.blocks(block)
@@ -112,6 +119,7 @@ class SharedWalker:
             draft.add_prose(found.rest)
         self.gathered.cite(block.text, block.line, block.col)
         self._group([found.record_id], statuses)
+        self.quoting = draft
         return [{"records": [found.record_id]}]
 
     def _group(self, ids: list[str], statuses: dict[str, str]) -> None:
@@ -288,8 +296,7 @@ class SharedWalker:
         entry: dict[str, Any] = {"text": quote.text, "path": quote.path}
         if quote.lines:
             entry["lines"] = quote.lines
-        if quote.commit:
-            self.gathered.quote_commits[id(entry)] = quote.commit
+        self.gathered.note_quote(entry, quote, block.line + len(block.lines) - 1, block.col)
         draft.add_quote(entry)
 
 

@@ -1,5 +1,6 @@
-"""Quotations attributed to a file: ``> text`` lines ending in ``--- path:lines @ commit``, or a
-plain-text paragraph ``text --- path``."""
+"""Quotations attributed to a file: ``> text`` lines ending in ``--- path:lines @ commit``
+(or ``— SRC-2 path:lines``, or a capture's ``@ sha256:…``), or a plain-text paragraph
+``text --- path``."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ from dataclasses import dataclass
 
 from ...model.anchors import parse_ranges
 
+# ``--- path:lines @ commit``, ``--- `path:81-82` @ `sha256:…` ``, ``— SRC-2 path:lines``:
+# a dash (three hyphens or an em dash), an optional source ID, the path (backticks
+# allowed) with optional line ranges, and an optional pin (a commit or a capture digest).
 _ATTRIBUTION = re.compile(
-    r"(?:^|\s)---\s+`?(?P<path>[^\s`:@]+)(?::(?P<ranges>[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*))?`?"
-    r"(?:\s+@\s+`?(?P<commit>[0-9a-fA-F]{7,64})`?)?\s*$"
+    r"(?:^|\s)(?:---|—)\s+(?:`?(?P<source>(?:[A-Z]{2,5}-)?SRC-[0-9a-z-]+)`?,?\s+)?"
+    r"`?(?P<path>[^\s`:@]+)(?::(?P<ranges>[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*))?`?"
+    r"(?:\s+@\s+`?(?P<commit>(?:sha256:)?[0-9a-fA-F]{7,64})`?)?\s*$"
 )
 
 
@@ -19,8 +24,9 @@ class QuoteText:
     text: str
     path: str | None
     lines: list[list[int]]
-    commit: str | None
+    commit: str | None  # the pin written after '@': a commit, or 'sha256:' and a digest
     attribution: str  # the attribution as written ("" when none)
+    source: str | None = None  # the source the attribution names, if it names one
 
 
 def _parts(text: str, attribution_text: str) -> QuoteText:
@@ -29,13 +35,20 @@ def _parts(text: str, attribution_text: str) -> QuoteText:
         return QuoteText(text, None, [], None, "")
     ranges = match.group("ranges")
     lines = [[r.start, r.end] for r in parse_ranges(ranges)] if ranges else []
-    return QuoteText(text, match.group("path"), lines, match.group("commit"), match.group(0).strip())
+    return QuoteText(
+        text, match.group("path"), lines, match.group("commit"), match.group(0).strip(), match.group("source")
+    )
+
+
+def _is_attribution(line: str) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith("---") or (stripped.startswith("— ") and _ATTRIBUTION.search(line) is not None)
 
 
 def block_quote(lines: list[str]) -> QuoteText:
     """A Markdown block quote: its text (line breaks kept) and its attribution line, if any."""
     body = [re.sub(r"^\s*> ?", "", line) for line in lines]
-    if body and body[-1].lstrip().startswith("---"):
+    if body and _is_attribution(body[-1]):
         return _parts("\n".join(body[:-1]).strip("\n"), body[-1])
     return QuoteText("\n".join(body).strip("\n"), None, [], None, "")
 

@@ -152,7 +152,9 @@ class SystemGraph:
         """Where a record is published; None for supplied records (declared elsewhere)."""
         if record_id in self.records:
             record = self.records[record_id]
-            return Place(self.slug, self.page_of(record_id), anchor_of(record_id), record.label or record_id)
+            return Place(
+                self.slug, self.page_of(record_id), anchor_of(record_id), record.shown_label() or record_id
+            )
         return None
 
     def links_of(self, source_id: str) -> SourceLinks | None:

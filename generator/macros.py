@@ -102,7 +102,7 @@ class RecordMacros:
             return self.problems.add(
                 self.env.page, f"record_link: system {system!r} publishes no record {record_id!r}"
             )
-        label = graph.records[record_id].label
+        label = graph.records[record_id].shown_label()
         text = f"{record_id} — {label}" if label else record_id
         return link(text, urls.href(self.here, urls.page_path(place.page, system), place.anchor))
 

@@ -115,6 +115,9 @@ def _short(text: str) -> str:
 class Document:
     entry: Entry
     body: str
+    # The label as written, indexed in the label field; a record without one shows a
+    # stand-in from its body in ``entry.label``, whose words the body field indexes already.
+    label: str = ""
 
 
 def graph_documents(graph: SystemGraph) -> list[Document]:
@@ -128,14 +131,14 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         body = " ".join(_strings(dumped))
         url = _page_url(graph, place.page, place.anchor)
         context = _short(record.body or body)  # the record's own prose reads best
-        entry = Entry(record_id, _kind_name(record_id), record.label or "", graph.slug, url, context)
-        found.append(Document(entry, body))
+        entry = Entry(record_id, _kind_name(record_id), record.shown_label() or "", graph.slug, url, context)
+        found.append(Document(entry, body, record.label or ""))
     for record_id in sorted(graph.supplied, key=sort_key):
         supplied = graph.supplied[record_id]
         body = f"declared elsewhere: {supplied.declared_in}"
         url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
         entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))
-        found.append(Document(entry, body))
+        found.append(Document(entry, body, supplied.label or ""))
     return found
 
 
@@ -148,7 +151,7 @@ def _fields(doc: Document) -> dict[str, list[str]]:
     """The words of each indexed field (FIELD_BOOSTS' order)."""
     return {
         "id": index_tokens(doc.entry.id),
-        "label": index_tokens(doc.entry.label),
+        "label": index_tokens(doc.label),
         "body": index_tokens(doc.body),
     }
 
@@ -198,7 +201,7 @@ def page_documents(theme_docs: Iterable[Any]) -> list[Document]:
         title = _text_of(str(doc.get("title", "")))
         text = _text_of(str(doc.get("text", "")))
         entry = Entry("", PAGE_KIND, title, "", location, _short(text))
-        found.append(Document(entry, text))
+        found.append(Document(entry, text, title))
     return found
 
 

@@ -11,7 +11,7 @@ from .document import Block, Section
 from .drafts import Draft, apply_labelled
 from .prose import ProseWalker
 from .recognisers.declarations import Declaration, declaration
-from .recognisers.fields import field_sentences, labelled, status_line
+from .recognisers.fields import field_sentences, labelled, status_line, status_phrase
 from .recognisers.lists import list_item
 from .recognisers.quotes import QuoteText, attributed_paragraph, block_quote
 from .sections import kind_list_of_title
@@ -35,10 +35,23 @@ def declare(
         )
         return None
     draft = Draft(list_key, {"id": record_id}, line, col)
+    label, status = _label_status(label, list_key)
     if label:
         draft.set("label", label)
+    if status:
+        draft.data["statuses"] = {"conclusion status": status}
     gathered.drafts[record_id] = draft
     return draft
+
+
+def _label_status(label: str | None, list_key: str) -> tuple[str | None, str | None]:
+    """``Session continuity; wired`` → the label and the record's conclusion status, which
+    the label states after a semicolon (an absence's status is always absent: kept whole)."""
+    if not label or "; " not in label or list_key == "absences":
+        return label, None
+    head, _, tail = label.rpartition("; ")
+    phrase = status_phrase(tail)
+    return (head.strip(), phrase) if phrase and head.strip() else (label, None)
 
 
 class SharedWalker:

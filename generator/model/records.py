@@ -103,6 +103,12 @@ _QUALIFIED_SCHEMA: dict[str, Any] = {
 }
 
 
+STANDIN_WORDS = 8  # words of a record's text that stand in for a missing label
+_MARKUP = re.compile(r"[*`_]+")
+# Fields a stand-in label may be taken from, after the body and the remarks.
+_STANDIN_FIELDS = {"source_native", "form", "claim", "progression", "consumer", "conclusion"}
+
+
 class RecordBase(Strict):
     """Fields every record can carry."""
 
@@ -125,6 +131,37 @@ class RecordBase(Strict):
         default=None,
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",
     )
+
+    def standin_label(self) -> str | None:
+        """For a record declared without a label (``**OBJ-1.** Body…``): the first words of
+        its text, in quotation marks and cut with an ellipsis, so headings, contents, search
+        and diagrams have something to show and a reader sees it is not a label. None when
+        the record has a label, or no text to take words from."""
+        if self.label:
+            return None
+        text = (
+            self.body
+            or self.remarks
+            or next(
+                (
+                    value
+                    for value in self.model_dump(include=_STANDIN_FIELDS).values()
+                    if isinstance(value, str)
+                ),
+                None,
+            )
+        )
+        if not text:
+            return None
+        words = _MARKUP.sub("", text).split()
+        if not words:
+            return None
+        shown = " ".join(words[:STANDIN_WORDS]).rstrip(".,;:")
+        return f"“{shown}…”" if len(words) > STANDIN_WORDS else f"“{shown}”"
+
+    def shown_label(self) -> str | None:
+        """The label, else the stand-in (see ``standin_label``)."""
+        return self.label or self.standin_label()
 
 
 class EvidenceLayerEntry(Strict):

@@ -128,6 +128,17 @@ class Linker:
             written = self._written[key] = self._ref(record_id)
         return written
 
+    def _code(self, content: str) -> Markup:
+        """A code span; one that holds a record ID alone (the source contract writes
+        ```SRC-1```) links to the record, shown as code inside the link."""
+        resolved = self.graph.resolve(content) if ID_IN_TEXT.fullmatch(content) else None
+        if resolved != content:
+            return self.form.code(content)
+        href = self.href(content)
+        if content in self.graph.supplied:
+            return self.form.link(self.form.code(content), href, ("kb-elsewhere",), "declared elsewhere")
+        return self.form.link(self.form.code(content), href)
+
     def _ref(self, record_id: str) -> Markup:
         href = self.href(record_id)
         if record_id in self.graph.supplied:
@@ -218,9 +229,11 @@ class Linker:
     def inline(self, text: str) -> Markup:
         """One paragraph: escaped text with links for IDs and evidence anchors."""
         form = self.form
-        spans: list[tuple[int, int, Markup]] = [
-            (start, end, form.code(content)) for start, end, content in find_code_spans(text)
-        ]
+        spans: list[tuple[int, int, Markup]] = (
+            [(start, end, self._code(content)) for start, end, content in find_code_spans(text)]
+            if "`" in text
+            else []
+        )
         taken = _Taken(spans)
         for anchor in find_anchors(text):
             if anchor.lookalike or not taken.free(anchor.start, anchor.end):

@@ -8,6 +8,7 @@ section where it was written.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,9 +44,19 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     doc_type = str(front.get("type") or "") or _type_line(title_section)
     member = kind is not None  # a member of a set: see drafts.finish
     if kind is None:
-        kind = declared_kind(doc_type) or (
-            "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
-        )
+        kind = declared_kind(doc_type)
+        if kind is None:
+            kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+            if front.get("type"):
+                gathered.warn(
+                    "KB601",
+                    f"type {doc_type!r} names no document type the importer reads; "
+                    f"read as a {kind.replace('_', ' ')} by its title",
+                    document.frontmatter_line + _key_line(document.frontmatter or "", "type"),
+                    1,
+                    hint="A single document is a result (types/agentic-system-analysis-result.md) "
+                    "or a memory report (types/agent-memory-analysis-report.md); import a set as its folder.",
+                )
     prose = ProseWalker(gathered, document.form == "text", kind if member else None)
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, kind, gathered, prose, shared)
@@ -178,7 +189,7 @@ def _sections(
     body: dict[str, Any] = {}
     previous: str | None = None
     for section in _top_sections(title_section, gathered):
-        key = keys.get(fold(section.title))
+        key = keys.get(fold(section.title)) or keys.get(fold(_NUMBERED.sub("", section.title)))
         if key is None:
             target = previous or next(iter(keys.values()))
             gathered.warn(
@@ -201,6 +212,10 @@ def _sections(
         else:
             body[key] = prose.section(section)
     return body
+
+
+# A numbered section title: "3. Source register", "2.1 Scope".
+_NUMBERED = re.compile(r"^[0-9]+(?:\.[0-9]+)*\.?\s+")
 
 
 def _top_sections(title_section: Section, gathered: Gathered) -> list[Section]:

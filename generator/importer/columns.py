@@ -52,13 +52,23 @@ ALIASES: dict[str, dict[str, str]] = {
 }
 
 
+# A column header that opens with one of these names that field whatever follows
+# ('Source-native object and lineage', 'Source-native object and memory classification').
+FIELD_PREFIXES: dict[str, str] = {"source-native": "source_native"}
+PREFIXED_LISTS = frozenset({"components", "objects"})
+
+
 def fold(label: str) -> str:
     return " ".join(label.lower().split())
 
 
 def field_of(list_key: str, label: str) -> str | None:
     """The model field a column header or line label names for records of ``list_key``."""
-    return _labels(list_key, kinds.registry_version()).get(fold(label))
+    folded = fold(label)
+    found = _labels(list_key, kinds.registry_version()).get(folded)
+    if found is None and list_key in PREFIXED_LISTS:
+        found = next((name for prefix, name in FIELD_PREFIXES.items() if folded.startswith(prefix)), None)
+    return found
 
 
 @lru_cache(maxsize=64)

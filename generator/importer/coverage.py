@@ -47,6 +47,7 @@ _LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 
 _CLAUSE = re.compile(r"\s+[—–]\s*|\s*[—–]\s+|:\s+|;\s+|\.\*\*\s*|\*\*\.\s*")
+_SECTION_NUMBER = re.compile(r"^[0-9]+(?:\.[0-9]+)*\.?\s+")
 _OWNER = re.compile(r"^\W*(?:On\s+)?(?P<id>" + ID_IN_TEXT.pattern + r")\W*")
 
 MAX_PROBES = 256
@@ -329,6 +330,16 @@ class _Index:
         return False
 
 
+def _is_label(unit: Unit, unit_words: list[str], labels: frozenset[str]) -> bool:
+    """A field's own label; a table header may also name its field by a prefix."""
+    from .columns import FIELD_PREFIXES
+
+    joined = " ".join(unit_words)
+    if joined in labels:
+        return True
+    return unit.kind == "cell" and any(joined.startswith(" ".join(words(p))) for p in FIELD_PREFIXES)
+
+
 def measure(
     text: str,
     files: Iterable[Any],
@@ -350,8 +361,10 @@ def measure(
         if unit.kind == "pin":
             # An abbreviated commit is the commit it abbreviates (a source's revision, a pin).
             found: bool | None = index.has_prefix(unit_words[-1])
-        elif " ".join(unit_words) in labels:
-            found = True
+        elif _is_label(unit, unit_words, labels) or (
+            unit.kind == "heading" and " ".join(words(_SECTION_NUMBER.sub("", unit.text))) in labels
+        ):
+            found = True  # a field's or a section's own title (a section's number is structure)
         else:
             found = index.find(unit_words)
         if found is not True:

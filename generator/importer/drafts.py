@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model import kinds
 from ..model.files import list_models
 from ..model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
 from ..model.vocab import GuaranteeStrength
@@ -84,6 +85,10 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         return False
     if name == "label" and "\n" in labelled.value:
         return False
+    if name in kinds.status_field_names(draft.list_key):
+        # A kind's status field takes a controlled value: the sentence stays prose, where
+        # the status is read from (a claim's 'Conclusion status: claimed. Its table …').
+        return False
     draft.set(name, labelled.value)
     if name not in LEAD_FIELDS:
         draft.structured = True
@@ -156,7 +161,9 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
         guarantee = guarantee_clause(text)
         if guarantee:
             draft.data["guarantee"] = guarantee
-    evidence = evidence_of(text)
+    # Each text on its own: a clause ('Evidence: …') ends with its paragraph or field.
+    parts = [*draft.prose_before, *draft.text_fields, *draft.prose_after]
+    evidence = list(dict.fromkeys(anchor for part in parts for anchor in evidence_of(part)))
     if evidence and draft.list_key != "limitations":
         draft.data["evidence"] = evidence
     return {key: draft.data[key] for key in key_order(draft.list_key) if key in draft.data}

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..model import kinds
 from ..model.files import Run
 from ..model.ids import kind_of
 from .context import Gathered
-from .drafts import finish
+from .drafts import Draft, finish
+from .refusals import as_paragraph, mend
 from .run import commit_statement, run_from_frontmatter, run_from_text
-from .sections import DOCUMENT_TITLES
+from .sections import DOCUMENT_TITLES, SHARED
 
 SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
 # The file each top-level list is written to, as the shipped systems are laid out.
@@ -32,7 +34,11 @@ def assemble(
     records = {record_id: finish(draft, True, set_member) for record_id, draft in gathered.drafts.items()}
     annotations = [finish(draft, False) for draft in gathered.annotations]
     limitations = [finish(draft, False) for draft in gathered.limitations]
-    supplied = _supplied(gathered, set(records))
+    refused = set(records)
+    records, annotations, limitations = _refusals(gathered, body, records, annotations, limitations)
+    refused -= set(records)
+    # A record kept as prose is not 'declared in another member': it is not supplied either.
+    supplied = _supplied(gathered, set(records) | refused)
     sources = [rid for rid in records if kind_of(rid) == "SRC"] + [
         s["id"] for s in supplied if kind_of(s["id"]) == "SRC"
     ]
@@ -62,6 +68,78 @@ def assemble(
         kind: _with_identity(document, front, kind) if set_member else document
     }
     return files
+
+
+def _refusals(
+    gathered: Gathered,
+    body: dict[str, Any],
+    records: dict[str, dict[str, Any]],
+    annotations: list[dict[str, Any]],
+    limitations: list[dict[str, Any]],
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every record as its model accepts it; what it refuses goes back to prose (``refusals``)."""
+    kept: dict[str, dict[str, Any]] = {}
+    for record_id, record in records.items():
+        draft = gathered.drafts[record_id]
+        mended = mend(draft.list_key, record, _warner(gathered, draft))
+        if mended is None:
+            _unplace(body, record_id, draft.list_key, as_paragraph(record))
+        else:
+            kept[record_id] = mended
+    for record_id in records.keys() - kept.keys():
+        del gathered.drafts[record_id]
+    kept_annotations = []
+    for draft, record in zip(gathered.annotations, annotations, strict=True):
+        mended = mend("annotations", record, _warner(gathered, draft))
+        if mended is None:
+            _section_blocks(body, ("annotations",)).append(as_paragraph(record))
+        else:
+            kept_annotations.append(mended)
+    kept_limitations = []
+    for draft, record in zip(gathered.limitations, limitations, strict=True):
+        mended = mend("limitations", record, _warner(gathered, draft))
+        if mended is None:
+            _section_blocks(body, ("limitations", "limitations_and_checks")).append(as_paragraph(record))
+        else:
+            kept_limitations.append(mended)
+    return kept, kept_annotations, kept_limitations
+
+
+def _warner(gathered: Gathered, draft: Draft) -> Callable[[str], None]:
+    """Report a refusal at the line of the record's declaration."""
+
+    def warn(message: str) -> None:
+        gathered.warn("KB601", message, draft.line, draft.col)
+
+    return warn
+
+
+def _section_blocks(body: dict[str, Any], keys: tuple[str, ...]) -> list[Any]:
+    """The blocks of the first of ``keys`` the document has (made if none has)."""
+    key = next((key for key in keys if key in body), keys[0])
+    return body.setdefault(key, {}).setdefault("blocks", [])
+
+
+def _unplace(body: dict[str, Any], record_id: str, list_key: str, paragraph: str) -> None:
+    """Replace a record's placement with its text as a paragraph, where it was placed."""
+
+    def walk(value: Any) -> bool:
+        if isinstance(value, dict):
+            return any(walk(item) for item in value.values())
+        if not isinstance(value, list):
+            return False
+        for index, block in enumerate(value):
+            if isinstance(block, dict) and record_id in (block.get("records") or []):
+                rest = [other for other in block["records"] if other != record_id]
+                value[index : index + 1] = [*([{"records": rest}] if rest else []), paragraph]
+                return True
+            if walk(block):
+                return True
+        return False
+
+    if not walk(body):
+        shared = body.setdefault(SHARED, {})
+        shared.setdefault(list_key, {}).setdefault("blocks", []).append(paragraph)
 
 
 def _supplied(gathered: Gathered, declared: set[str]) -> list[dict[str, Any]]:

@@ -191,8 +191,9 @@ class ProseWalker:
                 continue
             for name, cell in zip(header[1:], row.cells[1:], strict=False):
                 self._cell(draft, name, cell)
-            if "label" not in draft.data and "source_native" in draft.data:
-                draft.data = {"label": draft.data["source_native"], **draft.data}
+            native = draft.data.get("source_native")
+            if "label" not in draft.data and isinstance(native, str) and _label_like(native):
+                draft.data = {"label": native, **draft.data}
             self.gathered.cite(" ".join(row.cells[1:]), row.line, 1)
             declared.append(record_id)
         return declared
@@ -205,6 +206,12 @@ class ProseWalker:
         if draft.list_key == "sources" and source_cell(draft, fold(header), cell):
             return
         name = field_of(draft.list_key, header)
+        if (
+            name is None
+            and draft.list_key in ("components", "objects")
+            and fold(header).startswith("source-native")
+        ):
+            name = "source_native"  # 'Source-native object and lineage', '… and memory classification'
         if name is None or name in draft.data or name == "evidence":
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
             draft.add_prose(f"{header}: {cell}")
@@ -239,3 +246,8 @@ class ProseWalker:
                     draft.set(field, cell.strip())
             self.gathered.cite(" ".join(row.cells), row.line, 1)
             self.gathered.limitations.append(draft)
+
+
+def _label_like(text: str) -> bool:
+    """A table's source-native cell names the record when it is a short phrase, not prose."""
+    return len(text) <= 100 and ". " not in text.strip().rstrip(".")

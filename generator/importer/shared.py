@@ -128,9 +128,10 @@ class SharedWalker:
         )
         if draft is None:
             return self.prose.blocks(block)
-        if found.rest:
-            draft.add_prose(found.rest)
         self.gathered.cite(block.text, block.line, block.col)
+        if found.rest:
+            # The body may state fields as labelled sentences, as a record's lines do.
+            self.line_into(draft, found.rest, block.line, block.col)
         self._group([found.record_id], statuses)
         self.quoting = draft
         return [{"records": [found.record_id]}]
@@ -198,13 +199,35 @@ class SharedWalker:
                 return items
             kept = self.prose.subsection(section)
             return [section.title, *kept.get("blocks", [])]
-        self.fill(draft, section.blocks)
+        # A paragraph that declares another record ends this one: a document may follow a
+        # heading declaration with paragraph declarations in the same section.
+        own = next(
+            (index for index, block in enumerate(section.blocks) if self._declares_another(block, draft)),
+            len(section.blocks),
+        )
+        self.fill(draft, section.blocks[:own])
         self._group([draft.data["id"]], statuses)
+        following: list[Any] = []
+        for block in section.blocks[own:]:
+            following.extend(self.block_in_kind(block, statuses))
+        for child in section.children:
+            following.extend(self.record_section(child, statuses))
         if "label" not in draft.data:
             self.gathered.warn(
                 "KB603", f"{draft.data['id']} is declared without a label", section.line, section.col
             )
-        return [{"records": [draft.data["id"]]}]
+        return [{"records": [draft.data["id"]]}, *following]
+
+    def _declares_another(self, block: Block, draft: Draft) -> bool:
+        if block.kind != "paragraph" or len(block.lines) != 1:
+            return False
+        found = declaration(block.text, heading=False)
+        return (
+            found is not None
+            and not found.amendment
+            and found.record_id != draft.data.get("id")
+            and list_key_of_id(found.record_id) is not None
+        )
 
     def annotations(self, section: Section) -> dict[str, Any]:
         blocks = [item for block in section.blocks for item in self.prose.blocks(block)]

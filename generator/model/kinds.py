@@ -147,6 +147,12 @@ def count_by_kind(records: Iterable[RecordBase]) -> dict[KindSpec, int]:
     return {spec: counter[spec.code] for spec in _REGISTRY.values()}
 
 
+def status_field_names(list_key: str) -> frozenset[str]:
+    """The fields of a list's kind that hold one conclusion status (a claim's conclusion_status)."""
+    spec = next((spec for spec in _REGISTRY.values() if spec.list_key == list_key), None)
+    return frozenset(name for name, _ in spec.status_fields) if spec else frozenset()
+
+
 def status_fields(record: RecordBase) -> list[tuple[str, str]]:
     """Every labelled conclusion status of a record: its ``statuses`` and its kind's status
     fields, each as its controlled value."""

@@ -106,7 +106,7 @@ _QUALIFIED_SCHEMA: dict[str, Any] = {
 STANDIN_WORDS = 8  # words of a record's text that stand in for a missing label
 _MARKUP = re.compile(r"[*`_]+")
 # Fields a stand-in label may be taken from, after the body and the remarks.
-_STANDIN_FIELDS = {"source_native", "form", "claim", "progression", "consumer", "conclusion"}
+_STANDIN_FIELDS = {"form", "claim", "progression", "consumer", "conclusion"}
 
 
 class RecordBase(Strict):
@@ -137,20 +137,11 @@ class RecordBase(Strict):
         its text, in quotation marks and cut with an ellipsis, so headings, contents, search
         and diagrams have something to show and a reader sees it is not a label. None when
         the record has a label, or no text to take words from."""
-        if self.label:
-            return None
-        text = (
-            self.body
-            or self.remarks
-            or next(
-                (
-                    value
-                    for value in self.model_dump(include=_STANDIN_FIELDS).values()
-                    if isinstance(value, str)
-                ),
-                None,
-            )
-        )
+        if self.label or isinstance(self, Source):
+            return None  # a source is named by its identity, shown with its fields
+        candidates = [getattr(self, "source_native", None), self.body, self.remarks]
+        candidates += [v for v in self.model_dump(include=_STANDIN_FIELDS).values() if isinstance(v, str)]
+        text = next((candidate for candidate in candidates if candidate), None)
         if not text:
             return None
         words = _MARKUP.sub("", text).split()

@@ -72,7 +72,7 @@ def declaration(text: str, heading: bool) -> Declaration | None:
     rest = dash.group("rest").strip()
     if heading:
         return Declaration(record_id, rest.strip("*_ ") or None, "", annotation, None, col)
-    label, remainder = split_label(rest)
+    label, remainder = split_label(rest, bold_open=body[:start].strip() == "**")
     return Declaration(record_id, label, remainder, annotation, None, col)
 
 
@@ -81,9 +81,11 @@ _BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re
 _BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
 
 
-def split_label(text: str) -> tuple[str | None, str]:
-    """Split ``Label. Body`` or ``Label: body`` at the first sentence stop or colon."""
-    bold = _BOLD_LABEL.match(text) or _BOLD_CLOSE.match(text)
+def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:
+    """Split ``Label. Body`` or ``Label: body`` at the first sentence stop or colon; a bold
+    label (``**Label.** Body``, or ``Label.** Body`` when the bold opened before the ID)
+    ends where the bold does."""
+    bold = _BOLD_LABEL.match(text) or (_BOLD_CLOSE.match(text) if bold_open else None)
     if bold:
         return bold.group("label").strip(), bold.group("rest").strip()
     match = re.search(r"(?<![A-Z])(?:\.|:)(?:\s+|$)", text)

@@ -1,15 +1,22 @@
-"""Import time of a ~100 KB analysis document, and the ratio 100 KB vs 10 KB (about 10 when linear).
+"""Import time of generated analysis documents at 10 KB and 1 MB, per construct, and the
+ratio (about 100 when linear).
 
-The document is generated: a Markdown memory report whose shared records repeat a route
-with labelled fields, statuses, a quotation and a prose paragraph, plus a pipe table that
-grows with it. Prints seconds per size and the ratio; asserts nothing (no timed tests).
+Each construct is a document that repeats one form the importer reads (``document-forms.md``)
+until it reaches the size: a memory report of routes with labelled fields and quotations,
+a result whose records use every declaration and evidence form, and the worst cases for
+the recognisers' patterns (one evidence clause of thousands of paths, one paragraph of
+thousands of labelled sentences, one line naming thousands of IDs). The time includes
+measuring what the import kept. Prints CPU seconds (this process's, so the load of a
+shared machine does not count) and ratios; asserts nothing (no timed tests).
 """
 
 from __future__ import annotations
 
+import argparse
 import time
+from collections.abc import Callable
 
-from generator.importer import render_files
+from generator.importer import render_measured
 
 HEAD = "# Bench memory report\n\n## Boundary and evidence\n\nThe boundary is `SRC-1`.\n\n"
 ROW = "| step {n} | `src/mod{n}.py` read in full | MEM-RTE-r{n}. No gap. |\n"
@@ -35,11 +42,45 @@ Route {n} keeps what the caller wrote; nothing curates it.
 
 """
 
+RESULT_HEAD = """---
+type: types/agentic-system-analysis-result.md
+run-id: AAS-2026-01-01-bench-01
+system: Bench
+reviewed-boundary: 0123456789abcdef0123456789abcdef01234567
+---
 
-def document(target_bytes: int) -> str:
+# Bench agentic-system analysis
+
+## Source register
+
+| Source ID | Kind | Identity/location | Revision | Evidence layer |
+|---|---|---|---|---|
+| SRC-1 | Git | `https://github.com/example/bench` | `0123456789abcdef0123456789abcdef01234567` | Implementation |
+| SRC-2 | Git | `https://github.com/example/bench` | `0123456789abcdef0123456789abcdef01234567` | Doctrine/design |
+
+## Shared records
+
+### Components
+
+"""
+RESULT_RECORDS = """CMP-{a} — Writer {n}. It appends note {n}. Conclusion status: wired, conditional on setting {n}. \
+Evidence: SRC-1, `src/w{n}.py`; SRC-2, `docs/w{n}.md`.
+
+> write(note_{n})
+> --- `src/w{n}.py` @ `0123456789abcdef0123456789abcdef01234567`
+
+**CMP-{b}.** A reader without a label, number {n}. Inference dispatch: wired. SRC-1 `src/r{n}.py:1-{m}`.
+
+CMP-{c} —**Summarizer {n}; wired storage, external inspection afforded.** It summarizes run {n}. \
+Source: SRC-1 `src/s{n}.py:3-9`; `src/t{n}.py:4`.
+
+"""
+
+
+def memory_report(target: int) -> str:
     rows, routes, n = [], [], 0
     size = len(HEAD)
-    while size < target_bytes:
+    while size < target:
         n += 1
         rows.append(ROW.format(n=n))
         routes.append(ROUTE.format(n=n, m=n + 9))
@@ -51,22 +92,69 @@ def document(target_bytes: int) -> str:
     return HEAD + table + "".join(rows) + "\n## Shared records\n\n### Routes\n\n" + "".join(routes)
 
 
-def seconds(text: str, repeat: int = 5) -> float:
-    """Best of ``repeat`` runs, in CPU seconds of this process (a shared machine's load does not count)."""
+def result_forms(target: int) -> str:
+    parts, n, size = [RESULT_HEAD], 0, len(RESULT_HEAD)
+    while size < target:
+        n += 1
+        parts.append(RESULT_RECORDS.format(n=n, a=3 * n - 2, b=3 * n - 1, c=3 * n, m=n + 9))
+        size += len(parts[-1])
+    return "".join(parts)
+
+
+def _repeat(head: str, unit: str, tail: str, target: int) -> str:
+    count = max(1, (target - len(head) - len(tail)) // len(unit))
+    return head + unit * count + tail
+
+
+def evidence_clause(target: int) -> str:
+    """One list item holding an evidence clause of thousands of path-like words, then a
+    continuation line: the form that once made the importer quadratic."""
+    head = "# Bench memory report\n\n## Shared records\n\n### Routes\n\n#### MEM-RTE-x — One route\n\n- "
+    return _repeat(head, "Evidence: SRC-1, a.b ", "\n  continued\n", target)
+
+
+def labelled_sentences(target: int) -> str:
+    """One paragraph of thousands of 'Label: value.' sentences after one declaration."""
+    head = "# Bench memory report\n\n## Shared records\n\n### Components\n\nMEM-CMP-x — One component. "
+    return _repeat(head, "Consumer: a model. Conclusion status: wired, via a route. ", "\n", target)
+
+
+def many_ids(target: int) -> str:
+    """One line naming thousands of IDs, most of them declared nowhere."""
+    head = "# Bench memory report\n\n## Boundary and evidence\n\n"
+    return _repeat(head, "RTE-1, MEM-OBJ-a-b-c and `SRC-2` ", "\n", target)
+
+
+CONSTRUCTS: dict[str, Callable[[int], str]] = {
+    "memory report (routes, fields, quotations)": memory_report,
+    "result (every declaration and evidence form)": result_forms,
+    "one evidence clause of many paths": evidence_clause,
+    "one paragraph of labelled sentences": labelled_sentences,
+    "one line of many IDs": many_ids,
+}
+
+
+def seconds(text: str, repeat: int) -> float:
+    """Best of ``repeat`` runs, in CPU seconds of this process."""
     best = float("inf")
     for _ in range(repeat):
         start = time.process_time()
-        render_files(text, "bench.md", "bench")
+        render_measured(text, "bench.md", "bench")
         best = min(best, time.process_time() - start)
     return best
 
 
 def main() -> None:
-    small, large = document(10_000), document(100_000)
-    small_s, large_s = seconds(small), seconds(large)
-    print(f"import 10 KB  ({len(small):>7} bytes): {small_s:.3f} s CPU")
-    print(f"import 100 KB ({len(large):>7} bytes): {large_s:.3f} s CPU")
-    print(f"ratio 100 KB / 10 KB: {large_s / small_s:.1f} (about 10 when linear)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--small", type=int, default=10_000, help="bytes of the small document")
+    parser.add_argument("--large", type=int, default=1_000_000, help="bytes of the large document")
+    args = parser.parse_args()
+    ratio_linear = args.large / args.small
+    print(f"{'construct':<46} {'small':>9} {'large':>9} {'ratio':>7}  (about {ratio_linear:.0f} when linear)")
+    for name, build in CONSTRUCTS.items():
+        small, large = build(args.small), build(args.large)
+        small_s, large_s = seconds(small, 5), seconds(large, 1)
+        print(f"{name:<46} {small_s:>8.3f}s {large_s:>8.3f}s {large_s / small_s:>7.1f}")
 
 
 if __name__ == "__main__":

@@ -55,16 +55,16 @@ reviewed-boundary: 0123456789abcdef0123456789abcdef01234567
 
 | Source ID | Kind | Identity/location | Revision | Evidence layer |
 |---|---|---|---|---|
-| SRC-1 | Git | `https://github.com/example/bench` | `0123456789abcdef0123456789abcdef01234567` | Implementation |
-| SRC-2 | Git | `https://github.com/example/bench` | `0123456789abcdef0123456789abcdef01234567` | Doctrine/design |
+| SRC-1 | Git | `https://github.com/example/bench` | `{rev}` | Implementation |
+| SRC-2 | Git | `https://github.com/example/bench` | `{rev}` | Doctrine/design |
 
 ## Shared records
 
 ### Components
 
-"""
-RESULT_RECORDS = """CMP-{a} — Writer {n}. It appends note {n}. Conclusion status: wired, conditional on setting {n}. \
-Evidence: SRC-1, `src/w{n}.py`; SRC-2, `docs/w{n}.md`.
+""".replace("{rev}", "0123456789abcdef0123456789abcdef01234567")
+RESULT_RECORDS = """CMP-{a} — Writer {n}. It appends note {n}. \
+Conclusion status: wired, conditional on setting {n}. Evidence: SRC-1, `src/w{n}.py`; SRC-2, `docs/w{n}.md`.
 
 > write(note_{n})
 > --- `src/w{n}.py` @ `0123456789abcdef0123456789abcdef01234567`

@@ -1,0 +1,140 @@
+"""The older oh-my-pi result (``../shared/reference/AAS-2026-09-26-oh-my-pi-01/result.md``), a
+result written before the set format, imports whole: it checks clean, every sentence, list
+item and table cell is kept, every ID it writes is declared or supplied, every quotation
+is a record's or kept with its attribution, and, imported into a copy of the KB in place
+of the seed's run, its fourteen-axis profile reaches the comparison page and the CSV
+value for value, with the basis stated once per axis."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.check import check_records
+from generator.diagnostics import Severity
+from generator.export import export_csv
+from generator.importer import import_document
+from generator.model.ids import ID_IN_TEXT
+from generator.model.profile import AXIS_TITLES
+from generator.pipeline import run_pipeline
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RESULT = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-09-26-oh-my-pi-01" / "result.md"
+
+
+def _text() -> str:
+    if not RESULT.is_file():
+        pytest.skip(f"{RESULT} is absent (CI places shared/ beside the repo clone)")
+    return RESULT.read_text(encoding="utf-8")
+
+
+def _front() -> dict[str, Any]:
+    lines = _text().split("\n")
+    end = lines.index("---", 1)
+    return yaml.safe_load("\n".join(lines[1:end]))
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shipped KB with oh-my-pi's run replaced by the imported one."""
+    _text()
+    root = tmp_path_factory.mktemp("kb")
+    shutil.copytree(REPO_ROOT / "records", root / "records")
+    outcome = import_document(RESULT, "oh-my-pi", root / "records", force=True)
+    assert outcome.folder is not None
+    assert outcome.coverage is not None
+    assert (outcome.coverage.kept, outcome.coverage.units) == (outcome.coverage.units, outcome.coverage.units)
+    assert outcome.coverage.units > 1500
+    assert not [d for d in outcome.diagnostics if d.severity is Severity.ERROR]
+    return root
+
+
+def _records(folder: Path) -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in folder.glob("*.yaml"):
+        for value in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).values():
+            if isinstance(value, list):
+                found.update({e["id"]: e for e in value if isinstance(e, dict) and "id" in e})
+    return found
+
+
+def test_it_checks_clean(kb: Path) -> None:
+    (system,) = check_records(kb / "records" / "oh-my-pi")
+    assert [d.as_text() for d in system.diagnostics if d.severity is Severity.ERROR] == []
+
+
+def test_every_id_it_writes_is_declared_or_supplied(kb: Path) -> None:
+    written = {match.group(0) for match in ID_IN_TEXT.finditer(_text())}
+    assert written <= set(_records(kb / "records" / "oh-my-pi"))
+
+
+def test_records_of_every_kind_and_form(kb: Path) -> None:
+    records = _records(kb / "records" / "oh-my-pi")
+    declared = {rid for rid, record in records.items() if "declared_in" not in record}
+    expected = {f"CMP-{n}" for n in range(1, 9)} | {f"OBJ-{n}" for n in range(1, 18)}
+    expected |= {f"RTE-{n}" for n in range(1, 21)} | {f"CLM-{n}" for n in range(1, 6)}
+    expected |= {f"BAP-{n}" for n in range(1, 15)} | {"ABS-1", "SRC-1", "SRC-2"}
+    assert expected <= declared
+    # '**Label; status.**' after the dash: the label, and the status the label states.
+    assert records["RTE-19"]["label"] == "Hindsight client retention and recall"
+    assert records["RTE-19"]["statuses"]["conclusion status"] == "wired interface"
+    # The source register's revision, without the code span it is written in.
+    assert records["SRC-2"]["revision"] == "be6cb8217cd4c1dafcc86793ae5d809ea4d7396a"
+    # 'SRC-1 `a`; `b`; SRC-2 `c`, `d`': each path is the source's named last before it.
+    assert [a.split(" ")[0] for a in records["OBJ-12"]["evidence"]] == ["SRC-1", "SRC-1", "SRC-2", "SRC-2"]
+
+
+def test_quotations_after_a_record_are_its_own(kb: Path) -> None:
+    records = _records(kb / "records" / "oh-my-pi")
+    quote = records["CMP-2"]["quotes"][0]
+    assert (quote["path"], quote["source"]) == ("packages/coding-agent/src/sdk.ts", "SRC-1")
+    attributed = len(re.findall(r"^> --- ", _text(), flags=re.M))
+    as_records = sum(len(record.get("quotes", [])) for record in records.values())
+    result = (kb / "records" / "oh-my-pi" / "result.yaml").read_text(encoding="utf-8")
+    assert as_records + result.count("— `") >= attributed
+
+
+def test_the_run_is_the_frontmatter_s(kb: Path) -> None:
+    run = yaml.safe_load((kb / "records" / "oh-my-pi" / "run.yaml").read_text(encoding="utf-8"))["run"]
+    front = _front()
+    assert run["run_id"] == front["run-id"] == "AAS-2026-09-26-oh-my-pi-01"
+    assert (run["disposition"], run["target_class"], run["evidence_tier"]) == (
+        front["result-disposition"],
+        front["target-class"],
+        front["evidence-tier"],
+    )
+
+
+@pytest.fixture(scope="module")
+def pipeline(kb: Path):
+    result = run_pipeline(kb / "records", kb)
+    assert not result.errors
+    return result
+
+
+def test_the_fourteen_axes_reach_the_csv_value_for_value(pipeline) -> None:
+    rows = list(csv.DictReader(io.StringIO(export_csv(pipeline))))
+    (row,) = [row for row in rows if row["system"] == "oh-my-pi"]
+    axes = _front()["memory-comparison"]["axes"]
+    assert len(axes) == 14
+    for axis, entry in axes.items():
+        assert row[f"{axis}.assessment"] == entry["assessment"]
+        assert row[f"{axis}.values"] == " ".join(entry["values"])
+        assert row[f"{axis}.basis"] == (entry["basis"] or "")
+        assert row[f"{axis}.records"] == " ".join(entry["records"])
+
+
+def test_the_comparison_page_shows_the_extra_axes_and_the_basis_per_axis(pipeline) -> None:
+    page = next(text for path, text in pipeline.pages.items() if path.startswith("comparisons/memory"))
+    for axis in ("learning_scope", "learning_timing", "distilled_form", "faithfulness_tested"):
+        assert AXIS_TITLES[axis] in page
+    row = next(line for line in page.split("\n") if "AAS-2026-09-26-oh-my-pi-01" in line)
+    # faithfulness_tested: known, basis afforded for the axis, the value 'no'.
+    assert "kb-badge--afforded" in row and "`no`" in row

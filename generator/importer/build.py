@@ -54,8 +54,8 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
                     f"read as a {kind.replace('_', ' ')} by its title",
                     document.frontmatter_line + _key_line(document.frontmatter or "", "type"),
                     1,
-                    hint="A single document is a result (types/agentic-system-analysis-result.md) "
-                    "or a memory report (types/agent-memory-analysis-report.md); import a set as its folder.",
+                    hint="A single document names the type agentic-system-analysis-result or "
+                    "agent-memory-analysis-report; import an analysis set as its folder.",
                 )
     prose = ProseWalker(gathered, document.form == "text", kind if member else None)
     shared = SharedWalker(gathered, prose)

@@ -133,3 +133,17 @@ def test_json_frontmatter_is_read_like_yaml(tmp_path: Path) -> None:
     axis = imported["files"]["profile.yaml"]["memory_comparison"]["axes"]["storage_substrate"]
     assert axis["evidence"]["files"]["basis"] == "wired"
     assert imported["files"]["run.yaml"]["supplied"][0]["location"] == "https://github.com/example/tiny"
+
+
+def test_doc_grounded_sources_cite_by_locator_and_pin_by_digest(tmp_path: Path) -> None:
+    imported = _import(tmp_path, "forms-doc-grounded")
+    records = imported["records"]
+    assert records["CMP-1"]["evidence"] == ["SRC-1 §2.1", "SRC-1 Table 2"]
+    assert records["CMP-1"]["statuses"] == {"wiring": "claimed"}  # a label worded otherwise
+    assert records["CMP-2"]["evidence"] == ["SRC-1 p. 7"]  # after an ID written as code
+    digest = "sha256:" + "b" * 64
+    assert imported["files"]["run.yaml"]["run"]["reviewed_boundary"]["revision"] == digest
+    assert records["RTE-1"]["quotes"][0]["pin"] == digest
+    assert records["RTE-1"]["quotes"][0]["lines"] == [[81, 82]]
+    blocks = imported["files"]["result.yaml"]["result"]["shared_records"]["claims"]["blocks"]
+    assert blocks == ["None declared in this member."]

@@ -341,6 +341,19 @@ def test_code_spans_stay_literal_and_unlinked(t: Linker) -> None:
     assert "<code>RTE-1 &lt;b&gt;*x*&lt;/b&gt; SRC-1 src/a.py:1-2</code>" in _html(out)
 
 
+def test_a_code_span_holding_an_id_alone_links_as_code(t: Linker) -> None:
+    """The source contract writes IDs as code (```SRC-1```): they link, shown as code."""
+    out = t.inline("cited by `SRC-1` and `RT-RTE-context-resolve`, not `SRC-1 x` or `RTE-99`")
+    assert out.startswith(
+        "cited by [`SRC-1`](#src-1) and [`RT-RTE-context-resolve`](#rt-rte-context-resolve)"
+    )
+    rendered = _html(out)
+    assert '<a href="#src-1"><code>SRC-1</code></a>' in rendered
+    assert "<code>SRC-1 x</code>" in rendered and "<code>RTE-99</code>" in rendered
+    html_out = Linker(t.graph, "index", html=True).inline("`RTE-1`")
+    assert html_out == '<a href="#rte-1"><code>RTE-1</code></a>'
+
+
 def test_code_span_with_backticks_inside(t: Linker) -> None:
     out = t.inline("run ``a ` b`` now")
     assert "<code>a ` b</code>" in _html(out)

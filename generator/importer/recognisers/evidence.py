@@ -27,6 +27,7 @@ _PATH = re.compile(
     rf"\.[A-Za-z0-9]+)(?::(?P<ranges>{_RANGES}))?"
 )
 _WORD = re.compile(r"\S+")
+_TICKED_SOURCE = re.compile(r"`((?:[A-Z]{2,5}-)?SRC-[0-9a-z-]+)`")
 _SEPARATOR_WORDS = frozenset({"and", "&"})
 # A clause opened by one of these runs to the end of its sentence: every file it names
 # is the evidence of the source named last before it (``Evidence: SRC-1, a.rs, dispatch
@@ -77,8 +78,11 @@ def evidence_anchors(text: str) -> list[str]:
             found.append((match.start(), f"{source} {name}" + (f":{shown}" if shown else "")))
         if ends_sentence:
             source, clause = None, False
+    # A locator may follow a source ID written as code (`SRC-1` p. 7): the backticks become
+    # spaces, so every offset stays where it was.
+    plain = _TICKED_SOURCE.sub(lambda m: " " + m.group(1) + " ", text) if "`" in text else text
     found.extend(
-        (m.start(), f"{m.group('source')} {m.group('locator')}") for m in LOCATOR_IN_TEXT.finditer(text)
+        (m.start(), f"{m.group('source')} {m.group('locator')}") for m in LOCATOR_IN_TEXT.finditer(plain)
     )
     found.sort(key=lambda item: item[0])
     return list(dict.fromkeys(anchor for _, anchor in found))

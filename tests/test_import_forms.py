@@ -147,3 +147,20 @@ def test_doc_grounded_sources_cite_by_locator_and_pin_by_digest(tmp_path: Path) 
     assert records["RTE-1"]["quotes"][0]["lines"] == [[81, 82]]
     blocks = imported["files"]["result.yaml"]["result"]["shared_records"]["claims"]["blocks"]
     assert blocks == ["None declared in this member."]
+
+
+def test_a_rendered_page_s_source_revision_is_the_reviewed_boundary() -> None:
+    from generator.importer import render_measured
+
+    revision = "0123456789abcdef0123456789abcdef01234567"
+    text = (
+        f"---\ntype: kb/types/agentic-system-analysis-result.md\nrun-id: AAS-2026-01-01-tiny-01\n"
+        f"source-revision: {revision}\n---\n\n# tiny agentic-system analysis\n\n## Source register\n\n"
+        "| Source ID | Kind | Identity/location |\n|---|---|---|\n| SRC-1 | Git | `https://github.com/e/t` |\n"
+    )
+    files, diagnostics, coverage = render_measured(text, "doc.md", "tiny")
+    run = yaml.safe_load(files["run.yaml"])["run"]
+    assert run["reviewed_boundary"] == {"source": "SRC-1", "revision": revision}
+    assert "source-revision" not in files["result.yaml"]  # not kept as prose too
+    assert coverage.kept == coverage.units
+    assert not [d for d in diagnostics if d.code in ("KB601", "KB612")]

@@ -144,6 +144,8 @@ def _keep_other_frontmatter(
     for key, value in front.items():
         if key in held or not isinstance(value, str | int | float | bool):
             continue
+        if key == "source-revision" and str(value) == str(front.get("reviewed-boundary") or value):
+            continue  # the rendered pages' name of the reviewed revision: the run holds it
         kept.append(f"{key}: {value}")
         gathered.warn(
             "KB601",

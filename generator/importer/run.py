@@ -110,7 +110,7 @@ def run_from_frontmatter(title: str, front: dict[str, Any], first_source: str | 
             run[field] = str(front[key])
     if isinstance(front.get("description"), str) and front["description"].strip():
         run["summary"] = front["description"].strip()
-    revision = front.get("reviewed-boundary")
+    revision = front.get("reviewed-boundary") or front.get("source-revision")
     if isinstance(revision, str) and first_source:
         run["reviewed_boundary"] = {"source": first_source, "revision": revision}
     return {key: value for key, value in run.items() if value is not None}

@@ -156,7 +156,8 @@ def test_a_rendered_page_s_source_revision_is_the_reviewed_boundary() -> None:
     text = (
         f"---\ntype: kb/types/agentic-system-analysis-result.md\nrun-id: AAS-2026-01-01-tiny-01\n"
         f"source-revision: {revision}\n---\n\n# tiny agentic-system analysis\n\n## Source register\n\n"
-        "| Source ID | Kind | Identity/location |\n|---|---|---|\n| SRC-1 | Git | `https://github.com/e/t` |\n"
+        "| Source ID | Kind | Identity/location |\n|---|---|---|\n"
+        "| SRC-1 | Git | `https://github.com/e/t` |\n"
     )
     files, diagnostics, coverage = render_measured(text, "doc.md", "tiny")
     run = yaml.safe_load(files["run.yaml"])["run"]

@@ -8,6 +8,7 @@ section where it was written.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic
+from ..model.files import Run
+from ..model.profile import MemoryComparison
 from .columns import fold
 from .context import Gathered
 from .document import Block, Document, Section
@@ -22,6 +25,7 @@ from .finish import assemble
 from .frontmatter_shape import unsafe_shape
 from .ledger import LEDGER, LedgerWalker
 from .prose import ProseWalker
+from .refusals import mend_mapping, refuses
 from .sections import SHARED, section_keys
 from .shared import SharedWalker
 
@@ -65,7 +69,59 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     held = IMPORTED_KEYS | (SET_MEMBER_KEYS.get(kind, frozenset()) if member else frozenset())
     _keep_other_frontmatter(front, document, gathered, body, held)
     files = assemble(gathered, kind, title, doc_type, front, body, document.form, set_member=member)
+    _mend_run_and_profile(files, body, document, gathered)
     return ImportResult(files, gathered.diagnostics)
+
+
+# The frontmatter key a run field is read from (for locating a refusal).
+_FRONT_KEY_OF = {
+    "run_id": "run-id",
+    "run_date": "run-date",
+    "disposition": "result-disposition",
+    "target_class": "target-class",
+    "boundary_kind": "boundary-kind",
+    "reviewed_boundary": "reviewed-boundary",
+    "analysis_cutoff": "analysis-cutoff",
+    "evidence_tier": "evidence-tier",
+    "summary": "description",
+}
+
+
+def _mend_run_and_profile(
+    files: dict[str, dict[str, Any]], body: dict[str, Any], document: Document, gathered: Gathered
+) -> None:
+    """The run and the profile as their models accept them: a refused run field, or a
+    refused profile, is kept as text at the start of the first section (KB601)."""
+    text = document.frontmatter or ""
+
+    def at(key: str) -> int:
+        return document.frontmatter_line + _key_line(text, key)
+
+    def warn(field: str, message: str) -> None:
+        gathered.warn("KB601", message, at(_FRONT_KEY_OF.get(field, field)), 1)
+
+    run = files.get("run.yaml", {}).get("run")
+
+    def label_of(field: str) -> str:
+        return _FRONT_KEY_OF.get(field, field)
+
+    kept = mend_mapping(Run, run, warn, label_of) if isinstance(run, dict) else []
+    profile = files.get("profile.yaml", {}).get("memory_comparison")
+    if profile is not None:
+        problem = refuses(MemoryComparison, profile)
+        if problem is not None:
+            del files["profile.yaml"]
+            gathered.warn(
+                "KB601",
+                f"the memory-comparison profile is not one the model reads ({problem}); "
+                "kept as a paragraph of the first section",
+                at("memory-comparison"),
+                1,
+            )
+            kept.append("memory-comparison: " + json.dumps(profile, ensure_ascii=False, default=str))
+    if kept and body:
+        first = body[next(iter(body))]
+        first["blocks"] = kept + first.get("blocks", [])
 
 
 # The type specs a single document may name, by file name (the folder it is written under,

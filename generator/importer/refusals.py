@@ -123,3 +123,33 @@ def as_paragraph(record: dict[str, Any]) -> str:
         text = _as_text(value)
         parts.append(text if key in ("body", "remarks") else f"{key.replace('_', ' ').capitalize()}: {text}")
     return " ".join(parts)
+
+
+def mend_mapping(
+    model: type[BaseModel],
+    mapping: dict[str, Any],
+    warn: Callable[[str, str], None],
+    label_of: Callable[[str], str],
+) -> list[str]:
+    """Take every field the model refuses out of ``mapping`` (a run); returns each as the
+    ``label: value`` text the document wrote (``label_of`` names the field as the document
+    does), for the caller to keep as prose. ``warn(field, message)`` reports each."""
+    refused, _ = _refused_fields(model, mapping)
+    kept = []
+    for name in [name for name in mapping if name in refused]:
+        value = mapping.pop(name)
+        kept.append(f"{label_of(name)}: {_as_text(value)}")
+        shown = _excerpt(_as_text(value))
+        warn(name, f"{label_of(name)} {shown!r} is not a value the model accepts; kept as prose")
+    return kept
+
+
+def refuses(model: type[BaseModel], value: Any) -> str | None:
+    """Why the model refuses a whole value (the first error, as pydantic words it), or None."""
+    try:
+        model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return f"{first.get('msg', 'invalid')} at {where}" if where else str(first.get("msg", "invalid"))
+    return None

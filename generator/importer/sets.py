@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, error
 from ..model.files import Run
 from ..model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from ..model.vocab import Member
-from .build import RUN_FIELDS, build
+from .build import build
 from .coverage import Coverage, combined, lost_text
 from .document import parse_document
 from .emit import dump_file
@@ -115,7 +115,7 @@ def merge_members(
                     declared.update(item["id"] for item in value if isinstance(item, dict) and "id" in item)
             merged[f"{member.value}-{file_name}"] = mapping
     overview_front = _front(texts.get(MEMBER_FILES[Member.OVERVIEW], ""))
-    run.update({key: overview_front[name] for name, key in RUN_FIELDS.items() if overview_front.get(name)})
+    # The overview's run fields are read (and what the model refuses kept as prose) by its import.
     run = {key: run[key] for key in Run.model_fields if key in run}
     merged["set.yaml"] = {"run": run, "analysis_set": _analysis_set(texts, members, overview_front)}
     # A record another member declares is not 'supplied': drop the importer's notes on it.

@@ -69,6 +69,11 @@ RULES: dict[str, Rule] = {
             "alternative-route",
             "alternative_to names the route itself or a record that is not a route.",
         ),
+        Rule(
+            "KB211",
+            "section-anchor",
+            "A section title would take the anchor of a record, an annotation or the theme.",
+        ),
         Rule("KB301", "complete-result-null", "A complete result leaves a boundary field null."),
         Rule("KB302", "run-id-date", "The run ID's date differs from the run date."),
         Rule("KB303", "run-id-slug", "The run ID's system slug differs from the folder name."),

@@ -16,7 +16,7 @@ from typing import Any
 
 from .model.anchors import LineRange
 from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
-from .model.kinds import status_fields
+from .model.kinds import SHARED_KIND_TITLES, status_fields
 from .model.profile import AXIS_TITLES, axis_anchor
 from .model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -39,6 +39,7 @@ from .model.urls import (
 )
 from .model.vocab import Member
 from .model.walk import collect
+from .render.anchors import PageAnchors
 from .render.registry import (
     EPISTEMIC_PAGE,
     MEMORY_PAGE,
@@ -98,6 +99,9 @@ class SystemGraph:
     record_pages: dict[str, str] = field(default_factory=dict)
     # In an analysis set, amended record ID → (anchor on the reconciliation page, amendment).
     amended: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+    # id(section) → its anchor on its page, allocated once per page (``render/anchors.py``):
+    # a prose section never takes a record's anchor, the theme's or another section's.
+    section_anchors: dict[int, str] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
@@ -199,10 +203,30 @@ class SystemGraph:
         return links.tree(revision) if links is not None else None
 
 
-def _section_places(slug: str, page: str, doc: Any, titles: dict[str, str]) -> Iterator[tuple[Place, Any]]:
+def _page_anchors(graph: SystemGraph, page: str, titles: dict[str, str]) -> PageAnchors:
+    """The anchors a page owns before its prose sections get theirs: its records', its
+    annotations', its own section and kind titles'."""
+    records = [anchor_of(rid) for rid in graph.records if graph.page_of(rid) == page]
+    notes = [
+        "on-" + anchor_of(a.target) for a in graph.system.annotations if graph.annotation_page_of(a) == page
+    ]
+    return PageAnchors([*records, *notes], [*titles.values(), *SHARED_KIND_TITLES.values()])
+
+
+def _section_places(
+    graph: SystemGraph, page: str, doc: Any, titles: dict[str, str]
+) -> Iterator[tuple[Place, Any, PageAnchors]]:
+    anchors = _page_anchors(graph, page, titles)
     for key, title in titles.items():
         value = getattr(doc, key)
-        yield Place(slug, page, slugify(title), title), value
+        if isinstance(value, Section) and value.title:
+            shown = value.title.strip()
+            anchor = anchors.section(shown)
+        else:
+            shown, anchor = title, anchors.own(title)
+        if isinstance(value, Section):
+            graph.section_anchors[id(value)] = anchor
+        yield Place(graph.slug, page, anchor, shown), value, anchors
 
 
 def _ids_in(value: Any) -> Iterator[str]:
@@ -211,11 +235,15 @@ def _ids_in(value: Any) -> Iterator[str]:
             yield match.group(0)
 
 
-def _nested_sections(place: Place, section: Section) -> Iterator[tuple[Place, Any]]:
+def _nested_sections(
+    graph: SystemGraph, place: Place, section: Section, anchors: PageAnchors
+) -> Iterator[tuple[Place, Any]]:
     yield place, section.blocks
     for sub in section.sections:
-        title = sub.title or place.title
-        yield from _nested_sections(Place(place.slug, place.page, slugify(title), title), sub)
+        title = (sub.title or place.title).strip()
+        anchor = anchors.section(title)
+        graph.section_anchors[id(sub)] = anchor
+        yield from _nested_sections(graph, Place(place.slug, place.page, anchor, title), sub, anchors)
 
 
 class _References:
@@ -291,8 +319,12 @@ def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
         doc = getattr(system, key)
         if doc is None:
             continue
-        for place, value in _section_places(system.slug, page, doc, titles):
-            parts = _nested_sections(place, value) if isinstance(value, Section) else [(place, value)]
+        for place, value, anchors in _section_places(graph, page, doc, titles):
+            parts = (
+                _nested_sections(graph, place, value, anchors)
+                if isinstance(value, Section)
+                else [(place, value)]
+            )
             for sub_place, sub_value in parts:
                 references.add_text(sub_value, sub_place)
 

@@ -21,6 +21,7 @@ from .diagnostics import Diagnostic, error
 from .model.meta import DataPath
 from .model.profile import DUPLICATE_KEY_CODES
 from .readfs import (
+    CONTROL_CHARACTER,
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
     entry_kind,
@@ -171,7 +172,7 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         if node.tag == _STR_TAG:
-            return node.value  # the common case, without the constructor's bookkeeping
+            return self._text(node.value, mark)  # the common case, without the constructor's bookkeeping
         try:
             return self._constructor.construct_object(node, deep=True)
         except (ConstructorError, ValueError) as exc:
@@ -189,12 +190,27 @@ class _Builder:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
                 self._refuse("KB101", "mapping keys must be plain strings", key_node.start_mark)
                 continue
-            key = str(key_node.value)
+            key = self._text(str(key_node.value), key_node.start_mark)
             if key in result:
                 self._duplicate_key(key, key_node.start_mark, path)
                 continue
             result[key] = self.build(value_node, (*path, key), key_node.start_mark)
         return result
+
+    def _text(self, text: str, mark: yaml.Mark) -> str:
+        """A string as every later stage sees it: one kind of line break, no control
+        character. The file's own bytes were checked at the door (``readfs``); a quoted
+        scalar's escapes (``"\\r"``, ``"\\e"``) make characters the file does not hold."""
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        bad = CONTROL_CHARACTER.search(text)
+        if bad is not None:
+            self._refuse(
+                "KB012",
+                f"control character U+{ord(bad.group(0)):04X} (written as an escape) is not allowed",
+                mark,
+            )
+        return text
 
     def _duplicate_key(self, key: str, mark: yaml.Mark, path: DataPath) -> None:
         # Some mappings are keyed collections with a rule of their own (the profile's axes).

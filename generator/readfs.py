@@ -94,6 +94,11 @@ def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - data.rfind(b"\n", 0, exc.start)
         return None, [error("KB007", f"not UTF-8 text: byte 0x{data[exc.start]:02x}", display, line, col)]
+    if "\r" in text:
+        # One kind of line break from here on: YAML and Python-Markdown both break lines at
+        # a bare CR, the rest of the pipeline at LF only; each CR or CRLF is one LF, so line
+        # numbers stay as a YAML parser counts them.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     bad = CONTROL_CHARACTER.search(text)
     if bad is not None:
         line, col = LineIndex(text).position(bad.start())

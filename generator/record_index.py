@@ -33,10 +33,18 @@ B = 0.75
 SEARCH_PIPELINE = ["stemmer"]  # what the site's lunr.js runs on a query (Builder.search_pipeline)
 
 
+# A word longer than this is no word a reader searches for (a digest, a run of one letter):
+# it is neither indexed nor queried (``search.tokens`` leaves it out). lunr's stemmer
+# recurses once per character of some suffixes: about a thousand would exhaust the stack.
+MAX_TOKEN_CHARS = 200
+
+
 @functools.lru_cache(maxsize=65536)
 def index_term(word: str) -> str | None:
     """What lunr's indexing pipeline (trimmer, stop-word filter, stemmer) makes of one word,
-    computed once per word by lunr's own functions; None for a stop word."""
+    computed once per word by lunr's own functions; None for a stop word or an over-long word."""
+    if len(word) > MAX_TOKEN_CHARS:
+        return None
     token = trimmer(Token(word))
     if stop_word_filter(token) is None:
         return None

@@ -37,7 +37,7 @@ from .incremental import PerGraph
 from .link import SystemGraph
 from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from .model.kinds import spec_of_id
-from .record_index import FieldTerms, index_term, serialized_index
+from .record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from .render import urls
 from .render.registry import SYSTEM_PAGE
 
@@ -68,8 +68,9 @@ class Hit:
 
 
 def tokens(text: str) -> list[str]:
-    """Query tokens: lower-cased ID-or-word runs (``RTE-11`` stays whole)."""
-    return [token.lower() for token in TOKEN.findall(text)]
+    """Query tokens: lower-cased ID-or-word runs (``RTE-11`` stays whole), each at most
+    ``MAX_TOKEN_CHARS`` long (longer ones are left out)."""
+    return [token.lower() for token in TOKEN.findall(text) if len(token) <= MAX_TOKEN_CHARS]
 
 
 def index_tokens(text: str) -> list[str]:

@@ -2,7 +2,9 @@
 
 **Canonical digest of a member.** The SHA-256 of the UTF-8 bytes of one JSON document:
 ``{"member": <name>, "document": <its document>, "records": [...], "annotations": [...],
-…}`` where every value is the validated model dumped in JSON mode without default
+…}`` (the memory member also holds the memory-comparison profile, the overview the run,
+sources, limitations and supplied records, and each member the text of the Markdown files
+its document includes) where every value is the validated model dumped in JSON mode without default
 values (so adding an optional field to a model does not move digests), records and
 annotations in ID order, keys sorted, no whitespace (``separators=(",", ":")``), no
 ASCII escaping. The overview also holds the run, the sources (its source register)
@@ -58,7 +60,35 @@ def member_contents(system: SystemRecords, member: Member) -> dict[str, Any]:
         contents["run"] = _dump(system.run)
         contents["sources"] = [_dump(r) for r in sources]
         contents["limitations"] = [_dump(limitation) for limitation in system.limitations]
+        contents["supplied"] = [_dump(s) for s in sorted(system.supplied, key=lambda s: sort_key(s.id))]
+    if member is _profile_member(system):
+        # The memory-comparison profile is published with the memory report (the set's
+        # overview without one): its digest covers every axis, value, basis and note.
+        contents["memory_comparison"] = _dump(system.memory_comparison)
+    included = _included(contents["document"])
+    if included:
+        # Prose kept in Markdown files beside the YAML is published as the member's text.
+        contents["included"] = {name: system.prose.get(name) for name in included}
     return contents
+
+
+def _profile_member(system: SystemRecords) -> Member:
+    return Member.MEMORY if system.memory_report is not None else Member.OVERVIEW
+
+
+def _included(value: Any) -> list[str]:
+    """The Markdown files a dumped document includes (``include:`` blocks), in order, once."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("include"), str):
+                found.append(item["include"])
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return sorted(set(found))
 
 
 def canonical_bytes(contents: dict[str, Any]) -> bytes:

@@ -222,7 +222,7 @@ CASES = {
     ),
     "test_manifest_pins_digests_yaml_reads_as_numbers": (
         "ARTIFACT.yaml",
-        "    sha256: 6de67f46a584f40a8dcdaa024da3c3db59893544dd5f13601650d6dcc74f7a53\n",
+        "    sha256: bf80067231ca4398faf8884ced0a1653a3ac9710741af26c1e51dbd726a32312\n",
         "    sha256: 1234\n",
         ("KB807", "records/demo/ARTIFACT.yaml", 3, 3),
     ),

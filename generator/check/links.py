@@ -8,13 +8,16 @@ template, no cut table row and no heading broken across lines.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath
-from ..model.prose import GenericTable
+from ..model.ids import anchor_of, is_theme_anchor, title_anchor
+from ..model.meta import is_prose
+from ..model.prose import GenericTable, Section
 from ..model.records import Limitation, Source, Supplied
 from ..model.urls import (
     LinkPolicy,
@@ -108,35 +111,61 @@ def rule_table_rows(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
-    """KB109: a label or section title is one line: a line break would end its heading."""
+    """KB109: text that is not prose is one line. Prose (``Text``: bodies, notes, cells)
+    may hold paragraphs; a label, title, name, revision, path, status label, axis name or
+    any other value becomes part of a heading, a badge, a code span or a URL, where a line
+    break would end it or plant structure after it."""
     for owner, origin, _ in ctx.owners:
-        for path, text in _heading_texts(owner, ()):
+        for path, text, is_key in _one_line_texts(owner, ()):
             if len(text.strip().splitlines()) > 1:
+                where = ctx.key_at(origin, path) if is_key else ctx.at(origin, path)
                 yield error(
                     "KB109",
-                    f"{path[-1]} spans more than one line",
-                    *ctx.at(origin, path),
+                    f"{path[-1]!r} spans more than one line"
+                    if is_key
+                    else f"{path[-1]} spans more than one line",
+                    *where,
                     hint="Write it on one line; put longer text in 'body' or a paragraph.",
                 )
 
 
-# Fields shown in a heading, a badge or an inline code span.
+def _named(name: object, is_key: bool) -> str:
+    return repr(name) if is_key else str(name)
+
+
+# Prose fields that are shown in a heading, a badge or an inline code span all the same.
 ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
 
 
-def _heading_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
-    """Every label and title that becomes part of a heading, with its data path."""
+def _one_line(info: Any, name: str) -> bool:
+    return name in ONE_LINE_FIELDS or not is_prose(info)
+
+
+def _one_line_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str, bool]]:
+    """Every text that must be one line, with its data path (and whether it is a key)."""
     if isinstance(value, list):
         for index, item in enumerate(value):
-            if isinstance(item, list | BaseModel):  # leaves hold no heading: no generator for them
-                yield from _heading_texts(item, (*path, index))
+            if isinstance(item, list | dict | BaseModel):  # leaves hold nothing: no generator for them
+                yield from _one_line_texts(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield (*path, key), key, True
+            if isinstance(item, list | dict | BaseModel):
+                yield from _one_line_texts(item, (*path, key))
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
-        for name in type(value).model_fields:
+        fields = type(value).model_fields
+        for name, info in fields.items():
             item = getattr(value, name)
-            if name in ONE_LINE_FIELDS and isinstance(item, str):
-                yield (*path, name), item
-            elif isinstance(item, list | BaseModel):
-                yield from _heading_texts(item, (*path, name))
+            if isinstance(item, str) and not isinstance(item, StrEnum):
+                if _one_line(info, name):
+                    yield (*path, name), item, False
+            elif isinstance(item, list) and item and isinstance(item[0], str) and _one_line(info, name):
+                for index, text in enumerate(item):
+                    if isinstance(text, str):
+                        yield (*path, name, index), text, False
+            elif isinstance(item, list | dict | BaseModel):
+                yield from _one_line_texts(item, (*path, name))
 
 
 def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tuple[DataPath, Any]]:
@@ -154,4 +183,46 @@ def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tu
                 yield from _models_of(item, kind, (*path, index))
 
 
-LINK_RULES = (rule_urls, rule_link_templates, rule_link_policies, rule_table_rows, rule_labels)
+def rule_section_anchors(ctx: Context) -> Iterator[Diagnostic]:
+    """KB211: a prose section's title would give it the anchor of a record, of an
+    annotation or of the theme (``RTE-1``, ``On RTE-1``, ``Top``): every link to that
+    anchor would land on the section. The renderer gives such a section the next free
+    anchor; the check refuses the title, so the site never depends on that."""
+    records = {anchor_of(record.id): record.id for record in ctx.system.records}
+    records.update({anchor_of(supplied.id): supplied.id for supplied in ctx.system.supplied})
+    notes = {
+        "on-" + anchor_of(note.target): f"the annotation of {note.target}" for note in ctx.system.annotations
+    }
+    for owner, origin, _ in ctx.owners:
+        for path, section in _sections_in(owner, ()):
+            if not section.title:
+                continue
+            anchor = title_anchor(section.title)
+            owner_name = records.get(anchor) or notes.get(anchor)
+            if owner_name is None and not is_theme_anchor(anchor):
+                continue
+            what = f"record {owner_name}" if owner_name in records.values() else owner_name or "the theme"
+            yield error(
+                "KB211",
+                f"section title {section.title.strip()!r} takes the anchor #{anchor} of {what}",
+                *ctx.at(origin, (*path, "title")),
+                hint="Retitle the section (e.g. 'About RTE-1'): links to the anchor must reach what owns it.",
+            )
+
+
+def _sections_in(value: Any, path: DataPath) -> Iterator[tuple[DataPath, Section]]:
+    """Every prose section inside a value, nested ones too, with its data path."""
+    for found, section in _models_of(value, Section, path):
+        yield found, section
+        for index, sub in enumerate(section.sections):
+            yield from _sections_in(sub, (*found, "sections", index))
+
+
+LINK_RULES = (
+    rule_urls,
+    rule_link_templates,
+    rule_link_policies,
+    rule_table_rows,
+    rule_labels,
+    rule_section_anchors,
+)

@@ -16,7 +16,16 @@ from ..diagnostics import Diagnostic, error, warning
 from ..load import DataPath, LoadedFile, SystemSource
 from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from ..model.files import RUN_ID_PATTERN
-from ..model.ids import ID_IN_TEXT, ID_RANGE_IN_TEXT, KIND_NAMES, LIST_KINDS, RecordKind, kind_of, resolve_id
+from ..model.ids import (
+    ID_IN_TEXT,
+    ID_RANGE_IN_TEXT,
+    KIND_NAMES,
+    LIST_KINDS,
+    RecordKind,
+    kind_of,
+    resolve_id,
+    whole_string,
+)
 from ..model.prose import SHARED_KIND_TITLES
 from ..model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from ..model.sets import annotation_member, record_member
@@ -28,7 +37,7 @@ from .links import LINK_RULES, ONE_LINE_FIELDS
 from .profile import PROFILE_RULES
 from .sets import SET_RULES
 
-_RUN_ID = re.compile(RUN_ID_PATTERN)
+_RUN_ID = whole_string(RUN_ID_PATTERN)
 
 _REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 

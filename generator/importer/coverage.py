@@ -37,11 +37,11 @@ from .frontmatter_shape import unsafe_shape
 _WORD = re.compile(r"[^\W_]+")
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
-_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*\Z")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)$", re.S)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*\Z")
+_LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)\Z", re.S)
 _ATTRIBUTION = re.compile(r"^\s*(?:---|—)\s+")
 _LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
@@ -205,7 +205,7 @@ def _body_units(lines: list[str], start: int) -> Iterator[Unit]:
 
 # A quotation's pin: a commit, abbreviated or full, or a capture's digest.
 _PIN = re.compile(r"(?:sha256:)?[0-9a-fA-F]{7,64}")
-_RANGE = re.compile(r":(?P<ranges>[0-9][0-9,\s-]*)`?$")
+_RANGE = re.compile(r":(?P<ranges>[0-9][0-9,\s-]*)`?\Z")
 _SAME_END = re.compile(r"\b([0-9]+)-\1\b")
 
 

@@ -55,7 +55,7 @@ class Document:
     root: Section
 
 
-_ATX = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_ATX = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*\Z")
 _FENCE = re.compile(r"^(```|~~~)")
 
 
@@ -150,7 +150,7 @@ def _continues(kind: str, line: str) -> bool:
 
 
 # A plain-text heading: one short line, no final punctuation, not a labelled field.
-_TEXT_HEADING = re.compile(r"^[^\s].{0,90}$")
+_TEXT_HEADING = re.compile(r"^[^\s].{0,90}\Z")
 _LABELLED = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from ..model.ids import RUN_ID_PATTERN
 from ..model.vocab import BoundaryKind, EvidenceTier
 
-_RUN_ID = re.compile(RUN_ID_PATTERN.strip("^$"))
+_RUN_ID = re.compile(RUN_ID_PATTERN.removeprefix("^").removesuffix("$"))  # found inside text
 _COMMIT = re.compile(r"(?:(?P<source>SRC-[0-9]+) at|Git commit) `?(?P<revision>[0-9a-f]{7,40})\b")
 _INSPECTED = re.compile(r"\binspected (?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})\b")
 _TARGET = re.compile(r"\bThe target is an? (?P<target>[a-z][a-z -]{2,40}?)[:;.]")
@@ -28,7 +28,10 @@ _DISPOSITION = re.compile(
 def system_name(title: str) -> str:
     """The system's display name from the document title (``Decapod memory report`` → ``Decapod``)."""
     name = re.sub(
-        r"\s+(?:memory (?:analysis )?report|agentic-system analysis|analysis)$", "", title.strip(), flags=re.I
+        r"\s+(?:memory (?:analysis )?report|agentic-system analysis|analysis)\Z",
+        "",
+        title.strip(),
+        flags=re.I,
     )
     return name or title.strip()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, error
 
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
 def target_problem(records: Path, slug: str, force: bool) -> Diagnostic | None:

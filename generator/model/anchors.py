@@ -27,10 +27,10 @@ _LOCATOR = (
     r"[A-Z0-9][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*(?:[-–][0-9]+)?"
 )
 LOCATOR = re.compile(_LOCATOR)
-LOCATOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})$")
+LOCATOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})\Z")
 LOCATOR_IN_TEXT = re.compile(rf"(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})")
 
-ANCHOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?$")
+ANCHOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?\Z")
 
 # In prose: a source ID, then one or more path tokens separated by ``;`` or ``,``.
 ANCHOR_IN_TEXT = re.compile(
@@ -180,7 +180,7 @@ def bad_range_reason(ranges: tuple[LineRange, ...]) -> str | None:
 
 
 _ATTRIBUTION = re.compile(
-    rf"^`?(?P<path>[^\s`@]+?)(?::(?P<ranges>{_RANGES}))?`?(?:\s+@\s+`?(?P<pin>[^\s`]+)`?)?$"
+    rf"^`?(?P<path>[^\s`@]+?)(?::(?P<ranges>{_RANGES}))?`?(?:\s+@\s+`?(?P<pin>[^\s`]+)`?)?\Z"
 )
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
 from .anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
-from .ids import IdGrammar
+from .ids import IdGrammar, whole_string
 from .meta import PROSE, Display
 
 
@@ -73,10 +72,11 @@ Locator = Annotated[
 PROSE_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".tex")
 
 PIN_PATTERN = r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|sha256:[0-9a-f]{64})$"
+_PIN = whole_string(PIN_PATTERN)
 
 
 def _pin(text: str) -> str:
-    if re.fullmatch(PIN_PATTERN, text) is None:
+    if _PIN.match(text) is None:
         raise PydanticCustomError("pin", "not a pin", {})
     return text
 

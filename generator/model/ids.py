@@ -56,6 +56,15 @@ class Grammar:
     range_in_text: re.Pattern[str]
 
 
+def whole_string(schema_pattern: str) -> re.Pattern[str]:
+    """A JSON Schema pattern (anchored ``^…$``, as the editor schema needs it) compiled to
+    match the whole string in Python, where ``$`` also matches before a final newline
+    (``"RTE-1\\n"`` would pass as ``RTE-1``)."""
+    if not schema_pattern.endswith("$"):
+        raise ValueError(f"not an anchored pattern: {schema_pattern!r}")
+    return re.compile(schema_pattern[:-1] + r"\Z")
+
+
 def _compile(codes: tuple[str, ...]) -> Grammar:
     kinds = "|".join(codes)
     prefix = rf"(?!(?:{kinds})-)[A-Z]{{2,5}}"
@@ -63,9 +72,9 @@ def _compile(codes: tuple[str, ...]) -> Grammar:
     numbered_id = rf"(?:{prefix}-)?(?:{kinds})-[0-9]+"
     return Grammar(
         pattern=pattern,
-        whole=re.compile(pattern),
-        numbered=re.compile(rf"^(?P<kind>{kinds})-(?P<number>[1-9][0-9]*)$"),
-        prefixed=re.compile(rf"^(?P<prefix>{prefix})-(?P<kind>{kinds})-(?P<slug>{_SLUG})$"),
+        whole=whole_string(pattern),
+        numbered=re.compile(rf"^(?P<kind>{kinds})-(?P<number>[1-9][0-9]*)\Z"),
+        prefixed=re.compile(rf"^(?P<prefix>{prefix})-(?P<kind>{kinds})-(?P<slug>{_SLUG})\Z"),
         in_text=re.compile(
             rf"(?<![A-Za-z0-9_.-])(?:{prefix}-)?(?:{kinds})-(?:[0-9]+|{_SLUG})(?![A-Za-z0-9_])"
         ),
@@ -150,6 +159,25 @@ def kind_of(record_id: str) -> str | None:
     return spec.code if spec else None
 
 
+def title_anchor(title: str) -> str:
+    """A heading's anchor from its title: lower-case words joined by '-', like the Markdown
+    toc extension (the renderer's ``urls.slugify`` is this function)."""
+    out = [ch if ch.isalnum() else "-" for ch in title.lower()]
+    return "-".join(part for part in "".join(out).split("-") if part) or "section"
+
+
+# Ids the theme writes into every page (mkdocs-material's base template, and the page's
+# title heading, which the generated pages anchor at #top). Every id starting with "__"
+# is the theme's as well (its navigation, palette and code-copy ids).
+THEME_ANCHORS = frozenset(
+    {"top", "__analytics", "__config", "__consent", "__drawer", "__search", "__settings", "__toc"}
+)
+
+
+def is_theme_anchor(anchor: str) -> bool:
+    return anchor in THEME_ANCHORS or anchor.startswith("__")
+
+
 def anchor_of(record_id: str) -> str:
     """The page anchor of a record: its lower-cased ID."""
     return record_id.lower()
@@ -170,7 +198,7 @@ def sort_key(record_id: str) -> tuple[str, str, int, str]:
 RUN_ID_PATTERN = (
     r"^AAS-(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<seq>[0-9]{2})$"
 )
-_RUN_ID = re.compile(RUN_ID_PATTERN)
+_RUN_ID = whole_string(RUN_ID_PATTERN)
 
 
 @dataclass(frozen=True)

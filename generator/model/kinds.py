@@ -44,8 +44,8 @@ OTHER_FILE_KEYS = frozenset(
         "memory_comparison",
     }
 )
-_CODE = re.compile(r"^[A-Z]{2,5}$")
-_LIST_KEY = re.compile(r"^[a-z]+(?:_[a-z]+)*$")
+_CODE = re.compile(r"^[A-Z]{2,5}\Z")
+_LIST_KEY = re.compile(r"^[a-z]+(?:_[a-z]+)*\Z")
 
 
 @dataclass(frozen=True)

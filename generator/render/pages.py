@@ -199,9 +199,16 @@ class RecordPageView:
     def kind_slug(record: RecordBase) -> str:
         return slugify(KIND_NAMES[kind_of(record.id)][0])  # type: ignore[index]
 
+    def section_anchor(self, section: Any, default_title: str | None = None) -> str:
+        """A prose section's anchor, as the graph allocated it for its page (so backlinks
+        to it land on it); a section the graph did not see gets its title's slug."""
+        anchor = self.graph.section_anchors.get(id(section))
+        return anchor if anchor is not None else slugify((section.title or default_title or "").strip())
+
     def context(self) -> dict[str, Any]:
         """The names the shared template macros (``_blocks.md.j2``) use."""
         return {
+            "section_anchor": self.section_anchor,
             "t": self.linker,
             "h": self.html_linker,
             "hb": self.html_badges,

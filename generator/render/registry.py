@@ -39,9 +39,9 @@ OVERVIEW_PAGE, RUNTIME_PAGE, EPISTEMIC_PAGE, RECONCILIATION_PAGE = (
 SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status-matrix", "glossary"
 MEMORY_COMPARISON_PAGE = "memory-comparison"
 
-_KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+_KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.
-_PATH = re.compile(r"^(?:(?:[a-z0-9][a-z0-9-]*|\{slug\})/)*[a-z0-9][a-z0-9-]*\.md$")
+_PATH = re.compile(r"^(?:(?:[a-z0-9][a-z0-9-]*|\{slug\})/)*[a-z0-9][a-z0-9-]*\.md\Z")
 _BUILTINS = "generator.render.builtin_pages"
 
 

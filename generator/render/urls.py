@@ -24,7 +24,7 @@ from typing import Literal
 
 from mkdocs.utils import get_relative_url
 
-from ..model.ids import anchor_of
+from ..model.ids import anchor_of, title_anchor
 from .registry import cross_pages, page_spec
 
 __all__ = [
@@ -50,10 +50,7 @@ SYSTEMS_DIR = "systems"  # where system folders live; a per-system pattern start
 
 def slugify(title: str) -> str:
     """Section anchors: lower-case words joined by '-', like the Markdown toc extension."""
-    out = []
-    for ch in title.lower():
-        out.append(ch if ch.isalnum() else "-")
-    return "-".join(part for part in "".join(out).split("-") if part) or "section"
+    return title_anchor(title)
 
 
 def page_path(key: str, slug: str | None = None) -> str:

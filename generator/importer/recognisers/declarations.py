@@ -20,7 +20,7 @@ from ...model.ids import ID_IN_TEXT
 DASH = r"\s+[—–-]{1,2}(?:\s+|(?=\*\*))"
 # A bold ID closed by a full stop or colon, with no label: ``**OBJ-1.** Body``,
 # ``**OBJ-1**. Body``.
-_BARE_BOLD = re.compile(r"^(?:[.:]\*\*|\*\*[.:])\s*(?P<rest>.*)$", re.S)
+_BARE_BOLD = re.compile(r"^(?:[.:]\*\*|\*\*[.:])\s*(?P<rest>.*)\Z", re.S)
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,12 @@ def declaration(text: str, heading: bool) -> Declaration | None:
     if bare and not heading:
         return Declaration(record_id, None, bare.group("rest").strip(), annotation, None, col)
     after = raw_after.lstrip("*_")
-    amendment = re.match(rf"^\s+(?P<label>[a-z][\w -]*?amendment){DASH}(?P<body>.+)$", after, re.S)
+    amendment = re.match(rf"^\s+(?P<label>[a-z][\w -]*?amendment){DASH}(?P<body>.+)\Z", after, re.S)
     if amendment and not heading:
         return Declaration(
             record_id, None, amendment.group("body").strip(), False, amendment.group("label"), col
         )
-    dash = re.match(rf"^{DASH}(?P<rest>.+)$", after, re.S)
+    dash = re.match(rf"^{DASH}(?P<rest>.+)\Z", after, re.S)
     if dash is None:
         if after.strip(" *_"):
             return None if not heading else Declaration(record_id, None, after.strip(), annotation, None, col)
@@ -77,8 +77,8 @@ def declaration(text: str, heading: bool) -> Declaration | None:
 
 
 # The rest of a lead-in whose bold span opened before the ID: "Label.** Body".
-_BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
-_BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)$", re.S)
+_BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)\Z", re.S)
+_BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)\Z", re.S)
 
 
 def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from ...model.records import split_status
 from ...model.vocab import ConclusionStatus
 
-_LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w ,/()'→-]{0,80}?):\s+(?P<value>\S.*)$", re.S)
+_LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w ,/()'→-]{0,80}?):\s+(?P<value>\S.*)\Z", re.S)
 STATUS_VALUES = tuple(sorted((s.value for s in ConclusionStatus), key=len, reverse=True))
 _STATUS_LINE = re.compile(
-    r"^(?P<label>[A-Za-z][\w ,/()'-]*?conclusion status):\s*(?P<value>[^.;]*?)\.?$", re.I
+    r"^(?P<label>[A-Za-z][\w ,/()'-]*?conclusion status):\s*(?P<value>[^.;]*?)\.?\Z", re.I
 )
 _VALUE = "|".join(re.escape(v) for v in STATUS_VALUES)
 # A status stated inside prose: "Implementation conclusion status: wired." or

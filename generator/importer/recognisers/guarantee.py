@@ -19,7 +19,7 @@ def _entries(part: str) -> list[dict[str, Any]]:
     part = part.strip()
     if not part or _NEGATION.match(part):
         return []
-    lead = re.match(rf"^(?P<values>(?:{_VALUE})(?:/(?:{_VALUE}))*)(?P<rest>.*)$", part)
+    lead = re.match(rf"^(?P<values>(?:{_VALUE})(?:/(?:{_VALUE}))*)(?P<rest>.*)\Z", part)
     if lead:
         rest = lead.group("rest").strip()
         if rest.startswith("with "):

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 _ITEM = re.compile(
-    r"^(?P<indent>[ \t]*)(?:(?P<bullet>[-*+•])|(?P<number>[0-9]{1,3})[.)])[ \t]+(?P<text>\S.*)$"
+    r"^(?P<indent>[ \t]*)(?:(?P<bullet>[-*+•])|(?P<number>[0-9]{1,3})[.)])[ \t]+(?P<text>\S.*)\Z"
 )
 
 

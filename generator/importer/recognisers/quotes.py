@@ -15,7 +15,7 @@ from ...model.anchors import parse_ranges
 _ATTRIBUTION = re.compile(
     r"(?:^|\s)(?:---|—)\s+(?:`?(?P<source>(?:[A-Z]{2,5}-)?SRC-[0-9a-z-]+)`?,?\s+)?"
     r"`?(?P<path>[^\s`:@]+)(?::(?P<ranges>[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*))?`?"
-    r"(?:\s+@\s+`?(?P<commit>(?:sha256:)?[0-9a-fA-F]{7,64})`?)?\s*$"
+    r"(?:\s+@\s+`?(?P<commit>(?:sha256:)?[0-9a-fA-F]{7,64})`?)?\s*\Z"
 )
 
 

@@ -12,8 +12,13 @@
   var PREFIX_BOOST = 0.1
   var FIELDS = ["id", "kind", "label", "system", "url", "context"]
 
+  // Kept in step with MAX_TOKEN_CHARS in generator/search.py: longer words are left out.
+  var MAX_TOKEN_CHARS = 200
+
   function tokens(text) {
-    return (text.match(TOKEN) || []).map(function (token) { return token.toLowerCase() })
+    return (text.match(TOKEN) || [])
+      .filter(function (token) { return token.length <= MAX_TOKEN_CHARS })
+      .map(function (token) { return token.toLowerCase() })
   }
 
   // lunr's BM25 parameters (generator/record_index.py).

@@ -1,0 +1,61 @@
+"""One allocator of a page's anchors: record anchors and the page's fixed anchors first,
+then each prose section's, so a section can never take an anchor another element owns.
+
+A record's anchor is its lower-cased ID (``#rte-1``), and every link to it (search,
+"Referenced by", ``record_link``) lands on the first element with that id. A prose
+section titled ``RTE-1`` would take the same anchor; so would a subsection titled like a
+page's own section ("Limitations"), or ``Top``. Such a title gets the next free anchor
+(``rte-1-2``), the check reports the clash with a record or the theme (KB210), and no page
+has two elements with one id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..model.ids import THEME_ANCHORS, is_theme_anchor
+from ..model.profile import ALL_AXES, PROFILE_ANCHOR, axis_anchor
+from .urls import slugify
+
+# Anchors the page templates write themselves, whatever the records hold.
+TEMPLATE_ANCHORS = frozenset(
+    {
+        PROFILE_ANCHOR,
+        f"{PROFILE_ANCHOR}-summary",
+        *(axis_anchor(axis) for axis in ALL_AXES),
+        "sources",
+        "amendments",
+        "supersessions",
+        "unresolved-conflicts",
+        "artifacts",
+        "analysis-set",
+        "declared-elsewhere",
+        "by-status-field",
+        "systems-without-a-profile",
+    }
+)
+
+
+class PageAnchors:
+    """The anchors of one page. ``own`` gives the anchor of a heading the template writes
+    from the model's titles (reserved when the page is made, the same on every page of its
+    type); ``section`` allocates the anchor of a heading whose title is record text."""
+
+    def __init__(self, reserved: Iterable[str] = (), own_titles: Iterable[str] = ()) -> None:
+        self._own = {slugify(title) for title in own_titles}
+        self._used: set[str] = set(THEME_ANCHORS) | set(TEMPLATE_ANCHORS) | set(reserved) | self._own
+
+    def own(self, title: str) -> str:
+        anchor = slugify(title)
+        self._used.add(anchor)
+        return anchor
+
+    def section(self, title: str) -> str:
+        """A record-text heading's anchor: its title's slug, or the next free ``slug-N``."""
+        base = slugify(title)
+        anchor, number = base, 1
+        while anchor in self._used or is_theme_anchor(anchor):
+            number += 1
+            anchor = f"{base}-{number}"
+        self._used.add(anchor)
+        return anchor

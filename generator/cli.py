@@ -58,6 +58,13 @@ def _add_record_commands(commands: Any) -> None:
     fetch.add_argument("--cache", metavar="DIR", help="cache folder (default: .kbgen/sources)")
     fetch.add_argument("--format", choices=("human", "json", "github"), default="human")
     fetch.add_argument("--strict", action="store_true", help="a source that cannot be fetched fails")
+    fetch.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="fetch from this host although it is not public (a private mirror); repeatable",
+    )
 
     new = commands.add_parser("new", help="scaffold a system folder that checks clean")
     new.add_argument("slug", help="the system slug: lower-case words joined by '-'")
@@ -195,8 +202,10 @@ def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
     if not systems:
         say(err, f"kbgen sources: {args.path}: no system folders found")
         return EXIT_USAGE
+    from .fetch_hosts import allowed_hosts
+
     cache = cache_folder(args.cache)
-    outcome = fetch_all(systems, cache, err)
+    outcome = fetch_all(systems, cache, err, allowed_hosts(args.allow_host))
     code = _report(systems, args, out)
     say(
         err,
@@ -296,10 +305,7 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
             return EXIT_ERRORS
         say(out, f"{target} matches the models")
         return EXIT_OK
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8", newline="\n")
-    say(out, f"wrote {target}")
-    return EXIT_OK
+    return _write_output(str(target), text, out, err, "kbgen schema", regenerates=SCHEMA_PATH)
 
 
 def _set_manifest(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -348,7 +354,7 @@ def _export(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .pipeline import run_pipeline
 
     if args.schema:
-        return _write_output(args.out, export_schema_text(), out)
+        return _write_output(args.out, export_schema_text(), out, err, "kbgen export", EXPORT_SCHEMA_PATH)
     records = Path(args.records)
     if not records.is_dir():
         say(err, f"kbgen export: {args.records}: no such records folder")
@@ -361,18 +367,37 @@ def _export(args: argparse.Namespace, out: Console, err: Console) -> int:
         say(err, f"kbgen export: no system {args.system!r} in {args.records}")
         return EXIT_USAGE
     text = (export_json if args.format == "json" else export_csv)(result, args.system)
-    return _write_output(args.out, text, out)
+    return _write_output(args.out, text, out, err, "kbgen export", records=records)
 
 
-def _write_output(target: str, text: str, out: Console) -> int:
-    """Print ``text`` ('-'), or write it to a file atomically."""
+# The committed schemas the schema commands exist to regenerate (the one sources they may write).
+EXPORT_SCHEMA_PATH = Path("schemas/export.schema.json")
+
+
+def _write_output(
+    target: str,
+    text: str,
+    out: Console,
+    err: Console,
+    command: str,
+    regenerates: Path | None = None,
+    records: Path = Path("records"),
+) -> int:
+    """Print ``text`` ('-'), or write it to a file atomically, through the output guard:
+    never over a source file or into a source folder (``site_guard.file_refusal``)."""
     from .export import write_atomically
+    from .site_guard import file_output_protected, file_refusal
 
     if target == "-":
         sys.stdout.write(text)
-    else:
-        write_atomically(Path(target), text)
-        say(out, f"wrote {target}")
+        return EXIT_OK
+    path = Path(target)
+    refusal = file_refusal(path, file_output_protected(records), [regenerates] if regenerates else [])
+    if refusal is not None:
+        say(err, f"{command}: {refusal}")
+        return EXIT_USAGE
+    write_atomically(path, text)
+    say(out, f"wrote {target}")
     return EXIT_OK
 
 

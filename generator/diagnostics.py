@@ -105,6 +105,11 @@ RULES: dict[str, Rule] = {
         Rule("KB505", "bad-revision-spec", "A pinned revision is not a hex commit ID (full or abbreviated)."),
         Rule("KB506", "source-unreachable", "A source's location cannot be fetched (or it has none)."),
         Rule("KB507", "revision-not-fetched", "A source's location does not hold its pinned revision."),
+        Rule(
+            "KB508",
+            "source-host-private",
+            "A source's location names a host that is not public; not fetched.",
+        ),
         Rule("KB601", "import-kept-as-prose", "Imported text could not be structured; it is kept as prose."),
         Rule(
             "KB602", "import-table-row", "A table row is unterminated or its cells do not match the header."

@@ -16,7 +16,6 @@ so a failure leaves the previous ``DIR`` whole; it never lands in the sources.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from .console import say
 from .render.urls import raw_html_links
 from .report import print_human
 from .site import load_project, new_staging, project_environment, swap_in
-from .site_guard import Protected, git_paths, overlaps, protected_paths
+from .site_guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -216,19 +215,6 @@ def render_files(config: MkDocsConfig, plugin: RecordsPlugin) -> Rendered:
         config.plugins.on_shutdown()
 
 
-def tracked_folders(project: Path) -> list[Protected]:
-    """The project's top-level folders that hold files git tracks: its source folders."""
-    try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z"], cwd=project, capture_output=True, check=True, timeout=30
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    entries = listed.decode("utf-8", "replace").split("\0")
-    names = {entry.split("/", 1)[0] for entry in entries if "/" in entry}
-    return [Protected(f"the source folder {name}/", (project / name).resolve()) for name in sorted(names)]
-
-
 def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protected]:
     """Every source an output folder must not be, contain or lie inside."""
     project = Path(config.config_file_path or ".").resolve().parent
@@ -239,7 +225,7 @@ def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protec
         *protected_paths(project, plugin.records_folder(config), Path(config.docs_dir), theme_dir),
         Protected("the generator package", package),
         *git_paths(package),
-        *tracked_folders(project),
+        *(guard for guard in tracked_paths(project) if guard.path.is_dir()),
     ]
 
 

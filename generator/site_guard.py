@@ -8,7 +8,8 @@ it starts) and the MkDocs plugin (before MkDocs cleans ``site_dir``) ask
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,3 +110,57 @@ def site_dir_refusal(site: Path, protected: list[Protected]) -> str | None:
 def mark_site(site: Path) -> None:
     """Leave the marker that lets the next build replace this folder."""
     (site / SITE_MARKER).write_text(SITE_MARKER_TEXT, encoding="utf-8", newline="\n")
+
+
+def tracked_paths(project: Path) -> list[Protected]:
+    """What git tracks in the project: each top-level folder holding tracked files, and
+    each tracked file at the top (``mkdocs.yml``, ``pyproject.toml``): the sources."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=project, capture_output=True, check=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    entries = [entry for entry in listed.decode("utf-8", "replace").split("\0") if entry]
+    folders = sorted({entry.split("/", 1)[0] for entry in entries if "/" in entry})
+    files = sorted(entry for entry in entries if "/" not in entry)
+    return [
+        *(Protected(f"the source folder {name}/", (project / name).resolve()) for name in folders),
+        *(Protected(f"the source file {name}", (project / name).resolve()) for name in files),
+    ]
+
+
+def file_output_protected(records: Path) -> list[Protected]:
+    """Every source a file a command writes (``kbgen export --out``) must not be or lie in:
+    the records, the project's tracked files and folders, the generator and git itself."""
+    records = records.resolve()
+    project = next(
+        (folder for folder in (records, *records.parents) if (folder / ".git").exists()),
+        Path.cwd().resolve(),
+    )
+    package = Path(__file__).resolve().parent
+    return [
+        Protected("the records folder", records),
+        Protected("the generator package", package),
+        *git_paths(project),
+        *git_paths(package),
+        *tracked_paths(project),
+    ]
+
+
+def file_refusal(target: Path, protected: list[Protected], allowed: Iterable[Path] = ()) -> str | None:
+    """Why a command must not write the file ``target``, or None. The one output guard of
+    every command that writes a file: never over a source (or into a source folder),
+    never through a symlink, never over a folder. ``allowed`` names sources a command
+    exists to regenerate (``kbgen schema`` writes ``schemas/records.schema.json``)."""
+    if target.is_symlink():
+        return f"refusing to write {target}: it is a symlink; nothing was written"
+    resolved = target.resolve()
+    if resolved.is_dir():
+        return f"refusing to write {target}: it is a folder; nothing was written"
+    if resolved in {path.resolve() for path in allowed}:
+        return None
+    problem = next(overlaps(resolved, [guard for guard in protected if guard.path != Path("/")]), None)
+    if problem is not None:
+        return f"refusing to write {target}: {problem}; nothing was written"
+    return None

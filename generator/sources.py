@@ -23,6 +23,8 @@ Rules (each source is reported once, at its declaration)
     KB506 (warning): the source cannot be fetched: its location is unreachable or
           refuses the fetch, or it pins a revision but names no location.
     KB507 (warning): the location was fetched but does not hold the pinned revision.
+    KB508 (error): the location's host is not public (loopback, link-local, private, …,
+          however written): it is never contacted (``fetch_hosts``).
 
 Records are never written. git never prompts for credentials, and each fetch is
 bounded by a timeout.
@@ -42,6 +44,7 @@ from rich.console import Console
 from .check import CheckedSystem
 from .check.rules import build_context
 from .diagnostics import Diagnostic, error, warning
+from .fetch_hosts import location_refusal
 from .gitcheck import HEX_REVISION
 from .progress import progress_bar
 
@@ -79,8 +82,11 @@ class FetchOutcome:
     failed: int = 0
 
 
-def wanted_sources(system: CheckedSystem) -> tuple[list[Wanted], list[Diagnostic]]:
-    """The system's fetchable sources, and a diagnostic for each that cannot be fetched."""
+def wanted_sources(
+    system: CheckedSystem, allowed: frozenset[str] = frozenset()
+) -> tuple[list[Wanted], list[Diagnostic]]:
+    """The system's fetchable sources, and a diagnostic for each that cannot be fetched;
+    a location whose host is not public is refused (``fetch_hosts``) unless ``allowed``."""
     ctx = build_context(system.records, system.source)
     wanted: list[Wanted] = []
     problems: list[Diagnostic] = []
@@ -111,6 +117,18 @@ def wanted_sources(system: CheckedSystem) -> tuple[list[Wanted], list[Diagnostic
                     )
                 )
             continue  # a location that is not http(s) is KB406's business
+        refused = location_refusal(location, allowed)
+        if refused is not None:
+            problems.append(
+                error(
+                    "KB508",
+                    f"{source_id} is not fetched from {location}: {refused}",
+                    *ctx.at(origin, ("location",)),
+                    hint="Name the public repository; a mirror is git's url.<base>.insteadOf, and a "
+                    "maintainer allows a private host with --allow-host or KBGEN_ALLOW_HOSTS.",
+                )
+            )
+            continue
         wanted.append(
             Wanted(
                 system.records.slug,
@@ -133,6 +151,8 @@ def _cache_repo(folder: Path) -> git.Repo:
         folder.mkdir(parents=True, exist_ok=True)
         repo = git.Repo.init(folder, bare=True)
     repo.git.update_environment(**_QUIET_GIT)
+    # A public host must not send the fetch on to a private one (fetch_hosts).
+    repo.git.set_persistent_git_options(c="http.followRedirects=false")
     return repo
 
 
@@ -214,10 +234,12 @@ def _unknown_revision(wanted: Wanted) -> Diagnostic:
     )
 
 
-def fetch_all(systems: list[CheckedSystem], cache: Path, console: Console) -> FetchOutcome:
+def fetch_all(
+    systems: list[CheckedSystem], cache: Path, console: Console, allowed: frozenset[str] = frozenset()
+) -> FetchOutcome:
     """Fetch every system's sources; each system's diagnostics become the fetch problems."""
     outcome = FetchOutcome()
-    plans = [(system, *wanted_sources(system)) for system in systems]
+    plans = [(system, *wanted_sources(system, allowed)) for system in systems]
     total = sum(len(wanted) for _, wanted, _ in plans)
     with progress_bar(console, "fetching sources", total) as (progress, task):
         for system, wanted, problems in plans:

@@ -220,9 +220,105 @@ def test_location_asking_for_a_password_gets_none(kbgen, tmp_path, upstream) -> 
     thread.start()
     try:
         write_records(tmp_path, shas[0], location=f"http://127.0.0.1:{server.server_port}/private")
-        result = kbgen("sources", "fetch", "--format", "json")
+        # A loopback host is fetched only when the maintainer allows it (KB508 otherwise).
+        result = kbgen("sources", "fetch", "--format", "json", "--allow-host", "127.0.0.1")
     finally:
         server.shutdown()
         server.server_close()
     assert located(result) == {("KB506", RECORDS, 7, 13)}
     assert "terminal prompts disabled" in result.json()["diagnostics"][0]["message"]
+
+
+class _Recording(http.server.BaseHTTPRequestHandler):
+    """Counts every request; answers a redirect to ``redirect_to`` when that is set."""
+
+    requests: list[str] = []
+    redirect_to: str | None = None
+
+    def do_GET(self) -> None:
+        type(self).requests.append(self.path)
+        if type(self).redirect_to:
+            self.send_response(302)
+            self.send_header("Location", type(self).redirect_to + self.path)
+        else:
+            self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def _serve(handler: type[http.server.BaseHTTPRequestHandler]) -> http.server.ThreadingHTTPServer:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.mark.usefixtures("rewrite")
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1:{port}",
+        "2130706433:{port}",
+        "0x7f.1:{port}",
+        "0177.0.0.1:{port}",
+        "127.1:{port}",
+        "localhost:{port}",
+        "localhost.:{port}",
+        "[::ffff:127.0.0.1]:{port}",
+    ],
+)
+def test_a_loopback_location_is_refused_and_never_contacted(kbgen, tmp_path, upstream, host) -> None:
+    _, shas = upstream
+    handler = type("Handler", (_Recording,), {"requests": [], "redirect_to": None})
+    server = _serve(handler)
+    try:
+        location = f"http://{host.format(port=server.server_port)}/latest/meta-data/iam"
+        write_records(tmp_path, shas[0], location=location)
+        result = kbgen("sources", "fetch", "--format", "json")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert handler.requests == []
+    assert result.code == 1
+    assert located(result) == {("KB508", RECORDS, 7, 13)}
+
+
+@pytest.mark.usefixtures("rewrite")
+@pytest.mark.parametrize(
+    "location",
+    [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.1.2.3/r.git",
+        "http://[fd00::1]/r",
+        "http://0.0.0.0/r",
+    ],
+)
+def test_private_link_local_and_unspecified_hosts_are_refused(kbgen, tmp_path, upstream, location) -> None:
+    _, shas = upstream
+    write_records(tmp_path, shas[0], location=location)
+    result = kbgen("sources", "fetch", "--format", "json")
+    assert result.code == 1
+    assert located(result) == {("KB508", RECORDS, 7, 13)}
+
+
+@pytest.mark.usefixtures("rewrite")
+def test_an_allowed_host_is_not_followed_through_a_redirect(kbgen, tmp_path, upstream, monkeypatch) -> None:
+    """An allowed (or public) host cannot send git on to another host: no redirects."""
+    _, shas = upstream
+    landing = type("Landing", (_Recording,), {"requests": [], "redirect_to": None})
+    target = _serve(landing)
+    redirector = type("Redirector", (_Recording,), {"requests": [], "redirect_to": None})
+    redirector.redirect_to = f"http://127.0.0.1:{target.server_port}"
+    front = _serve(redirector)
+    try:
+        write_records(tmp_path, shas[0], location=f"http://127.0.0.1:{front.server_port}/repo")
+        result = kbgen("sources", "fetch", "--format", "json", "--allow-host", "127.0.0.1")
+    finally:
+        for server in (front, target):
+            server.shutdown()
+            server.server_close()
+    assert redirector.requests  # git asked the allowed host
+    assert landing.requests == []  # the redirect was not followed
+    assert {code for code, *_ in located(result)} == {"KB506"}

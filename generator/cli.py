@@ -14,7 +14,7 @@ from rich.console import Console
 
 from . import __version__
 from .check import CheckedSystem, check_records
-from .console import say
+from .console import human_console, say
 from .diagnostics import Severity
 from .report import as_github, as_json, print_human
 from .schema import SCHEMA_PATH, schema_text
@@ -417,8 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the kbgen console script; returns the exit code."""
     args = _parser().parse_args(argv)
     # emoji=False: record text such as ":smile:" is printed as written, never as an emoji.
-    out = Console(highlight=False, emoji=False)
-    err = Console(stderr=True, highlight=False, emoji=False)
+    out = human_console()
+    err = human_console(stderr=True)
     handlers = {
         "check": _check,
         "sources": _sources,

@@ -8,6 +8,7 @@ it starts) and the MkDocs plugin (before MkDocs cleans ``site_dir``) ask
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -130,6 +131,22 @@ def tracked_paths(project: Path) -> list[Protected]:
     ]
 
 
+PROJECT_FILES = ("mkdocs.yml", "mkdocs.yaml", "pyproject.toml")
+_CONFIGURED = re.compile(r"^\s*(?P<key>docs_dir|custom_dir):\s*['\"]?(?P<name>[^'\"#\s]+)", re.M)
+
+
+def _configured_folders(folder: Path) -> list[tuple[str, str]]:
+    """The docs and theme folders a project's mkdocs.yml names (MkDocs' defaults otherwise);
+    read as text, since the file is not plain YAML (``!ENV`` tags)."""
+    found = {"docs_dir": "docs"}
+    config = folder / "mkdocs.yml"
+    if config.is_file() and not config.is_symlink():
+        for match in _CONFIGURED.finditer(config.read_text(encoding="utf-8", errors="replace")[:100_000]):
+            found[match.group("key")] = match.group("name")
+    names = {"docs_dir": "docs folder", "custom_dir": "theme overrides folder"}
+    return [(names[key], name) for key, name in found.items()]
+
+
 def file_output_protected(records: Path) -> list[Protected]:
     """Every source a file a command writes (``kbgen export --out``) must not be or lie in:
     the records, the project's tracked files and folders, the generator and git itself."""
@@ -139,7 +156,20 @@ def file_output_protected(records: Path) -> list[Protected]:
         Path.cwd().resolve(),
     )
     package = Path(__file__).resolve().parent
+    # The project's configuration files and the folders they name, tracked or not yet.
+    folders = list(dict.fromkeys([project, Path.cwd().resolve()]))
+    configs = [
+        Protected(f"the project file {name}", (folder / name).resolve())
+        for folder in folders
+        for name in PROJECT_FILES
+    ]
+    configs += [
+        Protected(f"the {what} {name}/", (folder / name).resolve())
+        for folder in folders
+        for what, name in _configured_folders(folder)
+    ]
     return [
+        *configs,
         Protected("the records folder", records),
         Protected("the generator package", package),
         *git_paths(project),

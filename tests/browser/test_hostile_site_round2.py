@@ -1,0 +1,128 @@
+"""A site built from record text that tries to plant structure through line breaks and
+anchors: it builds, and no page shows what the text tried to plant.
+
+The payloads of the second hostile round: bare carriage returns (YAML ``\\r`` escapes)
+that would open a heading, an admonition, a table row, a Mermaid diagram whose node opens
+an outside URL, a heading taking Material's ``#__config``, a stray fence, 320 levels of
+nested lists; one over-long word; and prose sections titled like the page's own sections.
+The text is normalised where it is loaded (CR becomes LF), so each payload is escaped
+like any other record text. Every page is then checked in Chromium: no two elements share
+an id, ``#__config`` is the theme's script, and no heading, admonition, diagram or link
+that the records planted exists.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import build_site, serve_directory
+
+pytestmark = pytest.mark.browser
+
+CLEAN = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "clean-run" / "records" / "demo"
+CR = "\r"
+PLANTED_HEADING = (
+    f'Normal.{CR}# Injected H1{CR}{CR}!!! danger "SECURITY ADVISORY"{CR}    Reinstall from evil.example.'
+)
+TABLE_BREAK = f"enclosing runtime{CR}| injected | cell |{CR}| --- | --- |"
+DIAGRAM = (
+    f'See below.{CR}~~~mermaid{CR}flowchart LR{CR}  A --> B{CR}  click B "https://evil.example/fix.sh"{CR}~~~'
+)
+CONFIG = f"x{CR}# __config{CR}"
+STRAY_FENCE = f"Before.{CR}~~~{CR}After the stray fence."
+NESTED = "x" + CR * 2 + CR.join(" " * 4 * level + "- a" for level in range(320))
+LONG_WORD = "y" * 1000 + "ing"
+
+
+def _plant(system: Path) -> None:
+    run = (system / "run.yaml").read_text(encoding="utf-8")
+    run = run.replace(
+        "  summary: Demo is a tiny agent loop used by the checker tests.\n",
+        f"  summary: {json.dumps(PLANTED_HEADING)}\n",
+    )
+    run = run.replace("  target_class: enclosing runtime\n", f"  target_class: {json.dumps(TABLE_BREAK)}\n")
+    (system / "run.yaml").write_text(run, encoding="utf-8")
+    records = (system / "records.yaml").read_text(encoding="utf-8")
+    records = records.replace(
+        "    form: Symbolic code.\n",
+        f"    form: {json.dumps(CONFIG)}\n    body: {json.dumps(DIAGRAM + CR + CR + STRAY_FENCE)}\n"
+        f"    remarks: {json.dumps(NESTED + CR + CR + LONG_WORD)}\n",
+    )
+    (system / "records.yaml").write_text(records, encoding="utf-8")
+    result = (system / "result.yaml").read_text(encoding="utf-8")
+    sections = (
+        "  bounded_synthesis:\n    blocks:\n      - The synthesis.\n    sections:\n"
+        "      - title: Limitations\n        blocks: [A subsection titled like the page's own section.]\n"
+        "      - title: Evidence\n        blocks: [The first of two subsections with one title.]\n"
+        "      - title: Evidence\n        blocks: [The second.]\n"
+    )
+    result = result.replace("  bounded_synthesis: {}\n", sections)
+    (system / "result.yaml").write_text(result, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def round2_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile2")
+    system = root / "records" / "demo"
+    shutil.copytree(CLEAN, system)
+    _plant(system)
+    return build_site(root / "site", records=root / "records")
+
+
+@pytest.fixture(scope="module")
+def round2_url(round2_site: Path) -> Iterator[str]:
+    with serve_directory(round2_site) as url:
+        yield url
+
+
+def test_the_site_builds_and_shows_the_text(round2_site: Path) -> None:
+    pages = "".join(path.read_text(encoding="utf-8") for path in round2_site.rglob("*.html"))
+    assert "Injected H1" in pages and "SECURITY ADVISORY" in pages and "evil.example/fix.sh" in pages
+    result = (round2_site / "systems" / "demo" / "result" / "index.html").read_text(encoding="utf-8")
+    assert 'id="evidence"' in result and 'id="evidence-2"' in result
+    assert 'id="limitations-2"' in result
+
+
+PAGES = ["", "systems/", "systems/demo/", "systems/demo/result/", "systems/demo/review/"]
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_no_page_has_planted_structure(browsing: Any, round2_url: str, page_path: str) -> None:
+    page = browsing.page
+    page.goto(f"{round2_url}/{page_path}".replace("//systems", "/systems"))
+    page.wait_for_load_state("load")
+    found = page.evaluate(
+        """() => {
+          const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
+          const twice = ids.filter((id, at) => ids.indexOf(id) !== at)
+          const headings = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+            .filter(h => /Injected H1|__config/.test(h.textContent)).length
+          const admonitions = [...document.querySelectorAll('.admonition')]
+            .filter(a => /SECURITY ADVISORY/.test(a.textContent)).length
+          const diagrams = [...document.querySelectorAll('.mermaid, pre.mermaid, svg')]
+            .filter(d => /evil\\.example/.test(d.textContent)).length
+          const links = document.querySelectorAll('a[href*="evil.example"]').length
+          const rows = [...document.querySelectorAll('td')]
+            .filter(c => c.textContent.trim() === 'injected').length
+          const config = document.getElementById('__config')
+          const lists = document.querySelectorAll('article ul ul ul').length
+          return {twice, headings, admonitions, diagrams, links, rows, lists,
+                  config: config ? config.tagName : null}
+        }"""
+    )
+    assert found == {
+        "twice": [],
+        "headings": 0,
+        "admonitions": 0,
+        "diagrams": 0,
+        "links": 0,
+        "rows": 0,
+        "lists": 0,
+        "config": "SCRIPT",
+    }
+    assert browsing.errors == []

@@ -380,7 +380,7 @@ def test_no_module_outside_the_text_modules_builds_link_or_attribute_markup():
 _TEMPLATE_LINK = re.compile(r"\]\([^)\n]*\{\{")
 _TEMPLATE_ATTRS = re.compile(r"\{ [#.][^}\n]*?\{\{\s*([^}]*?)\s*\}\}")
 _SLUG_CALLS = re.compile(
-    r"^(?:anchor_of|slugify|kind_slug)\(|^(?:graph\.limitations_anchor|vocab\.anchor|entry\.anchor)$"
+    r"^(?:anchor_of|slugify|kind_slug|section_anchor)\(|^(?:graph\.limitations_anchor|vocab\.anchor|entry\.anchor)$"
 )
 
 

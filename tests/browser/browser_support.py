@@ -13,8 +13,9 @@ import functools
 import http.server
 import os
 import re
+import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,17 @@ def build_site(site_dir: Path, records: Path | None = None) -> Path:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+CLEAN_DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "clean-run" / "records" / "demo"
+
+
+def build_planted_site(root: Path, plant: Callable[[Path], None]) -> Path:
+    """Build the clean demo system after ``plant`` rewrote its files (a hostile site)."""
+    system = root / "records" / "demo"
+    shutil.copytree(CLEAN_DEMO, system)
+    plant(system)
+    return build_site(root / "site", records=root / "records")
 
 
 @contextlib.contextmanager

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import build_site, serve_directory
+from browser_support import build_planted_site, serve_directory
 
 pytestmark = pytest.mark.browser
 
-CLEAN = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "clean-run" / "records" / "demo"
 RUN = "window.__pwned=1;alert(1)"
 PAYLOADS = [
     f"<script>{RUN}</script>",
@@ -93,11 +91,7 @@ def _plant(system: Path) -> None:
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("hostile")
-    system = root / "records" / "demo"
-    shutil.copytree(CLEAN, system)
-    _plant(system)
-    return build_site(root / "site", records=root / "records")
+    return build_planted_site(tmp_path_factory.mktemp("hostile"), _plant)
 
 
 @pytest.fixture(scope="module")

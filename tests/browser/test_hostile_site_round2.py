@@ -14,17 +14,15 @@ that the records planted exists.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import build_site, serve_directory
+from browser_support import build_planted_site, serve_directory
 
 pytestmark = pytest.mark.browser
 
-CLEAN = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "clean-run" / "records" / "demo"
 CR = "\r"
 PLANTED_HEADING = (
     f'Normal.{CR}# Injected H1{CR}{CR}!!! danger "SECURITY ADVISORY"{CR}    Reinstall from evil.example.'
@@ -67,11 +65,7 @@ def _plant(system: Path) -> None:
 
 @pytest.fixture(scope="module")
 def round2_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("hostile2")
-    system = root / "records" / "demo"
-    shutil.copytree(CLEAN, system)
-    _plant(system)
-    return build_site(root / "site", records=root / "records")
+    return build_planted_site(tmp_path_factory.mktemp("hostile2"), _plant)
 
 
 @pytest.fixture(scope="module")

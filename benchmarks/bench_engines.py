@@ -52,7 +52,7 @@ def measured(command: list[str], cwd: Path) -> tuple[float, float]:
 
 
 def kbgen(*args: str) -> list[str]:
-    return [sys.executable, "-m", "generator.cli", *args, "-f", str(ROOT / "mkdocs.yml")]
+    return [sys.executable, "-m", "generator.cli.main", *args, "-f", str(ROOT / "mkdocs.yml")]
 
 
 def bench(name: str, records: Path, work: Path) -> None:

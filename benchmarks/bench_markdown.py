@@ -1,6 +1,6 @@
 """CPU time Python-Markdown spends converting the generated pages (what a full build pays).
 
-    python3 -m generator.cli render --out /tmp/kb-render
+    python3 -m generator.cli.main render --out /tmp/kb-render
     python3 benchmarks/bench_markdown.py /tmp/kb-render [--repeat 3]
 
 Converts every page of ``DIR/docs`` that is not a hand-authored page of ``kb/`` with the

@@ -72,7 +72,8 @@ def child_build(project: Path) -> None:
     from mkdocs.plugins import CombinedEvent
     from rich.console import Console
 
-    from generator import plugin, site
+    from generator.mkdocs import plugin
+    from generator.site import build as site
 
     spent = {"generator": 0.0}
 
@@ -123,7 +124,7 @@ class Figures:
 def _timed_check(project: Path) -> float:
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "generator.cli", "check", "records"],
+        [sys.executable, "-m", "generator.cli.main", "check", "records"],
         cwd=project,
         env=_environment(),
         capture_output=True,
@@ -182,7 +183,7 @@ def edit_to_reload(project: Path, edits: int = 3) -> tuple[float, float]:
     and CPU of the server (steadier on a shared machine)."""
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "generator.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "generator.cli.main", "serve", "--dev-addr", f"127.0.0.1:{port}"],
         cwd=project,
         env=_environment(),
         stdout=subprocess.DEVNULL,

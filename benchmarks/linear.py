@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.graph.system_graph import link_system
 from generator.importer.build import build
 from generator.importer.document import parse_document
 from generator.importer.recognisers.amendments import amendment_text
 from generator.importer.recognisers.ledger import labelled_lines
-from generator.link import link_system
-from generator.load import load_record_text
+from generator.load.records import load_record_text
 from generator.model.anchors import find_anchors
 from generator.model.ids import ID_IN_TEXT, resolve_id
 from generator.model.sets import LEDGER_LABELS

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, build_site, serve_directory  # noqa: E402
 
-from generator.search import SITE_INDEX  # noqa: E402
+from generator.outputs.search import SITE_INDEX  # noqa: E402
 
 
 def synthetic_records(root: Path, systems: int) -> Path:

@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import CheckedSystem, FolderCheck, check_folder, check_records, collector_paused
-from .diagnostics import Diagnostic, Severity
-from .incremental import SystemCache, SystemStages, folder_fingerprint
-from .link import SystemGraph, link_system
-from .render.cross import render_cross_system
-from .render.pages import render_system
-from .render.registry import SYSTEM_PAGE, system_pages
-from .render.summary import summarize
-from .render.urls import page_path
-from .setmanifest import MANIFEST_FILE, manifest_text
+from generator.check import CheckedSystem, FolderCheck, check_folder, check_records, collector_paused
+from generator.diagnostics import Diagnostic, Severity
+from generator.graph.system_graph import SystemGraph, link_system
+from generator.load.fingerprint import SystemCache, SystemStages, folder_fingerprint
+from generator.outputs.set_manifest import MANIFEST_FILE, manifest_text
+from generator.render.cross import render_cross_system
+from generator.render.pages import render_system
+from generator.render.registry import SYSTEM_PAGE, system_pages
+from generator.render.summary import summarize
+from generator.render.urls import page_path
 
 
 @dataclass

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.cli.main import main
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -48,7 +48,7 @@ class CliResult:
 
 @pytest.fixture
 def kbgen(capsys: pytest.CaptureFixture[str]):
-    """Call ``generator.cli.main`` and capture its exit code and output (argparse exits count)."""
+    """Call ``generator.cli.main.main`` and capture its exit code and output (argparse exits count)."""
 
     def run(*argv: str) -> CliResult:
         capsys.readouterr()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import generator.readfs
+import generator.load.readfs
 from generator.diagnostics import RULES
 
 CASES_DIR = Path(__file__).resolve().parent / "fixtures" / "check"
@@ -48,7 +48,7 @@ def in_case(monkeypatch: pytest.MonkeyPatch):
         folder = CASES_DIR / name
         monkeypatch.chdir(folder)
         if name in MAX_FILE_BYTES:
-            monkeypatch.setattr(generator.readfs, "MAX_FILE_BYTES", MAX_FILE_BYTES[name])
+            monkeypatch.setattr(generator.load.readfs, "MAX_FILE_BYTES", MAX_FILE_BYTES[name])
         return folder
 
     return enter

@@ -92,7 +92,7 @@ def test_missing_path_message(kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_no_traceback_for_bad_input(name: str) -> None:
     """The real command, in its own process: bad records give diagnostics and exit 1, never a crash."""
     proc = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "check", "records"],
+        [sys.executable, "-m", "generator.cli.main", "check", "records"],
         cwd=CASES / name,
         capture_output=True,
         text=True,

@@ -17,8 +17,8 @@ import pytest
 from rich.console import Console
 
 from generator.check import check_records
-from generator.cli import main
-from generator.linkcheck import check_site, html_pages, parse_page, pinned_revisions
+from generator.cli.linkcheck import check_site, html_pages, parse_page, pinned_revisions
+from generator.cli.main import main
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ("mkdocs", "properdocs", "zensical")

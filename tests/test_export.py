@@ -12,7 +12,8 @@ import jsonschema
 import pytest
 from hostile_support import CLEAN_SYSTEM, make_records
 
-from generator.export import (
+from generator.model.profile import ALL_AXES
+from generator.outputs.export import (
     ExportRecord,
     ExportSystem,
     csv_header,
@@ -22,7 +23,6 @@ from generator.export import (
     export_schema_text,
     site_exports,
 )
-from generator.model.profile import ALL_AXES
 from generator.pipeline import run_pipeline
 
 TESTS = Path(__file__).resolve().parent

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.pipeline import link_records
-from generator.record_index import FieldTerms, index_term
-from generator.search import (
+from generator.outputs.record_index import FieldTerms, index_term
+from generator.outputs.search import (
     build_index,
     index_of_site_data,
     site_index_data,
     site_index_memo,
     site_index_text,
 )
+from generator.pipeline import link_records
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

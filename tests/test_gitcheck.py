@@ -8,9 +8,9 @@ from pathlib import Path
 import git
 import pytest
 
-from generator import gitcheck
 from generator.check import check_records
-from generator.cli import main
+from generator.cli import gitcheck
+from generator.cli.main import main
 from generator.diagnostics import Diagnostic, Severity
 
 APP = 'def main():\n    return load(\n        "config.toml"\n    )\n'  # 4 lines

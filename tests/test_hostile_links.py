@@ -315,7 +315,7 @@ def test_system_name_with_frontmatter_and_link_syntax(tmp_path):
 def _strict_build(root: Path, records: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
-    args = [sys.executable, "-m", "generator.cli", "build", "--records", str(records)]
+    args = [sys.executable, "-m", "generator.cli.main", "build", "--records", str(records)]
     args += ["--site-dir", str(root / "site"), "-f", str(REPO_ROOT / "mkdocs.yml")]
     return subprocess.run(args, cwd=root, env=env, capture_output=True, text=True, timeout=300, check=False)
 

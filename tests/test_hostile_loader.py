@@ -15,8 +15,8 @@ import pytest
 import yaml
 from hostile_support import located, make_records
 
-import generator.readfs
-from generator.load import _nesting_bound
+import generator.load.readfs
+from generator.load.records import _nesting_bound
 
 REPO_RECORDS = Path(__file__).resolve().parent.parent / "records"
 SYSTEM = "records/demo"
@@ -220,7 +220,7 @@ def test_put_an_escape_sequence_into_prose(tmp_path: Path, check) -> None:
 
 
 def test_publish_an_oversized_prose_file(tmp_path: Path, check, monkeypatch) -> None:
-    monkeypatch.setattr(generator.readfs, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(generator.load.readfs, "MAX_FILE_BYTES", 1000)
     make_records(tmp_path, {"long.md": "word " * 400})
     assert located(check()) == {("KB005", f"{SYSTEM}/long.md", 1, 1)}
 

@@ -23,10 +23,10 @@ from rich.console import Console
 from site_support import REPO_ROOT, make_project, tree_hashes
 
 import generator.check
-import generator.cli
+import generator.cli.main
 import generator.pipeline
-import generator.site
-from generator.site_guard import SITE_MARKER
+import generator.site.build
+from generator.site.guard import SITE_MARKER
 
 
 @pytest.fixture
@@ -131,7 +131,7 @@ def _staging_leftovers(folder: Path) -> list[str]:
 def test_two_builds_race_into_one_site_dir(project: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "KBGEN_RECORDS"}
     env.update(PYTHONPATH=str(REPO_ROOT), NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="0")
-    command = [sys.executable, "-m", "generator.cli", "build", "--site-dir"]
+    command = [sys.executable, "-m", "generator.cli.main", "build", "--site-dir"]
     reference = subprocess.run([*command, "reference"], cwd=project, env=env, capture_output=True, text=True)
     assert reference.returncode == 0, reference.stderr
     shutil.copytree(project / "reference", project / "site")  # both builds replace a previous site
@@ -160,7 +160,7 @@ def test_build_while_another_build_holds_the_swap(
 ) -> None:
     assert kbgen("build", "--site-dir", "site").code == 0
     before = tree_hashes(project / "site")
-    monkeypatch.setattr(generator.site, "LOCK_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(generator.site.build, "LOCK_WAIT_SECONDS", 0.0)
     with (project / ".site.lock").open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         result = kbgen("build", "--site-dir", "site")
@@ -189,7 +189,7 @@ def test_one_build_checks_once_and_loads_the_config_once(
 
     calls: list[str] = []
     counted = _counting(calls, "check_records", generator.check.check_records)
-    for module in (generator.check, generator.pipeline, generator.cli):
+    for module in (generator.check, generator.pipeline, generator.cli.main):
         monkeypatch.setattr(module, "check_records", counted)
     monkeypatch.setattr(
         mkdocs.config, "load_config", _counting(calls, "load_config", mkdocs.config.load_config)
@@ -239,7 +239,7 @@ def _serve_twice(project: Path, between: Callable[[], None]) -> tuple[bytes, byt
         rebuild()
         good = page.read_bytes()
         between()
-        with generator.site._mkdocs_log(console, logging.INFO):
+        with generator.site.build._mkdocs_log(console, logging.INFO):
             rebuild()  # does not raise: the last good pages are published again
     finally:
         startup.plugins.on_shutdown()

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hostile_support import located
 
-from generator.readfs import MAX_FILE_BYTES
+from generator.load.readfs import MAX_FILE_BYTES
 
 DOCUMENT = "# Tiny memory report\n\n## Core ideas\n\nNotes are kept.\n"
 

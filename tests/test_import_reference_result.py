@@ -19,10 +19,10 @@ import yaml
 
 from generator.check import check_records
 from generator.diagnostics import Severity
-from generator.export import export_csv
 from generator.importer import import_document
 from generator.model.ids import ID_IN_TEXT
 from generator.model.profile import AXIS_TITLES
+from generator.outputs.export import export_csv
 from generator.pipeline import run_pipeline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

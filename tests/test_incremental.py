@@ -23,7 +23,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-from generator.incremental import (
+from generator.load.fingerprint import (
     SETTLED_NS,
     FileDigests,
     PerGraph,
@@ -31,9 +31,9 @@ from generator.incremental import (
     TextDigests,
     folder_fingerprint,
 )
-from generator.pagecache import ThemeListing
+from generator.mkdocs.pagecache import ThemeListing
+from generator.mkdocs.plugin import RecordsPlugin
 from generator.pipeline import run_pipeline
-from generator.plugin import RecordsPlugin
 
 LINKED_SENTENCE = 'The route {{ record_link("demo", "RTE-1") }} answers.'
 SECOND_ROUTE = """  - id: RTE-3
@@ -92,7 +92,7 @@ def _full_build(project: Path, site: Path) -> dict[str, str]:
     """A full build in a process of its own (this one holds the serve session's plugin)."""
     if site.exists():
         shutil.rmtree(site)
-    command = [sys.executable, "-m", "generator.cli", "build", "--site-dir", str(site)]
+    command = [sys.executable, "-m", "generator.cli.main", "build", "--site-dir", str(site)]
     environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     done = subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -312,7 +312,7 @@ def test_text_digests_are_reused_for_the_same_text_only() -> None:
 
 
 def test_site_digest_covers_page_names_and_other_files_but_not_page_contents(tmp_path: Path) -> None:
-    from generator.pagecache import config_digest, uses_includes
+    from generator.mkdocs.pagecache import config_digest, uses_includes
 
     docs, theme = tmp_path / "docs", tmp_path / "theme"
     docs.mkdir()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import generator.load
-from generator.load import LoadedFile, ValueSpot, load_record_file, load_record_text
+import generator.load.records
+from generator.load.records import LoadedFile, ValueSpot, load_record_file, load_record_text
 
 TEXT = """\
 run:
@@ -115,7 +115,7 @@ def test_text_position_of_non_text_is_the_value_spot() -> None:
 @pytest.mark.parametrize("loader", [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)])
 def test_positions_do_not_depend_on_the_yaml_parser(loader: type, monkeypatch: pytest.MonkeyPatch) -> None:
     """libyaml reports plain scalars with style '' where PyYAML says None; both must locate alike."""
-    monkeypatch.setattr(generator.load, "_Loader", loader)
+    monkeypatch.setattr(generator.load.records, "_Loader", loader)
     loaded = _load()
     assert loaded.spot(("components", 0, "body")).style is None
     assert _position_of(loaded, ("components", 0, "body"), "CMP-7") == (7, 35)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hostile_support import located, make_records
 
-from generator.load import load_record_text
-from generator.scalarpos import ScalarSpan, scalar_locator
+from generator.load.records import load_record_text
+from generator.load.scalarpos import ScalarSpan, scalar_locator
 
 FILE = "records/demo/prose.yaml"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from generator.cli import main
-from generator.linkcheck import SiteLinks, check_site
-from generator.manifest import MANIFEST_NAME, pin_problems, verify_manifest
-from generator.progress import progress_bar
+from generator.cli.linkcheck import SiteLinks, check_site
+from generator.cli.main import main
+from generator.mkdocs.site_manifest import MANIFEST_NAME, pin_problems, verify_manifest
+from generator.util.progress import progress_bar
 from tests.conftest import FIXTURES, REPO_ROOT
 
 BROKEN = FIXTURES / "linkcheck" / "broken-site"

@@ -163,7 +163,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> _Text:
     records = make_records(root, {"records.yaml": _hostile_records_yaml()})
     env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
-    args = [sys.executable, "-m", "generator.cli", "build", "--records", str(records)]
+    args = [sys.executable, "-m", "generator.cli.main", "build", "--records", str(records)]
     args += ["--site-dir", str(root / "site"), "-f", str(REPO_ROOT / "mkdocs.yml")]
     proc = subprocess.run(args, cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -209,7 +209,7 @@ def test_pages_without_directory_urls_are_refused(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
     proc = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "build", "--site-dir", str(tmp_path / "site")],
+        [sys.executable, "-m", "generator.cli.main", "build", "--site-dir", str(tmp_path / "site")],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -30,8 +30,8 @@ from generator.model.kinds import (
 )
 from generator.model.records import Absence, Claim
 from generator.model.vocab import ConclusionStatus
+from generator.outputs.schema import schema_text
 from generator.pipeline import run_pipeline
-from generator.schema import schema_text
 
 
 class Decision(RecordBase):

@@ -25,7 +25,7 @@ import markdown
 import pytest
 import yaml
 
-from generator.link import link_system
+from generator.graph.system_graph import link_system
 from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline

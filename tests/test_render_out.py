@@ -15,11 +15,11 @@ import pytest
 import yaml
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-import generator.render_out
-from generator.cli import main
-from generator.manifest import PIN_KEY, front_matter, sha256
+import generator.site.render_out
+from generator.cli.main import main
+from generator.mkdocs.site_manifest import PIN_KEY, front_matter, sha256
 from generator.pipeline import run_pipeline
-from generator.render_out import RENDER_MARKER, Rendered
+from generator.site.render_out import RENDER_MARKER, Rendered
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -252,7 +252,7 @@ def test_render_failing_midway_keeps_the_previous_output(
         (staging / "mkdocs.yml").write_text("site_name: half\n", encoding="utf-8")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(generator.render_out, "write_rendered", half_written)
+    monkeypatch.setattr(generator.site.render_out, "write_rendered", half_written)
     result = kbgen("render", "--out", str(out))
     assert result.code == 1
     assert "No space left on device" in result.err

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import Field
 
-import generator.schema
+import generator.outputs.schema
 from generator.model.files import RecordFile
-from generator.schema import SCHEMA_PATH, schema_text
+from generator.outputs.schema import SCHEMA_PATH, schema_text
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = REPO_ROOT / SCHEMA_PATH
@@ -49,7 +49,7 @@ def test_a_model_change_is_detected(monkeypatch: pytest.MonkeyPatch) -> None:
     class ChangedRecordFile(RecordFile):
         new_top_level_key: list[str] = Field(default_factory=list)
 
-    monkeypatch.setattr(generator.schema, "record_file_model", lambda: ChangedRecordFile)
+    monkeypatch.setattr(generator.outputs.schema, "record_file_model", lambda: ChangedRecordFile)
     changed = schema_text()
     assert changed != _committed()
     assert "new_top_level_key" in json.loads(changed)["properties"]

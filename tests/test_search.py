@@ -21,8 +21,8 @@ import pytest
 from hostile_support import make_records
 from search_queries import QUERIES, anchor
 
-from generator import search
-from generator.search import RecordIndex, index_tokens, tokens
+from generator.outputs import search
+from generator.outputs.search import RecordIndex, index_tokens, tokens
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IDS = [query for query, _ in QUERIES]
@@ -35,7 +35,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
     proc = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "build", "--site-dir", str(site)],
+        [sys.executable, "-m", "generator.cli.main", "build", "--site-dir", str(site)],
         cwd=REPO_ROOT,
         env=env,
         capture_output=True,

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from generator.link import SystemGraph
+from generator.graph.system_graph import SystemGraph
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.base import Anchor as AnchorModel
 from generator.model.ids import ID_IN_TEXT, KIND_NAMES, RecordKind, kind_of

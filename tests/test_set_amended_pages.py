@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.link import amendment_anchors
+from generator.graph.system_graph import amendment_anchors
 from generator.pipeline import PipelineResult, run_pipeline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

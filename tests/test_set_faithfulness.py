@@ -23,8 +23,8 @@ from set_support import REFERENCE, REPO_ROOT
 from test_seeds import _normalise, markdown_to_text
 
 from generator.model.ids import ID_IN_TEXT
+from generator.outputs.set_manifest import manifest_text
 from generator.pipeline import PipelineResult, run_pipeline
-from generator.setmanifest import manifest_text
 
 MEMBERS = ("overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md")
 SLUG = "instinctual-memory"

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from generator.check import check_records
 from generator.model.system import SystemRecords
 from generator.model.vocab import Member
-from generator.setmanifest import member_digest, set_members
+from generator.outputs.set_manifest import member_digest, set_members
 
 SET = Path(__file__).resolve().parent.parent / "records" / "instinctual-memory"
 

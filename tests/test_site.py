@@ -21,7 +21,7 @@ import pytest
 from site_support import make_project
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-KBGEN = [sys.executable, "-m", "generator.cli"]
+KBGEN = [sys.executable, "-m", "generator.cli.main"]
 MKDOCS = [sys.executable, "-m", "mkdocs"]
 
 

@@ -16,8 +16,8 @@ from hostile_support import CLEAN_SYSTEM, make_records
 from mkdocs.config import load_config
 from mkdocs.structure.pages import _HTMLHandler
 
+from generator.mkdocs.splice import split_raw_blocks
 from generator.pipeline import run_pipeline
-from generator.splice import split_raw_blocks
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RENDER_RECORDS = REPO_ROOT / "tests" / "fixtures" / "render" / "records"

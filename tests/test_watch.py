@@ -10,7 +10,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
-from generator.watch import EventWatchingServer, _ChangeObserver, event_watching
+from generator.mkdocs.watch import EventWatchingServer, _ChangeObserver, event_watching
 
 
 class _Collect(FileSystemEventHandler):

@@ -8,11 +8,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity
-from ..load import SystemSource, discover_systems, load_system, slug_diagnostic
-from ..model.system import SystemRecords
-from .rules import run_rules
-from .validate import validate_system
+from generator.check.rules import run_rules
+from generator.check.validate import validate_system
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.records import SystemSource, discover_systems, load_system, slug_diagnostic
+from generator.model.system import SystemRecords
 
 
 @dataclass

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..diagnostics import Diagnostic, error, warning
-from ..load import DataPath
-from ..model.ids import anchor_of, is_theme_anchor, title_anchor
-from ..model.meta import is_prose
-from ..model.prose import GenericTable, Section
-from ..model.records import Limitation, Source, Supplied
-from ..model.urls import (
+from generator.diagnostics import Diagnostic, error, warning
+from generator.load.records import DataPath
+from generator.model.ids import anchor_of, is_theme_anchor, title_anchor
+from generator.model.meta import is_prose
+from generator.model.prose import GenericTable, Section
+from generator.model.records import Limitation, Source, Supplied
+from generator.model.urls import (
     LinkPolicy,
     TemplateError,
     is_git_host,
@@ -29,7 +29,7 @@ from ..model.urls import (
 )
 
 if TYPE_CHECKING:
-    from .rules import Context
+    from generator.check.rules import Context
 
 # Sample values a link template is expanded with to see that it yields a web URL.
 _SAMPLE = {"revision": "0123abc", "path": "dir/file.txt", "start": "1", "end": "2"}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, error
-from ..model.ids import RecordKind, kind_of
-from ..model.meta import DataPath
-from ..model.profile import (
+from generator.diagnostics import Diagnostic, error
+from generator.model.ids import RecordKind, kind_of
+from generator.model.meta import DataPath
+from generator.model.profile import (
     AXES,
     AXIS_VALUES,
     BASIS_VALUES,
@@ -25,11 +25,11 @@ from ..model.profile import (
     AxisEvidence,
     AxisProfile,
 )
-from ..model.system import Origin
-from ..model.vocab import ProfileAssessment
+from generator.model.system import Origin
+from generator.model.vocab import ProfileAssessment
 
 if TYPE_CHECKING:
-    from .rules import Context
+    from generator.check.rules import Context
 
 _ASSESSMENTS = tuple(a.value for a in ProfileAssessment)
 

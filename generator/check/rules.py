@@ -12,11 +12,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..diagnostics import Diagnostic, error, warning
-from ..load import DataPath, LoadedFile, SystemSource
-from ..model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from ..model.files import RUN_ID_PATTERN
-from ..model.ids import (
+from generator.check.links import LINK_RULES, ONE_LINE_FIELDS
+from generator.check.profile import PROFILE_RULES
+from generator.check.sets import SET_RULES
+from generator.diagnostics import Diagnostic, error, warning
+from generator.load.records import DataPath, LoadedFile, SystemSource
+from generator.load.textpos import LineIndex
+from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
+from generator.model.files import RUN_ID_PATTERN
+from generator.model.ids import (
     ID_IN_TEXT,
     ID_RANGE_IN_TEXT,
     KIND_NAMES,
@@ -26,16 +30,12 @@ from ..model.ids import (
     resolve_id,
     whole_string,
 )
-from ..model.prose import SHARED_KIND_TITLES
-from ..model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
-from ..model.sets import annotation_member, record_member
-from ..model.system import Origin, SystemRecords
-from ..model.vocab import Member
-from ..model.walk import Contents, collect
-from ..textpos import LineIndex
-from .links import LINK_RULES, ONE_LINE_FIELDS
-from .profile import PROFILE_RULES
-from .sets import SET_RULES
+from generator.model.prose import SHARED_KIND_TITLES
+from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
+from generator.model.sets import annotation_member, record_member
+from generator.model.system import Origin, SystemRecords
+from generator.model.vocab import Member
+from generator.model.walk import Contents, collect
 
 _RUN_ID = whole_string(RUN_ID_PATTERN)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic, error
-from ..model.sets import (
+from generator.diagnostics import Diagnostic, error
+from generator.model.sets import (
     DECLARING_MEMBERS,
     MEMBER_KEYS,
     MEMBER_ORDER,
@@ -22,11 +22,11 @@ from ..model.sets import (
     record_member,
     type_member,
 )
-from ..model.vocab import Disposition, Member
-from ..setmanifest import member_digests
+from generator.model.vocab import Disposition, Member
+from generator.outputs.set_manifest import member_digests
 
 if TYPE_CHECKING:
-    from .rules import Context
+    from generator.check.rules import Context
 
 
 def _documents(ctx: Context) -> Iterator[tuple[Member, Any]]:

@@ -16,12 +16,12 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..diagnostics import Diagnostic, error
-from ..load import LoadedFile, SystemSource
-from ..model import kinds
-from ..model.files import SINGLE_MODELS, list_models, record_file_model
-from ..model.meta import DataPath
-from ..model.system import Origin, SystemRecords
+from generator.diagnostics import Diagnostic, error
+from generator.load.records import LoadedFile, SystemSource
+from generator.model import kinds
+from generator.model.files import SINGLE_MODELS, list_models, record_file_model
+from generator.model.meta import DataPath
+from generator.model.system import Origin, SystemRecords
 
 __all__ = ["SINGLE_MODELS", "validate_system"]
 

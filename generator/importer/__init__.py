@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
-from ..readfs import open_folder, read_text
-from .build import build
-from .coverage import Coverage, lost_text
-from .document import parse_document
-from .emit import dump_file
-from .write import target_problem, write_folder
+from generator.diagnostics import Diagnostic
+from generator.importer.build import build
+from generator.importer.coverage import Coverage, lost_text
+from generator.importer.document import parse_document
+from generator.importer.emit import dump_file
+from generator.importer.write import target_problem, write_folder
+from generator.load.readfs import open_folder, read_text
 
 
 @dataclass
@@ -59,7 +59,7 @@ def render_measured(text: str, display: str, slug: str) -> tuple[dict[str, str],
 def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
     after checking every member's bytes against the manifest."""
-    from .sets import MANIFEST, merge_members, pinned_members, verify_members
+    from generator.importer.sets import MANIFEST, merge_members, pinned_members, verify_members
 
     manifest, problems = read_document(folder / MANIFEST)
     if manifest is None:

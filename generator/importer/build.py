@@ -15,19 +15,19 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import Diagnostic
-from ..model.files import Run
-from ..model.profile import MemoryComparison
-from .columns import fold
-from .context import Gathered
-from .document import Block, Document, Section
-from .finish import assemble
-from .frontmatter_shape import unsafe_shape
-from .ledger import LEDGER, LedgerWalker
-from .prose import ProseWalker
-from .refusals import mend_mapping, refuses
-from .sections import SHARED, section_keys
-from .shared import SharedWalker
+from generator.diagnostics import Diagnostic
+from generator.importer.columns import fold
+from generator.importer.context import Gathered
+from generator.importer.document import Block, Document, Section
+from generator.importer.finish import assemble
+from generator.importer.frontmatter_shape import unsafe_shape
+from generator.importer.ledger import LEDGER, LedgerWalker
+from generator.importer.prose import ProseWalker
+from generator.importer.refusals import mend_mapping, refuses
+from generator.importer.sections import SHARED, section_keys
+from generator.importer.shared import SharedWalker
+from generator.model.files import Run
+from generator.model.profile import MemoryComparison
 
 
 @dataclass

@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..model import kinds
-from ..model.files import list_models
-from ..model.records import ROUTE_FIELD_LABELS
+from generator.model import kinds
+from generator.model.files import list_models
+from generator.model.records import ROUTE_FIELD_LABELS
 
 # Other spellings of a field's title, per list key: folded label → model field.
 ALIASES: dict[str, dict[str, str]] = {
@@ -100,7 +100,7 @@ def list_key_of_id(record_id: str) -> str | None:
 def _model_names(version: int) -> tuple[frozenset[str], frozenset[str]]:
     """(field names, folded field labels) of every model a record file can hold: names are
     structure when the import is measured, labels may be dropped from a measured unit."""
-    from ..model.files import record_file_model
+    from generator.model.files import record_file_model
 
     names: set[str] = set()
     labels: set[str] = set()
@@ -124,14 +124,14 @@ def _model_names(version: int) -> tuple[frozenset[str], frozenset[str]]:
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update({"guarantee strength", "amendment"})
     labels.update(fold(title) for title in kinds.SHARED_KIND_TITLES.values())
-    from .sections import DOCUMENT_TITLES
+    from generator.importer.sections import DOCUMENT_TITLES
 
     labels.update(fold(title) for titles in DOCUMENT_TITLES.values() for title in titles.values())
     return frozenset(names), frozenset(" ".join(_words(label)) for label in labels)
 
 
 def _words(label: str) -> list[str]:
-    from .coverage import words
+    from generator.importer.coverage import words
 
     return words(label)
 

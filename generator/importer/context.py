@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic, error, warning
-from ..model.ids import ID_IN_TEXT
-from .drafts import Draft
+from generator.diagnostics import Diagnostic, error, warning
+from generator.importer.drafts import Draft
+from generator.model.ids import ID_IN_TEXT
 
 
 @dataclass

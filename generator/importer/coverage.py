@@ -30,9 +30,9 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import Diagnostic, error
-from ..model.ids import ID_IN_TEXT
-from .frontmatter_shape import unsafe_shape
+from generator.diagnostics import Diagnostic, error
+from generator.importer.frontmatter_shape import unsafe_shape
+from generator.model.ids import ID_IN_TEXT
 
 _WORD = re.compile(r"[^\W_]+")
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
@@ -332,7 +332,7 @@ class _Index:
 
 def _is_label(unit: Unit, unit_words: list[str], labels: frozenset[str]) -> bool:
     """A field's own label; a table header may also name its field by a prefix."""
-    from .columns import FIELD_PREFIXES
+    from generator.importer.columns import FIELD_PREFIXES
 
     joined = " ".join(unit_words)
     if joined in labels:
@@ -396,7 +396,7 @@ def measure(
 
 def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, list[Diagnostic]]:
     """Measure an import and report each unit it did not keep (KB612, error), at its line."""
-    from .columns import model_names
+    from generator.importer.columns import model_names
 
     names, labels = model_names()
     coverage = measure(text, files, labels, names)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .recognisers.lists import list_item
-from .recognisers.tables import is_table_line
+from generator.importer.recognisers.lists import list_item
+from generator.importer.recognisers.tables import is_table_line
 
 
 @dataclass
@@ -170,7 +170,7 @@ def _promote_text_heading(block: Block) -> Block:
 
 def _tree(blocks: list[Block]) -> Section:
     """Nest blocks under headings; plain-text headings (level 0) get their level from ``levels``."""
-    from .sections import heading_level
+    from generator.importer.sections import heading_level
 
     root = Section("", 0, 1)
     stack = [root]

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import kinds
-from ..model.files import list_models
-from ..model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
-from ..model.vocab import GuaranteeStrength
-from .columns import field_of, route_field_of
-from .recognisers.evidence import evidence_anchors
-from .recognisers.fields import Field, StatusLine, statuses_in_prose
-from .recognisers.guarantee import guarantee_clause
+from generator.importer.columns import field_of, route_field_of
+from generator.importer.recognisers.evidence import evidence_anchors
+from generator.importer.recognisers.fields import Field, StatusLine, statuses_in_prose
+from generator.importer.recognisers.guarantee import guarantee_clause
+from generator.model import kinds
+from generator.model.files import list_models
+from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
+from generator.model.vocab import GuaranteeStrength
 
 # Fields that open a record: prose after them is still its body, not its remarks.
 LEAD_FIELDS = frozenset({"label", "part_of", "progression", "source_native"})

@@ -6,14 +6,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..model import kinds
-from ..model.files import Run
-from ..model.ids import kind_of
-from .context import Gathered
-from .drafts import Draft, finish
-from .refusals import as_paragraph, mend
-from .run import commit_statement, run_from_frontmatter, run_from_text
-from .sections import DOCUMENT_TITLES, SHARED
+from generator.importer.context import Gathered
+from generator.importer.drafts import Draft, finish
+from generator.importer.refusals import as_paragraph, mend
+from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text
+from generator.importer.sections import DOCUMENT_TITLES, SHARED
+from generator.model import kinds
+from generator.model.files import Run
+from generator.model.ids import kind_of
 
 SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
 # The file each top-level list is written to, as the shipped systems are laid out.

@@ -16,12 +16,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..model.sets import LEDGER_LABELS, LedgerEntry
-from .context import Gathered
-from .document import Block, Section
-from .prose import ProseWalker
-from .recognisers.amendments import leading_ids
-from .recognisers.ledger import LabelledLine, labelled_lines, opens_entry
+from generator.importer.context import Gathered
+from generator.importer.document import Block, Section
+from generator.importer.prose import ProseWalker
+from generator.importer.recognisers.amendments import leading_ids
+from generator.importer.recognisers.ledger import LabelledLine, labelled_lines, opens_entry
+from generator.model.sets import LEDGER_LABELS, LedgerEntry
 
 LEDGER = "authority_route_ledger"  # the section's key in the epistemic report
 ORDER = tuple(LEDGER_LABELS)

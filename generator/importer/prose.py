@@ -10,15 +10,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .columns import field_of, fold, list_key_of_id
-from .context import Gathered
-from .document import Block, Section
-from .drafts import Draft
-from .recognisers.lists import list_item
-from .recognisers.quotes import block_quote
-from .recognisers.tables import Row, reflow, table_rows
-from .reconciliation import typed_paragraph
-from .tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
+from generator.importer.columns import field_of, fold, list_key_of_id
+from generator.importer.context import Gathered
+from generator.importer.document import Block, Section
+from generator.importer.drafts import Draft
+from generator.importer.recognisers.lists import list_item
+from generator.importer.recognisers.quotes import block_quote
+from generator.importer.recognisers.tables import Row, reflow, table_rows
+from generator.importer.reconciliation import typed_paragraph
+from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
 
 PROVENANCE_TABLES = {"proposal-mapping": 0}  # typed tables whose first column is not prose
 
@@ -180,7 +180,7 @@ class ProseWalker:
 
     def record_rows(self, header: list[str], rows: list[Row]) -> list[str]:
         """Declare one record per row; returns the IDs declared, in order."""
-        from .shared import declare  # the one place records are declared
+        from generator.importer.shared import declare  # the one place records are declared
 
         declared = []
         for row in rows:
@@ -199,7 +199,7 @@ class ProseWalker:
         return declared
 
     def _cell(self, draft: Draft, header: str, cell: str) -> None:
-        from .source_cells import source_cell
+        from generator.importer.source_cells import source_cell
 
         if not cell.strip():
             return

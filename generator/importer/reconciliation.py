@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Gathered
-from .document import Block
-from .recognisers.amendments import AMENDMENT, UNRESOLVED_CONFLICT, amendment_text
+from generator.importer.context import Gathered
+from generator.importer.document import Block
+from generator.importer.recognisers.amendments import AMENDMENT, UNRESOLVED_CONFLICT, amendment_text
 
 
 def typed_paragraph(gathered: Gathered, block: Block) -> dict[str, Any] | None:

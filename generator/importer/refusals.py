@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..model.files import list_models
+from generator.model.files import list_models
 
 # Fields whose refusal cannot be mended by moving the value to the remarks.
 _IDENTITY = frozenset({"id", "target"})

@@ -13,8 +13,8 @@ import datetime
 import re
 from typing import Any
 
-from ..model.ids import RUN_ID_PATTERN
-from ..model.vocab import BoundaryKind, EvidenceTier
+from generator.model.ids import RUN_ID_PATTERN
+from generator.model.vocab import BoundaryKind, EvidenceTier
 
 _RUN_ID = re.compile(RUN_ID_PATTERN.removeprefix("^").removesuffix("$"))  # found inside text
 _COMMIT = re.compile(r"(?:(?P<source>SRC-[0-9]+) at|Git commit) `?(?P<revision>[0-9a-f]{7,40})\b")

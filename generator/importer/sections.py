@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from ..model import kinds
-from ..model.ids import ID_IN_TEXT
-from ..model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
-from ..model.sets import (
+from generator.model import kinds
+from generator.model.ids import ID_IN_TEXT
+from generator.model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
+from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     OVERVIEW_SECTION_TITLES,
     RECONCILIATION_SECTION_TITLES,

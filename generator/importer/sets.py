@@ -17,14 +17,14 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import Diagnostic, error
-from ..model.files import Run
-from ..model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
-from ..model.vocab import Member
-from .build import build
-from .coverage import Coverage, combined, lost_text
-from .document import parse_document
-from .emit import dump_file
+from generator.diagnostics import Diagnostic, error
+from generator.importer.build import build
+from generator.importer.coverage import Coverage, combined, lost_text
+from generator.importer.document import parse_document
+from generator.importer.emit import dump_file
+from generator.model.files import Run
+from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
+from generator.model.vocab import Member
 
 MANIFEST = "ARTIFACT.yaml"
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.ids import ID_IN_TEXT, kind_of
-from .columns import list_key_of_id
-from .context import Gathered
-from .document import Block, Section
-from .drafts import Draft, apply_labelled
-from .prose import ProseWalker
-from .recognisers.declarations import Declaration, declaration
-from .recognisers.fields import field_sentences, labelled, status_line, status_phrase
-from .recognisers.lists import list_item
-from .recognisers.quotes import QuoteText, attributed_paragraph, block_quote
-from .sections import kind_list_of_title
-from .status_groups import group_statuses
+from generator.importer.columns import list_key_of_id
+from generator.importer.context import Gathered
+from generator.importer.document import Block, Section
+from generator.importer.drafts import Draft, apply_labelled
+from generator.importer.prose import ProseWalker
+from generator.importer.recognisers.declarations import Declaration, declaration
+from generator.importer.recognisers.fields import field_sentences, labelled, status_line, status_phrase
+from generator.importer.recognisers.lists import list_item
+from generator.importer.recognisers.quotes import QuoteText, attributed_paragraph, block_quote
+from generator.importer.sections import kind_list_of_title
+from generator.importer.status_groups import group_statuses
+from generator.model.ids import ID_IN_TEXT, kind_of
 
 
 def declare(
@@ -152,7 +152,7 @@ class SharedWalker:
             )
             return self.prose.blocks(block)
         self.gathered.cite(found.rest, block.line, block.col)
-        from .drafts import evidence_of
+        from generator.importer.drafts import evidence_of
 
         entry: dict[str, Any] = {"label": found.amendment, "body": found.rest}
         evidence = evidence_of(found.rest)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..model.vocab import EvidenceLayer
-from .drafts import Draft
+from generator.importer.drafts import Draft
+from generator.model.vocab import EvidenceLayer
 
 # A URL ends at whitespace, a separator, or the backtick or quote closing the span it is written in.
 _URL = re.compile(r"https?://[^\s;,`'\"<>]+")

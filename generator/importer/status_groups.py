@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .recognisers.fields import STATUS_VALUES
+from generator.importer.recognisers.fields import STATUS_VALUES
 
 _VALUE = "|".join(re.escape(v) for v in STATUS_VALUES)
 _GROUP = re.compile(r"\b(?:below|following|unless stated otherwise)\b", re.I)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.ids import ID_IN_TEXT
-from ..model.prose import ROW_TYPES
-from .columns import fold
-from .recognisers.tables import Row
+from generator.importer.columns import fold
+from generator.importer.recognisers.tables import Row
+from generator.model.ids import ID_IN_TEXT
+from generator.model.prose import ROW_TYPES
 
 TYPED_COLUMNS = {kind: [fold(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()}
 

@@ -12,7 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, error
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 

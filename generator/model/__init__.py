@@ -1,12 +1,12 @@
 """Typed record model: vocabularies, ID grammar, anchors, records, prose and files."""
 
-from .anchors import LineRange, find_anchors, parse_anchor
-from .base import Anchor, Quote
-from .files import Run, record_file_model
-from .ids import RecordKind, anchor_of, kind_of
-from .kinds import KindSpec, register_kind, registered, unregister_kind
-from .prose import MemoryReport, Result, Section
-from .records import (
+from generator.model.anchors import LineRange, find_anchors, parse_anchor
+from generator.model.base import Anchor, Quote
+from generator.model.files import Run, record_file_model
+from generator.model.ids import RecordKind, anchor_of, kind_of
+from generator.model.kinds import KindSpec, register_kind, registered, unregister_kind
+from generator.model.prose import MemoryReport, Result, Section
+from generator.model.records import (
     Absence,
     Amendment,
     Annotation,
@@ -57,7 +57,7 @@ __all__ = [
 def __getattr__(name: str) -> object:
     # Derived from the kind registry on use: see files.py.
     if name in ("RecordFile", "RECORD_LIST_KEYS"):
-        from . import files
+        from generator.model import files
 
         return getattr(files, name)
     raise AttributeError(name)

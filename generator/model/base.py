@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from .anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
-from .ids import IdGrammar, whole_string
-from .meta import PROSE, Display
+from generator.model.anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
+from generator.model.ids import IdGrammar, whole_string
+from generator.model.meta import PROSE, Display
 
 
 class Strict(BaseModel):

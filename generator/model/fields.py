@@ -18,9 +18,9 @@ from typing import Any, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from . import kinds
-from .meta import Display, Rendering, display_of, is_prose
-from .records import RecordBase
+from generator.model import kinds
+from generator.model.meta import Display, Rendering, display_of, is_prose
+from generator.model.records import RecordBase
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints, create_model
 
-from . import kinds
-from .base import RecordId, Strict, Text
-from .ids import RUN_ID_PATTERN, IdGrammar
-from .profile import MemoryComparison
-from .prose import MemoryReport, Result, sync_document_models
-from .records import Annotation, Limitation, Supplied
-from .sets import SET_DOCUMENTS, AnalysisSet
-from .vocab import BoundaryKind, Disposition, EvidenceTier
+from generator.model import kinds
+from generator.model.base import RecordId, Strict, Text
+from generator.model.ids import RUN_ID_PATTERN, IdGrammar
+from generator.model.profile import MemoryComparison
+from generator.model.prose import MemoryReport, Result, sync_document_models
+from generator.model.records import Annotation, Limitation, Supplied
+from generator.model.sets import SET_DOCUMENTS, AnalysisSet
+from generator.model.vocab import BoundaryKind, Disposition, EvidenceTier
 
 __all__ = ["RUN_ID_PATTERN", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
 

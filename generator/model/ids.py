@@ -22,7 +22,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
 if TYPE_CHECKING:
-    from .kinds import LiveMapping
+    from generator.model.kinds import LiveMapping
 
 
 class RecordKind(StrEnum):
@@ -90,7 +90,7 @@ _REGISTRY: list[ModuleType] = []
 
 def _kinds() -> ModuleType:
     if not _REGISTRY:
-        from . import kinds
+        from generator.model import kinds
 
         _REGISTRY.append(kinds)
     return _REGISTRY[0]
@@ -141,7 +141,7 @@ ID_RANGE_IN_TEXT = LivePattern("range_in_text")
 def __getattr__(name: str) -> LiveMapping[Any]:
     # The kind maps moved to the registry (kinds.py); they stay importable from here.
     if name in ("KIND_NAMES", "LIST_KINDS"):
-        from . import kinds
+        from generator.model import kinds
 
         found: LiveMapping[Any] = getattr(kinds, name)
         return found

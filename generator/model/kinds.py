@@ -21,8 +21,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .ids import RecordKind, kind_of
-from .records import Absence, AuthorityPath, Claim, Component, OperativeObject, RecordBase, Route, Source
+from generator.model.ids import RecordKind, kind_of
+from generator.model.records import (
+    Absence,
+    AuthorityPath,
+    Claim,
+    Component,
+    OperativeObject,
+    RecordBase,
+    Route,
+    Source,
+)
 
 # Analyst prefixes the analysis set already uses (``MEM-RTE-…``, ``RT-OBJ-…``,
 # ``EPI-RTE-…``): never available as kind codes.

@@ -17,9 +17,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from .base import RecordId, Strict, Text
-from .meta import PROSE, DataPath
-from .vocab import ConclusionStatus, ProfileAssessment
+from generator.model.base import RecordId, Strict, Text
+from generator.model.meta import PROSE, DataPath
+from generator.model.vocab import ConclusionStatus, ProfileAssessment
 
 # Every axis, in the spec's order, with its controlled values (sorted as the spec lists them).
 AXIS_VALUES: dict[str, tuple[str, ...]] = {

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
 
-from . import kinds
-from .base import Quote, RecordId, Strict, Text
-from .ids import IdGrammar
-from .meta import is_prose
+from generator.model import kinds
+from generator.model.base import Quote, RecordId, Strict, Text
+from generator.model.ids import IdGrammar
+from generator.model.meta import is_prose
 
 # Lens-local proposal tags: provenance kept literal, not prose (IDs in it are not references).
 Provenance = Annotated[

@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AnyUrl, Field, WithJsonSchema, model_serializer, model_validator
 from pydantic_core import PydanticCustomError
 
-from .base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
-from .meta import Display
-from .urls import LinkPolicy, is_git_host, link_policy
-from .vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
+from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
+from generator.model.meta import Display
+from generator.model.urls import LinkPolicy, is_git_host, link_policy
+from generator.model.vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
 
 
 class Amendment(Strict):

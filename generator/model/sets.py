@@ -18,9 +18,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, Discriminator, Field, StringConstraints, Tag, field_validator
 from pydantic_core import PydanticCustomError
 
-from .base import Anchor, Label, Quote, RecordId, Strict, Text
-from .ids import IdGrammar, RecordKind, kind_of
-from .prose import (
+from generator.model.base import Anchor, Label, Quote, RecordId, Strict, Text
+from generator.model.ids import IdGrammar, RecordKind, kind_of
+from generator.model.prose import (
     SHARED_RECORD_DOCUMENTS,
     IncludeBlock,
     ListBlock,
@@ -32,8 +32,8 @@ from .prose import (
     TableBlock,
     block_tag,
 )
-from .records import Annotation, RecordBase
-from .vocab import EpistemicStatus, Member
+from generator.model.records import Annotation, RecordBase
+from generator.model.vocab import EpistemicStatus, Member
 
 # The member's file in a published set and its type name (the spec's type file stem).
 MEMBER_FILES: dict[Member, str] = {member: f"{member.value}.md" for member in Member}

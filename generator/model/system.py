@@ -6,13 +6,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .files import Run
-from .ids import RecordKind, kind_of
-from .meta import DataPath
-from .profile import MemoryComparison
-from .prose import MemoryReport, Result
-from .records import Annotation, Limitation, RecordBase, Source, Supplied
-from .sets import AnalysisSet, EpistemicReport, Overview, ReconciliationReport, RuntimeReport
+from generator.model.files import Run
+from generator.model.ids import RecordKind, kind_of
+from generator.model.meta import DataPath
+from generator.model.profile import MemoryComparison
+from generator.model.prose import MemoryReport, Result
+from generator.model.records import Annotation, Limitation, RecordBase, Source, Supplied
+from generator.model.sets import AnalysisSet, EpistemicReport, Overview, ReconciliationReport, RuntimeReport
 
 __all__ = ["DataPath", "Origin", "SystemRecords"]
 

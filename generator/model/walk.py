@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .base import Anchor, Quote
-from .meta import DataPath, is_prose
-from .prose import GenericTable, IncludeBlock, Paragraph, RecordsBlock
+from generator.model.base import Anchor, Quote
+from generator.model.meta import DataPath, is_prose
+from generator.model.prose import GenericTable, IncludeBlock, Paragraph, RecordsBlock
 
 __all__ = ["Contents", "DataPath", "ProseText", "collect"]
 

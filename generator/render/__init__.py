@@ -5,7 +5,7 @@ pattern, nav title, template, view builder) and the page is rendered, linked and
 placed in the navigation. ``urls`` owns every page path, href and anchor.
 """
 
-from .registry import (
+from generator.render.registry import (
     Nav,
     PageRequest,
     PageSpec,

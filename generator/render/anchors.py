@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..model.ids import THEME_ANCHORS, is_theme_anchor
-from ..model.profile import ALL_AXES, PROFILE_ANCHOR, axis_anchor
-from .urls import slugify
+from generator.model.ids import THEME_ANCHORS, is_theme_anchor
+from generator.model.profile import ALL_AXES, PROFILE_ANCHOR, axis_anchor
+from generator.render.urls import slugify
 
 # Anchors the page templates write themselves, whatever the records hold.
 TEMPLATE_ANCHORS = frozenset(

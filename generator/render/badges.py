@@ -7,13 +7,13 @@ from enum import StrEnum
 
 from markupsafe import Markup
 
-from ..model.records import Guarantee
-from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
-from . import rawhtml
-from .links import html_link, link
-from .markdown import Md, escape
-from .registry import GLOSSARY_PAGE
-from .urls import href, page_path, slugify, url_href
+from generator.model.records import Guarantee
+from generator.model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
+from generator.render import rawhtml
+from generator.render.links import html_link, link
+from generator.render.markdown import Md, escape
+from generator.render.registry import GLOSSARY_PAGE
+from generator.render.urls import href, page_path, slugify, url_href
 
 
 def vocab_anchor(value: StrEnum) -> str:

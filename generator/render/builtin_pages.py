@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..model.system import SystemRecords
-from .comparison import memory_comparison_view
-from .cross import glossary_view, status_matrix_view, systems_index_view
-from .pages import memory_report_view, result_view, review_view, system_view
-from .registry import (
+from generator.model.system import SystemRecords
+from generator.render.comparison import memory_comparison_view
+from generator.render.cross import glossary_view, status_matrix_view, systems_index_view
+from generator.render.pages import memory_report_view, result_view, review_view, system_view
+from generator.render.registry import (
     EPISTEMIC_PAGE,
     GLOSSARY_PAGE,
     MEMORY_COMPARISON_PAGE,
@@ -30,7 +30,7 @@ from .registry import (
     PageSpec,
     register_page,
 )
-from .set_pages import complete_set, member_view
+from generator.render.set_pages import complete_set, member_view
 
 
 def _has_result(system: SystemRecords) -> bool:

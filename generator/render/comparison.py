@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..model.profile import AXIS_TITLES, PROFILE_ANCHOR, MemoryComparison, axes_of
-from ..model.system import SystemRecords
-from ..model.vocab import EvidenceTier
-from . import urls
-from .badges import Badges
-from .environment import frontmatter
-from .links import link
-from .markdown import Md, code_span
-from .profile import ProfileCells
-from .registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, PageRequest
-from .summary import summarize
-from .text import CrossLinker
+from generator.model.profile import AXIS_TITLES, PROFILE_ANCHOR, MemoryComparison, axes_of
+from generator.model.system import SystemRecords
+from generator.model.vocab import EvidenceTier
+from generator.render import urls
+from generator.render.badges import Badges
+from generator.render.environment import frontmatter
+from generator.render.links import link
+from generator.render.markdown import Md, code_span
+from generator.render.profile import ProfileCells
+from generator.render.registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, PageRequest
+from generator.render.summary import summarize
+from generator.render.text import CrossLinker
 
 if TYPE_CHECKING:
-    from ..link import SystemGraph
+    from generator.graph.system_graph import SystemGraph
 
 NO_TIER = "Evidence tier not stated"
 

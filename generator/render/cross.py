@@ -7,17 +7,17 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
-from . import urls
-from .badges import vocab_anchor
-from .environment import frontmatter
-from .pages import render_page
-from .registry import GLOSSARY_PAGE, PageRequest, cross_pages
-from .summary import SystemSummary, summarize
-from .text import Md
+from generator.model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
+from generator.render import urls
+from generator.render.badges import vocab_anchor
+from generator.render.environment import frontmatter
+from generator.render.pages import render_page
+from generator.render.registry import GLOSSARY_PAGE, PageRequest, cross_pages
+from generator.render.summary import SystemSummary, summarize
+from generator.render.text import Md
 
 if TYPE_CHECKING:
-    from ..link import SystemGraph
+    from generator.graph.system_graph import SystemGraph
 
 
 def _cross_frontmatter(request: PageRequest) -> Md:

@@ -17,14 +17,14 @@ import yaml
 from jinja2 import ChoiceLoader, Environment, FunctionLoader, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..model.fields import record_badges, record_fields
-from ..model.ids import anchor_of
-from ..model.kinds import SHARED_KIND_TITLES
-from . import rawhtml
-from .links import link
-from .markdown import Md, block_quote, code_block, code_span, escape
-from .registry import registered_pages
-from .urls import slugify
+from generator.model.fields import record_badges, record_fields
+from generator.model.ids import anchor_of
+from generator.model.kinds import SHARED_KIND_TITLES
+from generator.render import rawhtml
+from generator.render.links import link
+from generator.render.markdown import Md, block_quote, code_block, code_span, escape
+from generator.render.registry import registered_pages
+from generator.render.urls import slugify
 
 
 def _finalize(value: Any) -> str:

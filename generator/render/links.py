@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 import re
 
-from ..model.urls import encode_href, href_problem
-from . import rawhtml
-from .markdown import Md, escape
-from .rawhtml import Html
+from generator.model.urls import encode_href, href_problem
+from generator.render import rawhtml
+from generator.render.markdown import Md, escape
+from generator.render.rawhtml import Html
 
 _CLASS = re.compile(r"[a-z0-9][a-z0-9-]*")
 

@@ -15,27 +15,34 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..model.ids import ID_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, sort_key
-from ..model.prose import (
+from generator.model.ids import ID_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, sort_key
+from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
     ROW_TYPES,
     GenericTable,
 )
-from ..model.records import RecordBase, Route, Source
-from ..model.walk import collect
-from . import rawhtml, urls
-from .badges import Badges
-from .environment import frontmatter, render
-from .links import html_link, link
-from .profile import profile_context
-from .registry import RECONCILIATION_PAGE, RESULT_PAGE, PageRequest, PageSpec, page_spec, system_pages
-from .summary import artifacts_of, counts_of
-from .text import Linker, Md, code_span
-from .urls import slugify
+from generator.model.records import RecordBase, Route, Source
+from generator.model.walk import collect
+from generator.render import rawhtml, urls
+from generator.render.badges import Badges
+from generator.render.environment import frontmatter, render
+from generator.render.links import html_link, link
+from generator.render.profile import profile_context
+from generator.render.registry import (
+    RECONCILIATION_PAGE,
+    RESULT_PAGE,
+    PageRequest,
+    PageSpec,
+    page_spec,
+    system_pages,
+)
+from generator.render.summary import artifacts_of, counts_of
+from generator.render.text import Linker, Md, code_span
+from generator.render.urls import slugify
 
 if TYPE_CHECKING:
-    from ..link import Place, SystemGraph
+    from generator.graph.system_graph import Place, SystemGraph
 
 
 def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
@@ -320,7 +327,7 @@ def review_view(request: PageRequest) -> dict[str, Any]:
     graph = request.graph
     result = graph.system.result
     if result is None:
-        from .set_pages import set_review_view  # the set pages build on this module
+        from generator.render.set_pages import set_review_view  # the set pages build on this module
 
         return set_review_view(request)
     view = RecordPageView(graph, request.spec.key, result)
@@ -406,8 +413,8 @@ def _set_summary(graph: SystemGraph, path: str) -> dict[str, Any]:
     """The system page's list of set members with their digests (empty for other systems)."""
     if graph.system.analysis_set is None:
         return {"set_members": []}
-    from ..setmanifest import manifest_digest
-    from .set_pages import set_members_view  # the set pages build on this module
+    from generator.outputs.set_manifest import manifest_digest
+    from generator.render.set_pages import set_members_view  # the set pages build on this module
 
     return {"set_members": set_members_view(graph, path), "manifest_sha256": manifest_digest(graph.system)}
 

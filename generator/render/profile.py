@@ -10,15 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.profile import ALL_AXES, AXIS_TITLES, PROFILE_ANCHOR, AxisProfile, MemoryComparison, axis_anchor
-from ..model.vocab import ConclusionStatus, ProfileAssessment
-from . import urls
-from .badges import Badges
-from .links import link
-from .markdown import Md, code_span, escape
+from generator.model.profile import (
+    ALL_AXES,
+    AXIS_TITLES,
+    PROFILE_ANCHOR,
+    AxisProfile,
+    MemoryComparison,
+    axis_anchor,
+)
+from generator.model.vocab import ConclusionStatus, ProfileAssessment
+from generator.render import urls
+from generator.render.badges import Badges
+from generator.render.links import link
+from generator.render.markdown import Md, code_span, escape
 
 if TYPE_CHECKING:
-    from .text import Linker
+    from generator.render.text import Linker
 
 
 def axis_summary(entry: AxisProfile) -> str:

@@ -23,8 +23,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..link import SystemGraph
-    from ..model.system import SystemRecords
+    from generator.graph.system_graph import SystemGraph
+    from generator.model.system import SystemRecords
 
 # Keys of the built-in per-system pages: the link stage places records and sections on them.
 SYSTEM_PAGE, RESULT_PAGE, REVIEW_PAGE, MEMORY_PAGE = "index", "result", "review", "memory-report"

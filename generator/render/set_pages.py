@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..link import amendment_anchors
-from ..model.sets import (
+from generator.graph.system_graph import amendment_anchors
+from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     GENERATED_REVIEW_TYPE,
     LEDGER_LABELS,
@@ -19,17 +19,17 @@ from ..model.sets import (
     RECONCILIATION_SECTION_TITLES,
     RUNTIME_SECTION_TITLES,
 )
-from ..model.system import SystemRecords
-from ..model.vocab import Disposition, Member
-from ..setmanifest import MANIFEST_FILE, manifest_digest, member_digests
-from . import urls
-from .environment import frontmatter
-from .links import link
-from .pages import RecordPageView, _evidence_basis, _sources, _system_name, _title
-from .registry import OVERVIEW_PAGE, PageRequest
+from generator.model.system import SystemRecords
+from generator.model.vocab import Disposition, Member
+from generator.outputs.set_manifest import MANIFEST_FILE, manifest_digest, member_digests
+from generator.render import urls
+from generator.render.environment import frontmatter
+from generator.render.links import link
+from generator.render.pages import RecordPageView, _evidence_basis, _sources, _system_name, _title
+from generator.render.registry import OVERVIEW_PAGE, PageRequest
 
 if TYPE_CHECKING:
-    from ..link import SystemGraph
+    from generator.graph.system_graph import SystemGraph
 
 # Document key and section titles of each member page.
 MEMBER_DOCUMENTS: dict[str, tuple[str, dict[str, str]]] = {
@@ -138,8 +138,8 @@ def complete_set(system: SystemRecords) -> bool:
 
 def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]:
     """The system page's list of members: title, link and canonical digest."""
-    from ..link import MEMBER_PAGES
-    from ..setmanifest import set_members
+    from generator.graph.system_graph import MEMBER_PAGES
+    from generator.outputs.set_manifest import set_members
 
     digests = member_digests(graph.system)
     found = []

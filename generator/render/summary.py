@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.kinds import count_by_kind
-from . import urls
-from .links import link
-from .markdown import escape
-from .registry import SYSTEM_PAGE, system_pages
+from generator.model.kinds import count_by_kind
+from generator.render import urls
+from generator.render.links import link
+from generator.render.markdown import escape
+from generator.render.registry import SYSTEM_PAGE, system_pages
 
 if TYPE_CHECKING:
-    from ..link import SystemGraph
+    from generator.graph.system_graph import SystemGraph
 
 
 def counts_of(graph: SystemGraph) -> dict[str, int]:

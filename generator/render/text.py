@@ -18,17 +18,17 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from markupsafe import Markup
 
-from ..model.anchors import LineRange, find_anchors
-from ..model.ids import ID_IN_TEXT
-from . import rawhtml, urls
-from .links import html_link, link
-from .markdown import Md, code_block, code_span, escape
-from .rawhtml import Html
-from .registry import SYSTEM_PAGE
+from generator.model.anchors import LineRange, find_anchors
+from generator.model.ids import ID_IN_TEXT
+from generator.render import rawhtml, urls
+from generator.render.links import html_link, link
+from generator.render.markdown import Md, code_block, code_span, escape
+from generator.render.rawhtml import Html
+from generator.render.registry import SYSTEM_PAGE
 
 if TYPE_CHECKING:
-    from ..link import Place, SystemGraph
-    from ..model.base import Anchor, Quote
+    from generator.graph.system_graph import Place, SystemGraph
+    from generator.model.base import Anchor, Quote
 
 __all__ = ["CrossLinker", "Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
 

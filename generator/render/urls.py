@@ -24,8 +24,8 @@ from typing import Literal
 
 from mkdocs.utils import get_relative_url
 
-from ..model.ids import anchor_of, title_anchor
-from .registry import cross_pages, page_spec
+from generator.model.ids import anchor_of, title_anchor
+from generator.render.registry import cross_pages, page_spec
 
 __all__ = [
     "HOME",

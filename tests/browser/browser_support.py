@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.cli import main
+from generator.cli.main import main
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,7 +54,7 @@ def in_repo_root() -> Iterator[None]:
 
 
 def run_kbgen(*argv: str) -> int:
-    """``generator.cli.main`` in-process, from the repository root."""
+    """``generator.cli.main.main`` in-process, from the repository root."""
     with in_repo_root():
         return main(list(argv))
 

@@ -88,7 +88,7 @@ def _start(records: Path, log: Path) -> LiveServer:
     env.update(PYTHONUNBUFFERED="1", NO_MKDOCS_2_WARNING="1", COLUMNS="200")
     for _attempt in range(3):  # a free port can be taken between probe and bind
         port = _free_port()
-        command = [sys.executable, "-m", "generator.cli", "serve", "--records", str(records)]
+        command = [sys.executable, "-m", "generator.cli.main", "serve", "--records", str(records)]
         command += ["--dev-addr", f"127.0.0.1:{port}"]
         with log.open("wb") as sink:
             process = subprocess.Popen(

@@ -18,7 +18,7 @@ from browser_support import LANDED_JS, build_site, serve_directory
 from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
 from search_queries import DECAPOD, IMEM, OMP, QUERIES, anchor
 
-from generator.record_index import FieldTerms, serialized_index
+from generator.outputs.record_index import FieldTerms, serialized_index
 
 pytestmark = pytest.mark.browser
 

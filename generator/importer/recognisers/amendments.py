@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model.ids import ID_IN_TEXT
+from generator.model.ids import ID_IN_TEXT
 
 AMENDMENT = "Amendment:"
 UNRESOLVED_CONFLICT = "Unresolved conflict:"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model.ids import ID_IN_TEXT
+from generator.model.ids import ID_IN_TEXT
 
 # The dash between an ID and its label; a bold label may follow it without a space
 # (``CMP-5 —**Label.** Body``).

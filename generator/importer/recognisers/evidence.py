@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ...model.anchors import LOCATOR_IN_TEXT, parse_ranges
+from generator.model.anchors import LOCATOR_IN_TEXT, parse_ranges
 
 _SOURCE = re.compile(r"(?:SRC-[1-9][0-9]*|[A-Z]{2,5}-SRC-[a-z0-9]+(?:-[a-z0-9]+)*)")
 _RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"

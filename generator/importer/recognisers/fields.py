@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model.records import split_status
-from ...model.vocab import ConclusionStatus
+from generator.model.records import split_status
+from generator.model.vocab import ConclusionStatus
 
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w ,/()'→-]{0,80}?):\s+(?P<value>\S.*)\Z", re.S)
 STATUS_VALUES = tuple(sorted((s.value for s in ConclusionStatus), key=len, reverse=True))
@@ -117,7 +117,7 @@ def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
     status. What is not a text field's value (status sentences, evidence, other labels,
     text after the last field) is returned as prose, in order.
     """
-    from ..columns import field_of
+    from generator.importer.columns import field_of
 
     if text.count(": ") < 2:
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...model.vocab import GuaranteeStrength
+from generator.model.vocab import GuaranteeStrength
 
 _CLAUSE = re.compile(r"\bStrength: (?P<clause>[^.]*)\.")
 _VALUES = sorted((g.value for g in GuaranteeStrength), key=len, reverse=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...model.sets import LEDGER_LABELS
+from generator.model.sets import LEDGER_LABELS
 
 ROUTE_ID = LEDGER_LABELS["routes"] + ":"
 # Label → field name, for the lookup of each line's label.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model.anchors import parse_ranges
+from generator.model.anchors import parse_ranges
 
 # ``--- path:lines @ commit``, ``--- `path:81-82` @ `sha256:…` ``, ``— SRC-2 path:lines``:
 # a dash (three hyphens or an em dash), an optional source ID, the path (backticks

@@ -17,10 +17,8 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from .diagnostics import Diagnostic, error
-from .model.meta import DataPath
-from .model.profile import DUPLICATE_KEY_CODES
-from .readfs import (
+from generator.diagnostics import Diagnostic, error
+from generator.load.readfs import (
     CONTROL_CHARACTER,
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
@@ -32,9 +30,11 @@ from .readfs import (
     read_text,
     walk_system,
 )
-from .scalarpos import ScalarSpan, scalar_locator
-from .slugs import slug_problem, suggest_slug
-from .textpos import LineIndex
+from generator.load.scalarpos import ScalarSpan, scalar_locator
+from generator.load.slugs import slug_problem, suggest_slug
+from generator.load.textpos import LineIndex
+from generator.model.meta import DataPath
+from generator.model.profile import DUPLICATE_KEY_CODES
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -408,7 +408,7 @@ def _display(path: Path, base: Path) -> str:
 def load_system(folder: Path, base: Path | None = None) -> SystemSource:
     """Load every record file and Markdown prose file of one system folder, sorted by path.
 
-    Files are found and read only through :mod:`generator.readfs`: no symlink is
+    Files are found and read only through :mod:`generator.load.readfs`: no symlink is
     followed, nothing outside the folder is opened.
     """
     base = base or Path.cwd()

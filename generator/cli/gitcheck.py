@@ -49,14 +49,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import CheckedSystem
-from .check.rules import Context, build_context
-from .diagnostics import Diagnostic, error, warning
-from .model.anchors import LineRange, find_anchors, unsafe_path_reason
-from .model.base import Quote
-from .model.system import Origin
-from .model.walk import DataPath
-from .textpos import LineIndex
+from generator.check import CheckedSystem
+from generator.check.rules import Context, build_context
+from generator.diagnostics import Diagnostic, error, warning
+from generator.load.textpos import LineIndex
+from generator.model.anchors import LineRange, find_anchors, unsafe_path_reason
+from generator.model.base import Quote
+from generator.model.system import Origin
+from generator.model.walk import DataPath
 
 _NO_GIT: str | None = None
 try:

@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .incremental import PerGraph, TextDigests
-from .model.ids import KIND_NAMES, kind_of, sort_key
-from .model.kinds import qualified_status_fields
-from .model.profile import ALL_AXES
-from .render import urls
-from .render.comparison import run_page
-from .render.registry import SYSTEM_PAGE, system_pages
+from generator.load.fingerprint import PerGraph, TextDigests
+from generator.model.ids import KIND_NAMES, kind_of, sort_key
+from generator.model.kinds import qualified_status_fields
+from generator.model.profile import ALL_AXES
+from generator.render import urls
+from generator.render.comparison import run_page
+from generator.render.registry import SYSTEM_PAGE, system_pages
 
 if TYPE_CHECKING:
-    from .link import SystemGraph
-    from .pipeline import PipelineResult
+    from generator.graph.system_graph import SystemGraph
+    from generator.pipeline import PipelineResult
 
 EXPORT_VERSION = 1
 JSON_SCHEMA_PATH = "schemas/export.schema.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .model.files import record_file_model
+from generator.model.files import record_file_model
 
 SCHEMA_PATH = Path("schemas/records.schema.json")
 

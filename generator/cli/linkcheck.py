@@ -26,8 +26,8 @@ from urllib.parse import unquote, urlsplit
 
 from rich.console import Console
 
-from .check import CheckedSystem
-from .progress import progress_bar
+from generator.check import CheckedSystem
+from generator.util.progress import progress_bar
 
 _URL_ATTRIBUTES = {
     "a": "href",

@@ -19,8 +19,8 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from .check import CheckedSystem
-    from .link import SystemGraph
+    from generator.check import CheckedSystem
+    from generator.graph.system_graph import SystemGraph
 
 # A folder's fingerprint reads every byte of it; the loader caps what it loads, this caps
 # what is hashed, so an oversized file costs no more than it would to refuse.

@@ -14,17 +14,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model.anchors import LineRange
-from .model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
-from .model.kinds import SHARED_KIND_TITLES, status_fields
-from .model.profile import AXIS_TITLES, axis_anchor
-from .model.prose import (
+from generator.model.anchors import LineRange
+from generator.model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from generator.model.kinds import SHARED_KIND_TITLES, status_fields
+from generator.model.profile import AXIS_TITLES, axis_anchor
+from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
     Section,
 )
-from .model.records import Annotation, RecordBase, Source, Supplied
-from .model.sets import (
+from generator.model.records import Annotation, RecordBase, Source, Supplied
+from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     OVERVIEW_SECTION_TITLES,
     RECONCILIATION_SECTION_TITLES,
@@ -32,15 +32,15 @@ from .model.sets import (
     annotation_member,
     record_member,
 )
-from .model.system import SystemRecords
-from .model.urls import (
+from generator.model.system import SystemRecords
+from generator.model.urls import (
     SourceLinks,
     source_links,
 )
-from .model.vocab import Member
-from .model.walk import collect
-from .render.anchors import PageAnchors
-from .render.registry import (
+from generator.model.vocab import Member
+from generator.model.walk import collect
+from generator.render.anchors import PageAnchors
+from generator.render.registry import (
     EPISTEMIC_PAGE,
     MEMORY_PAGE,
     OVERVIEW_PAGE,
@@ -50,7 +50,7 @@ from .render.registry import (
     SYSTEM_PAGE,
     home_page,
 )
-from .render.urls import slugify
+from generator.render.urls import slugify
 
 # The page of each member of an analysis set.
 MEMBER_PAGES: dict[Member, str] = {

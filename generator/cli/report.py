@@ -9,10 +9,10 @@ from collections.abc import Iterable, Iterator
 from rich.console import Console
 from rich.markup import escape
 
-from .check import CheckedSystem
-from .diagnostics import Diagnostic, Severity
-from .model.kinds import KIND_NAMES, count_by_kind
-from .readfs import printable
+from generator.check import CheckedSystem
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.readfs import printable
+from generator.model.kinds import KIND_NAMES, count_by_kind
 
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:

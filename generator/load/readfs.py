@@ -18,8 +18,8 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic, error, warning
-from .textpos import LineIndex
+from generator.diagnostics import Diagnostic, error, warning
+from generator.load.textpos import LineIndex
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # YAML and Markdown alike
 MAX_FOLDER_DEPTH = 16

@@ -37,7 +37,9 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
 
-THEME_DIR = Path(__file__).resolve().parent / "templates" / "theme"
+from generator import PACKAGE_DIR
+
+THEME_DIR = PACKAGE_DIR / "templates" / "theme"
 CACHED_TEMPLATE = "kb-records-cached-page.html"
 CACHED_OUTPUT = "kb_cached_output"  # the context variable CACHED_TEMPLATE prints
 

@@ -31,12 +31,11 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from .diagnostics import Diagnostic
-from .export import export_memo, site_exports
-from .incremental import PerGraph, SystemCache, TextDigests
-from .macros import MacroProblems, RecordMacros
-from .manifest import write_manifest
-from .pagecache import (
+from generator.cli.report import capped
+from generator.diagnostics import Diagnostic
+from generator.load.fingerprint import PerGraph, SystemCache, TextDigests
+from generator.mkdocs.macros import MacroProblems, RecordMacros
+from generator.mkdocs.pagecache import (
     CACHED_OUTPUT,
     CACHED_TEMPLATE,
     THEME_DIR,
@@ -51,13 +50,14 @@ from .pagecache import (
     page_key,
     uses_includes,
 )
-from .pipeline import PipelineResult, run_pipeline
-from .render.registry import Nav, PageSpec, cross_pages, page_spec
-from .report import capped
-from .search import GraphParts, site_index_memo, write_site_index
-from .site_guard import mark_site, protected_paths, site_dir_refusal
-from .splice import Spliced, split_raw_blocks
-from .watch import RecordsWatch
+from generator.mkdocs.site_manifest import write_manifest
+from generator.mkdocs.splice import Spliced, split_raw_blocks
+from generator.mkdocs.watch import RecordsWatch
+from generator.outputs.export import export_memo, site_exports
+from generator.outputs.search import GraphParts, site_index_memo, write_site_index
+from generator.pipeline import PipelineResult, run_pipeline
+from generator.render.registry import Nav, PageSpec, cross_pages, page_spec
+from generator.site.guard import mark_site, protected_paths, site_dir_refusal
 
 log = logging.getLogger("mkdocs.plugins.kb-records")
 
@@ -282,7 +282,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         raise PluginError("\n".join([*lines, "nothing was built; run 'kbgen check' for hints"]))
 
     def macros_for(self, env: Any) -> RecordMacros:
-        """The record macros of hand-authored pages (``generator.macros.define_env`` asks)."""
+        """The record macros of hand-authored pages (``generator.mkdocs.macros.define_env`` asks)."""
         self.macro_problems.take()
         return RecordMacros(env, self.published.graphs if self.published else [], self.macro_problems)
 

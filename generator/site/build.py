@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from .console import say
-from .plugin import RECORD_ERRORS, RecordsPlugin
-from .report import print_human
-from .site_guard import protected_paths, site_dir_refusal
+from generator.cli.report import print_human
+from generator.mkdocs.plugin import RECORD_ERRORS, RecordsPlugin
+from generator.site.guard import protected_paths, site_dir_refusal
+from generator.util.console import say
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -304,7 +304,7 @@ def serve_site(
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import Abort, ConfigurationError
 
-    from .watch import event_watching
+    from generator.mkdocs.watch import event_watching
 
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")

@@ -25,17 +25,18 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from rich.console import Console
 
-from .console import say
-from .render.urls import raw_html_links
-from .report import print_human
-from .site import load_project, new_staging, project_environment, swap_in
-from .site_guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
+from generator import PACKAGE_DIR
+from generator.cli.report import print_human
+from generator.render.urls import raw_html_links
+from generator.site.build import load_project, new_staging, project_environment, swap_in
+from generator.site.guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
+from generator.util.console import say
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import File, Files
 
-    from .plugin import RecordsPlugin
+    from generator.mkdocs.plugin import RecordsPlugin
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # Written into every render output, so the next render knows it may replace the folder.
@@ -219,7 +220,7 @@ def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protec
     """Every source an output folder must not be, contain or lie inside."""
     project = Path(config.config_file_path or ".").resolve().parent
     custom_dir = config.theme.custom_dir
-    package = Path(__file__).resolve().parent
+    package = PACKAGE_DIR
     theme_dir = Path(custom_dir) if custom_dir else None
     return [
         *protected_paths(project, plugin.records_folder(config), Path(config.docs_dir), theme_dir),

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import PACKAGE_DIR
+
 # Written into every site the plugin builds, so the next build knows it may replace it.
 SITE_MARKER = ".kbgen-site"
 SITE_MARKER_TEXT = "Built by kbgen; the next build replaces this folder.\n"
@@ -155,7 +157,7 @@ def file_output_protected(records: Path) -> list[Protected]:
         (folder for folder in (records, *records.parents) if (folder / ".git").exists()),
         Path.cwd().resolve(),
     )
-    package = Path(__file__).resolve().parent
+    package = PACKAGE_DIR
     # The project's configuration files and the folders they name, tracked or not yet.
     folders = list(dict.fromkeys([project, Path.cwd().resolve()]))
     configs = [

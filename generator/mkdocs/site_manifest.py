@@ -21,7 +21,7 @@ import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from .incremental import TextDigests
+from generator.load.fingerprint import TextDigests
 
 MANIFEST_NAME = "kb-manifest.json"
 PIN_KEY = "result-sha256"

@@ -33,13 +33,13 @@ from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 
-from .incremental import PerGraph
-from .link import SystemGraph
-from .model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
-from .model.kinds import spec_of_id
-from .record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
-from .render import urls
-from .render.registry import SYSTEM_PAGE
+from generator.graph.system_graph import SystemGraph
+from generator.load.fingerprint import PerGraph
+from generator.model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
+from generator.model.kinds import spec_of_id
+from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
+from generator.render import urls
+from generator.render.registry import SYSTEM_PAGE
 
 # Kept in step with TOKEN in overrides/assets/javascripts/kb-search.js.
 TOKEN = re.compile(r"[^\W]+(?:-[^\W]+)*")
@@ -274,7 +274,7 @@ def build_index(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -
 def load_index(records: Path) -> RecordIndex | None:
     """Check and link a records folder (no rendering) and index it; None when it has errors."""
     # Imported here: the pipeline imports the renderer, which a plain search never needs.
-    from .pipeline import link_records
+    from generator.pipeline import link_records
 
     linked = link_records(records)
     if not linked.systems or linked.errors:

@@ -12,12 +12,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from rich.console import Console
 
-from . import __version__
-from .check import CheckedSystem, check_records
-from .console import human_console, say
-from .diagnostics import Severity
-from .report import as_github, as_json, print_human
-from .schema import SCHEMA_PATH, schema_text
+from generator import __version__
+from generator.check import CheckedSystem, check_records
+from generator.cli.report import as_github, as_json, print_human
+from generator.diagnostics import Severity
+from generator.outputs.schema import SCHEMA_PATH, schema_text
+from generator.util.console import human_console, say
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -166,8 +166,8 @@ def _check(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _check_clones(systems: list[CheckedSystem], args: argparse.Namespace) -> None:
     """Add the findings of the clones (``--sources DIR``, or the fetch cache with ``--verify``)."""
-    from .gitcheck import check_against_clones
-    from .sources import cache_folder
+    from generator.cli.gitcheck import check_against_clones
+    from generator.cli.sources import cache_folder
 
     root = Path(args.sources) if args.sources else cache_folder(args.cache)
     hint = None if args.sources else f"Run 'kbgen sources fetch --cache {root.as_posix()}' first."
@@ -192,7 +192,7 @@ def _report(systems: list[CheckedSystem], args: argparse.Namespace, out: Console
 
 
 def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .sources import cache_folder, fetch_all
+    from generator.cli.sources import cache_folder, fetch_all
 
     path = Path(args.path)
     if not path.is_dir():
@@ -202,7 +202,7 @@ def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
     if not systems:
         say(err, f"kbgen sources: {args.path}: no system folders found")
         return EXIT_USAGE
-    from .fetch_hosts import allowed_hosts
+    from generator.cli.fetch_hosts import allowed_hosts
 
     cache = cache_folder(args.cache)
     outcome = fetch_all(systems, cache, err, allowed_hosts(args.allow_host))
@@ -216,8 +216,8 @@ def _sources(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _linkcheck(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .linkcheck import check_site, html_pages, pinned_revisions
-    from .manifest import MANIFEST_NAME, verify_manifest
+    from generator.cli.linkcheck import check_site, html_pages, pinned_revisions
+    from generator.mkdocs.site_manifest import MANIFEST_NAME, verify_manifest
 
     site = Path(args.site)
     if not site.is_dir() or not html_pages(site):
@@ -267,7 +267,7 @@ def _new(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _import(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Import a document, then check the new folder as ``kbgen check`` would."""
-    from .importer import import_document
+    from generator.importer import import_document
 
     outcome = import_document(Path(args.file), args.system, Path(args.records), args.force)
     systems = check_records(outcome.folder) if outcome.folder is not None else []
@@ -310,7 +310,7 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _set_manifest(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Print the manifest of one set; nothing is written (the generator never writes records)."""
-    from .setmanifest import manifest_text
+    from generator.outputs.set_manifest import manifest_text
 
     path = Path(args.path)
     systems = check_records(path) if path.is_dir() else []
@@ -326,7 +326,7 @@ def _set_manifest(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from . import search
+    from generator.outputs import search
 
     records = Path(args.records)
     if not records.is_dir() or args.limit < 0:
@@ -350,8 +350,8 @@ def _search(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _export(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .export import export_csv, export_json, export_schema_text
-    from .pipeline import run_pipeline
+    from generator.outputs.export import export_csv, export_json, export_schema_text
+    from generator.pipeline import run_pipeline
 
     if args.schema:
         return _write_output(args.out, export_schema_text(), out, err, "kbgen export", EXPORT_SCHEMA_PATH)
@@ -385,8 +385,8 @@ def _write_output(
 ) -> int:
     """Print ``text`` ('-'), or write it to a file atomically, through the output guard:
     never over a source file or into a source folder (``site_guard.file_refusal``)."""
-    from .export import write_atomically
-    from .site_guard import file_output_protected, file_refusal
+    from generator.outputs.export import write_atomically
+    from generator.site.guard import file_output_protected, file_refusal
 
     if target == "-":
         sys.stdout.write(text)
@@ -402,10 +402,10 @@ def _write_output(
 
 
 def _site(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .site import build_site, serve_site
+    from generator.site.build import build_site, serve_site
 
     if args.command == "render":
-        from .render_out import render_site
+        from generator.site.render_out import render_site
 
         return render_site(Path(args.config_file), args.records, args.out, out, err, engine=args.engine)
     if args.command == "build":

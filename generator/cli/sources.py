@@ -41,12 +41,12 @@ from urllib.parse import urlsplit
 import git
 from rich.console import Console
 
-from .check import CheckedSystem
-from .check.rules import build_context
-from .diagnostics import Diagnostic, error, warning
-from .fetch_hosts import location_refusal
-from .gitcheck import HEX_REVISION
-from .progress import progress_bar
+from generator.check import CheckedSystem
+from generator.check.rules import build_context
+from generator.cli.fetch_hosts import location_refusal
+from generator.cli.gitcheck import HEX_REVISION
+from generator.diagnostics import Diagnostic, error, warning
+from generator.util.progress import progress_bar
 
 DEFAULT_CACHE = Path(".kbgen/sources")
 FETCH_TIMEOUT_SECONDS = 900

@@ -25,11 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .model.ids import sort_key
-from .model.records import Source
-from .model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER, annotation_member, record_member
-from .model.system import SystemRecords
-from .model.vocab import Member
+from generator.model.ids import sort_key
+from generator.model.records import Source
+from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER, annotation_member, record_member
+from generator.model.system import SystemRecords
+from generator.model.vocab import Member
 
 SET_TYPE_NAME = "agentic-system-analysis-set"
 MANIFEST_FILE = "ARTIFACT.yaml"

@@ -1,4 +1,4 @@
-"""Macros for hand-authored pages in ``kb/`` (mkdocs-macros-plugin, ``modules: [generator.macros]``).
+"""Macros for hand-authored pages in ``kb/`` (mkdocs-macros-plugin, ``modules: [generator.mkdocs.macros]``).
 
 ``{{ record_link("oh-my-pi", "RTE-11") }}`` links a record with its ID and label,
 ``{{ comparison_table(axes=[...]) }}`` and ``{{ status_matrix() }}`` embed the views of
@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .model.profile import ALL_AXES, AXES
-from .render import urls
-from .render.comparison import memory_comparison_view
-from .render.cross import status_matrix_view
-from .render.environment import render
-from .render.links import link
-from .render.markdown import Md
-from .render.registry import MEMORY_COMPARISON_PAGE, STATUS_MATRIX_PAGE, PageRequest, page_spec
+from generator.model.profile import ALL_AXES, AXES
+from generator.render import urls
+from generator.render.comparison import memory_comparison_view
+from generator.render.cross import status_matrix_view
+from generator.render.environment import render
+from generator.render.links import link
+from generator.render.markdown import Md
+from generator.render.registry import MEMORY_COMPARISON_PAGE, STATUS_MATRIX_PAGE, PageRequest, page_spec
 
 if TYPE_CHECKING:
-    from .link import SystemGraph
+    from generator.graph.system_graph import SystemGraph
 
 PLUGIN_NAME = "kb-records"
 

@@ -36,7 +36,7 @@ SITE_NAMES = frozenset(
 def reserved_slugs() -> frozenset[str]:
     """Every name a system folder may not take: the site's own and the generated pages'."""
     # Imported here: the page registry renders pages, which needs the loaded model.
-    from .render.urls import reserved_slugs as page_names
+    from generator.render.urls import reserved_slugs as page_names
 
     return SITE_NAMES | page_names()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from rich.console import Console
 
 from generator.check import check_records
-from generator.cli.report import print_human
+from generator.check.report import print_human
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEAN = ROOT / "tests" / "fixtures" / "check" / "clean-run" / "records" / "demo"

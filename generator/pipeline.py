@@ -6,19 +6,85 @@ caller's business (the MkDocs plugin adds virtual files, the CLI reports).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from generator.check import CheckedSystem, FolderCheck, check_folder, check_records, collector_paused
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.system_graph import SystemGraph, link_system
-from generator.load.fingerprint import SystemCache, SystemStages, folder_fingerprint
-from generator.outputs.set_manifest import MANIFEST_FILE, manifest_text
+from generator.load.fingerprint import FileDigests, folder_fingerprint
+from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.render.cross import render_cross_system
 from generator.render.pages import render_system
 from generator.render.registry import SYSTEM_PAGE, system_pages
 from generator.render.summary import summarize
 from generator.render.urls import page_path
+
+T = TypeVar("T")
+
+
+@dataclass
+class SystemStages:
+    """What the pipeline made of one system folder; graph and pages once it was clean."""
+
+    checked: CheckedSystem
+    graph: SystemGraph | None = None
+    pages: dict[str, str] | None = None
+
+    def fresh_checked(self) -> CheckedSystem:
+        """A copy the caller may change (the first system gets the folder-level warnings)."""
+        return replace(self.checked, diagnostics=list(self.checked.diagnostics))
+
+
+@dataclass
+class SystemCache:
+    """The stages of each system folder, keyed by folder, display base and fingerprint."""
+
+    entries: dict[tuple[str, str, bool], tuple[str, SystemStages]] = field(default_factory=dict)
+    digests: FileDigests = field(default_factory=FileDigests)  # for the folders' fingerprints
+    hits: int = 0
+    misses: int = 0
+
+    def get(self, folder: Path, base: Path, nested: bool, fingerprint: str) -> SystemStages | None:
+        found = self.entries.get((str(folder), str(base), nested))
+        if found is not None and found[0] == fingerprint:
+            self.hits += 1
+            return found[1]
+        self.misses += 1
+        return None
+
+    def put(self, folder: Path, base: Path, nested: bool, fingerprint: str, stages: SystemStages) -> None:
+        self.entries[(str(folder), str(base), nested)] = (fingerprint, stages)
+
+    def keep_only(self, folders: set[tuple[str, str, bool]]) -> None:
+        """Forget systems that are gone (removed or renamed), so memory follows the records."""
+        for key in [key for key in self.entries if key not in folders]:
+            del self.entries[key]
+
+
+class PerGraph(Generic[T]):
+    """A value computed from one system's graph alone, kept while that graph is.
+
+    An unchanged system keeps its graph object across rebuilds (``SystemCache``), so the
+    graph's identity is the key: a rebuild computes the value for edited systems only, and
+    forgets the systems it was not asked about.
+    """
+
+    def __init__(self, compute: Callable[[SystemGraph], T]) -> None:
+        self._compute = compute
+        self._kept: dict[int, tuple[SystemGraph, T]] = {}
+
+    def values(self, graphs: list[SystemGraph]) -> list[T]:
+        kept: dict[int, tuple[SystemGraph, T]] = {}
+        for graph in graphs:
+            found = self._kept.get(id(graph))
+            # The graph is held with its value, so its id cannot be reused meanwhile.
+            fresh = found is not None and found[0] is graph
+            kept[id(graph)] = found if fresh and found is not None else (graph, self._compute(graph))
+        self._kept = kept
+        return [kept[id(graph)][1] for graph in graphs]
 
 
 @dataclass

@@ -133,7 +133,7 @@ def test_a_section_title_may_not_take_a_record_or_theme_anchor(
 
 
 def test_the_allocator_gives_a_clashing_section_the_next_anchor() -> None:
-    from generator.render.anchors import PageAnchors
+    from generator.graph.anchors import PageAnchors
 
     anchors = PageAnchors(["rte-1"], ["Limitations"])
     assert [

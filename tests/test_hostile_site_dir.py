@@ -26,7 +26,7 @@ import generator.check
 import generator.cli.main
 import generator.pipeline
 import generator.site.build
-from generator.site.guard import SITE_MARKER
+from generator.util.output_guard import SITE_MARKER
 
 
 @pytest.fixture

@@ -23,17 +23,10 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-from generator.load.fingerprint import (
-    SETTLED_NS,
-    FileDigests,
-    PerGraph,
-    SystemCache,
-    TextDigests,
-    folder_fingerprint,
-)
+from generator.load.fingerprint import SETTLED_NS, FileDigests, TextDigests, folder_fingerprint
 from generator.mkdocs.pagecache import ThemeListing
 from generator.mkdocs.plugin import RecordsPlugin
-from generator.pipeline import run_pipeline
+from generator.pipeline import PerGraph, SystemCache, run_pipeline
 
 LINKED_SENTENCE = 'The route {{ record_link("demo", "RTE-1") }} answers.'
 SECOND_ROUTE = """  - id: RTE-3

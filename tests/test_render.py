@@ -499,3 +499,28 @@ def test_pages_do_not_depend_on_file_order(tmp_path: Path, demo: PipelineResult)
     renamed = run_pipeline(_renamed_copy(tmp_path), tmp_path).pages
     differing = [page for page in demo.pages if renamed.get(page) != demo.pages[page]]
     assert differing == [], "\n".join(_diff(demo.pages[p], renamed[p], p) for p in differing)
+
+
+def test_relative_urls_are_mkdocs_own() -> None:
+    """The renderer relates URLs without MkDocs, exactly as MkDocs does."""
+    from mkdocs.utils import get_relative_url
+
+    from generator.render.urls import relative_url
+
+    paths = [
+        "",
+        "systems/",
+        "systems/demo/",
+        "systems/demo/result/",
+        "glossary/",
+        "a/b/c/",
+        "index.html",
+        "a/b.html",
+        "a/./b/../c/",
+        "../x/",
+        "/abs/",
+        "exports/kb.json",
+    ]
+    for url in paths:
+        for other in paths:
+            assert relative_url(url, other) == get_relative_url(url, other), (url, other)

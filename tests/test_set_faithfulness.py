@@ -23,7 +23,7 @@ from set_support import REFERENCE, REPO_ROOT
 from test_seeds import _normalise, markdown_to_text
 
 from generator.model.ids import ID_IN_TEXT
-from generator.outputs.set_manifest import manifest_text
+from generator.model.set_manifest import manifest_text
 from generator.pipeline import PipelineResult, run_pipeline
 
 MEMBERS = ("overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md")

@@ -119,7 +119,7 @@ def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
     """The canonical digest is of what the records say: moving a record to another file
     and re-quoting a value leave every member's digest unchanged."""
     from generator.check import check_records
-    from generator.outputs.set_manifest import manifest_text
+    from generator.model.set_manifest import manifest_text
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
     system = tmp_path / "records" / "demo"
@@ -139,7 +139,7 @@ def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
 def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
     """An amendment's written parts and a prose quotation are shown as written: HTML, a
     javascript: link and macro braces stay text on the page."""
-    from generator.outputs.set_manifest import manifest_text
+    from generator.model.set_manifest import manifest_text
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
     system = tmp_path / "records" / "demo"
@@ -174,7 +174,7 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
 
 def test_placed_amendments_show_where_the_prose_places_them(tmp_path: Path) -> None:
     from generator.check import check_records
-    from generator.outputs.set_manifest import manifest_text
+    from generator.model.set_manifest import manifest_text
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
     system = tmp_path / "records" / "demo"

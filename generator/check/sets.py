@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, error
+from generator.model.set_manifest import member_digests
 from generator.model.sets import (
     DECLARING_MEMBERS,
     MEMBER_KEYS,
@@ -23,7 +24,6 @@ from generator.model.sets import (
     type_member,
 )
 from generator.model.vocab import Disposition, Member
-from generator.outputs.set_manifest import member_digests
 
 if TYPE_CHECKING:
     from generator.check.rules import Context

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from generator import __version__
 from generator.check import CheckedSystem, check_records
-from generator.cli.report import as_github, as_json, print_human
+from generator.check.report import as_github, as_json, print_human
 from generator.diagnostics import Severity
 from generator.outputs.schema import SCHEMA_PATH, schema_text
 from generator.util.console import human_console, say
@@ -310,7 +310,7 @@ def _schema(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _set_manifest(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Print the manifest of one set; nothing is written (the generator never writes records)."""
-    from generator.outputs.set_manifest import manifest_text
+    from generator.model.set_manifest import manifest_text
 
     path = Path(args.path)
     systems = check_records(path) if path.is_dir() else []
@@ -386,7 +386,7 @@ def _write_output(
     """Print ``text`` ('-'), or write it to a file atomically, through the output guard:
     never over a source file or into a source folder (``site_guard.file_refusal``)."""
     from generator.outputs.export import write_atomically
-    from generator.site.guard import file_output_protected, file_refusal
+    from generator.util.output_guard import file_output_protected, file_refusal
 
     if target == "-":
         sys.stdout.write(text)

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.graph.anchors import PageAnchors
 from generator.model.anchors import LineRange
-from generator.model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key
+from generator.model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key, title_anchor
 from generator.model.kinds import SHARED_KIND_TITLES, status_fields
 from generator.model.profile import AXIS_TITLES, axis_anchor
 from generator.model.prose import (
@@ -39,7 +40,6 @@ from generator.model.urls import (
 )
 from generator.model.vocab import Member
 from generator.model.walk import collect
-from generator.render.anchors import PageAnchors
 from generator.render.registry import (
     EPISTEMIC_PAGE,
     MEMORY_PAGE,
@@ -50,7 +50,6 @@ from generator.render.registry import (
     SYSTEM_PAGE,
     home_page,
 )
-from generator.render.urls import slugify
 
 # The page of each member of an analysis set.
 MEMBER_PAGES: dict[Member, str] = {
@@ -145,8 +144,8 @@ class SystemGraph:
     def limitations_anchor(self) -> str:
         """The anchor of the section that lists the limitations on the home page."""
         if self.home_page == MEMORY_PAGE:
-            return slugify(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
-        return slugify("Limitations")
+            return title_anchor(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
+        return title_anchor("Limitations")
 
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names (longest match), or None."""

@@ -31,9 +31,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from generator.cli.report import capped
+from generator.check.report import capped
 from generator.diagnostics import Diagnostic
-from generator.load.fingerprint import PerGraph, SystemCache, TextDigests
+from generator.load.fingerprint import TextDigests
 from generator.mkdocs.macros import MacroProblems, RecordMacros
 from generator.mkdocs.pagecache import (
     CACHED_OUTPUT,
@@ -55,9 +55,9 @@ from generator.mkdocs.splice import Spliced, split_raw_blocks
 from generator.mkdocs.watch import RecordsWatch
 from generator.outputs.export import export_memo, site_exports
 from generator.outputs.search import GraphParts, site_index_memo, write_site_index
-from generator.pipeline import PipelineResult, run_pipeline
+from generator.pipeline import PerGraph, PipelineResult, SystemCache, run_pipeline
 from generator.render.registry import Nav, PageSpec, cross_pages, page_spec
-from generator.site.guard import mark_site, protected_paths, site_dir_refusal
+from generator.util.output_guard import mark_site, protected_paths, site_dir_refusal
 
 log = logging.getLogger("mkdocs.plugins.kb-records")
 

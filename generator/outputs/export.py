@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.load.fingerprint import PerGraph, TextDigests
+from generator.load.fingerprint import TextDigests
 from generator.model.ids import KIND_NAMES, kind_of, sort_key
 from generator.model.kinds import qualified_status_fields
 from generator.model.profile import ALL_AXES
+from generator.pipeline import PerGraph
 from generator.render import urls
 from generator.render.comparison import run_page
 from generator.render.registry import SYSTEM_PAGE, system_pages

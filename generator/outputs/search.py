@@ -34,10 +34,10 @@ from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 
 from generator.graph.system_graph import SystemGraph
-from generator.load.fingerprint import PerGraph
 from generator.model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
 from generator.model.kinds import spec_of_id
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
+from generator.pipeline import PerGraph
 from generator.render import urls
 from generator.render.registry import SYSTEM_PAGE
 

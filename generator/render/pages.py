@@ -413,7 +413,7 @@ def _set_summary(graph: SystemGraph, path: str) -> dict[str, Any]:
     """The system page's list of set members with their digests (empty for other systems)."""
     if graph.system.analysis_set is None:
         return {"set_members": []}
-    from generator.outputs.set_manifest import manifest_digest
+    from generator.model.set_manifest import manifest_digest
     from generator.render.set_pages import set_members_view  # the set pages build on this module
 
     return {"set_members": set_members_view(graph, path), "manifest_sha256": manifest_digest(graph.system)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.graph.system_graph import amendment_anchors
+from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     GENERATED_REVIEW_TYPE,
@@ -21,7 +22,6 @@ from generator.model.sets import (
 )
 from generator.model.system import SystemRecords
 from generator.model.vocab import Disposition, Member
-from generator.outputs.set_manifest import MANIFEST_FILE, manifest_digest, member_digests
 from generator.render import urls
 from generator.render.environment import frontmatter
 from generator.render.links import link
@@ -139,7 +139,7 @@ def complete_set(system: SystemRecords) -> bool:
 def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]:
     """The system page's list of members: title, link and canonical digest."""
     from generator.graph.system_graph import MEMBER_PAGES
-    from generator.outputs.set_manifest import set_members
+    from generator.model.set_manifest import set_members
 
     digests = member_digests(graph.system)
     found = []

@@ -7,22 +7,24 @@ page cannot disagree about where a page lives. Links themselves are built by
 
 Markdown links name the target file (``result.md#a``) and MkDocs rewrites them; links
 inside raw HTML blocks are not rewritten, so ``url_href`` gives them the final relative
-URL MkDocs would have written with directory URLs (``../#a``), computed by MkDocs' own
-``get_relative_url``. The plugin refuses ``use_directory_urls: false``. Zensical is the
-exception: it rewrites every relative link of a page as if it named a file, raw HTML
-included, so ``kbgen render --engine zensical`` renders under ``raw_html_links("file")``
-and raw HTML links name the target file as Markdown links do.
+URL MkDocs would have written with directory URLs (``../#a``), computed as MkDocs'
+``get_relative_url`` computes it (``relative_url``; a test compares the two on many
+pairs of paths, so the renderer needs no MkDocs). The plugin refuses
+``use_directory_urls: false``. Zensical is the exception: it rewrites every relative
+link of a page as if it named a file, raw HTML included, so ``kbgen render --engine
+zensical`` renders under ``raw_html_links("file")`` and raw HTML links name the target
+file as Markdown links do.
 """
 
 from __future__ import annotations
 
+import functools
+import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import PurePosixPath
 from typing import Literal
-
-from mkdocs.utils import get_relative_url
 
 from generator.model.ids import anchor_of, title_anchor
 from generator.render.registry import cross_pages, page_spec
@@ -120,12 +122,35 @@ def raw_html_links(form: RawHtmlLinks) -> Iterator[None]:
         _RAW_HTML_LINKS.reset(token)
 
 
+@functools.lru_cache(maxsize=4096)
+def _parts(path: str) -> tuple[str, ...]:
+    normal = posixpath.normpath("/" + path.lstrip("/"))[1:]
+    return tuple(normal.split("/")) if normal else ()
+
+
+def relative_url(url: str, other: str) -> str:
+    """``url`` relative to ``other``, slash-separated paths as MkDocs relates them
+    (``mkdocs.utils.get_relative_url``): the last part of ``other`` is dropped when it
+    holds a dot (a file), ``..`` climbs, nothing climbs above the root."""
+    dirname, _, basename = other.rpartition("/")
+    if "." in basename:
+        other = dirname
+    base, target = _parts(other), _parts(url)
+    common = 0
+    for mine, theirs in zip(base, target, strict=False):
+        if mine != theirs:
+            break
+        common += 1
+    relative = "/".join([".."] * (len(base) - common) + list(target[common:])) or "."
+    return relative + "/" if url.endswith("/") else relative
+
+
 def url_file_href(from_path: str, to_path: str, anchor: str | None = None) -> str:
     """What MkDocs makes of ``file_href(from_path, to_path, anchor)``: the relative URL
     between the two pages' directory URLs (the same page gives ``./``)."""
     if _RAW_HTML_LINKS.get() == "file":
         return file_href(from_path, to_path, anchor)
-    relative = get_relative_url(site_url(to_path), site_url(from_path))
+    relative = relative_url(site_url(to_path), site_url(from_path))
     return f"{relative}#{anchor}" if anchor else relative
 
 

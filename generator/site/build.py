@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from generator.cli.report import print_human
+from generator.check.report import print_human
 from generator.mkdocs.plugin import RECORD_ERRORS, RecordsPlugin
-from generator.site.guard import protected_paths, site_dir_refusal
 from generator.util.console import say
+from generator.util.output_guard import protected_paths, site_dir_refusal
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig

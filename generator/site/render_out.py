@@ -26,11 +26,11 @@ import yaml
 from rich.console import Console
 
 from generator import PACKAGE_DIR
-from generator.cli.report import print_human
+from generator.check.report import print_human
 from generator.render.urls import raw_html_links
 from generator.site.build import load_project, new_staging, project_environment, swap_in
-from generator.site.guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
 from generator.util.console import say
+from generator.util.output_guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.model.ids import THEME_ANCHORS, is_theme_anchor
+from generator.model.ids import THEME_ANCHORS, is_theme_anchor, title_anchor
 from generator.model.profile import ALL_AXES, PROFILE_ANCHOR, axis_anchor
-from generator.render.urls import slugify
 
 # Anchors the page templates write themselves, whatever the records hold.
 TEMPLATE_ANCHORS = frozenset(
@@ -42,17 +41,17 @@ class PageAnchors:
     type); ``section`` allocates the anchor of a heading whose title is record text."""
 
     def __init__(self, reserved: Iterable[str] = (), own_titles: Iterable[str] = ()) -> None:
-        self._own = {slugify(title) for title in own_titles}
+        self._own = {title_anchor(title) for title in own_titles}
         self._used: set[str] = set(THEME_ANCHORS) | set(TEMPLATE_ANCHORS) | set(reserved) | self._own
 
     def own(self, title: str) -> str:
-        anchor = slugify(title)
+        anchor = title_anchor(title)
         self._used.add(anchor)
         return anchor
 
     def section(self, title: str) -> str:
         """A record-text heading's anchor: its title's slug, or the next free ``slug-N``."""
-        base = slugify(title)
+        base = title_anchor(title)
         anchor, number = base, 1
         while anchor in self._used or is_theme_anchor(anchor):
             number += 1

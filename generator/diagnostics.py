@@ -21,6 +21,14 @@ class Rule:
     name: str
     summary: str
 
+    @property
+    def docs(self) -> str:
+        """Where the rule is documented: its entry in the rules catalogue (a stable anchor)."""
+        return f"{RULES_DOC}#{self.code.lower()}"
+
+
+# The rules catalogue, relative to the project (docs/rules.md has an anchor per code).
+RULES_DOC = "docs/rules.md"
 
 RULES: dict[str, Rule] = {
     rule.code: rule
@@ -255,7 +263,13 @@ class Diagnostic:
             "rule": self.rule.name,
             "message": self.message,
             "hint": self.hint,
+            "docs": self.rule.docs,
         }
+
+    @property
+    def full_hint(self) -> str:
+        """The hint as output shows it: what to do, then where the rule is documented."""
+        return f"{self.hint} — see {self.rule.docs}" if self.hint else f"see {self.rule.docs}"
 
 
 def error(

@@ -176,6 +176,7 @@ def test_json_format(kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
         "rule": "id-range",
         "message": "range RTE-1–RTE-3 hides the IDs it spans; list each ID",
         "hint": None,
+        "docs": "docs/rules.md#kb205",
     }
     assert result.out.endswith("}\n")
 
@@ -186,7 +187,7 @@ def test_github_format(kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.code == 1
     assert result.out == (
         "::error file=records/demo/result.yaml,line=16,col=28,title=KB201 dangling-reference::"
-        "placement names RTE-9, which nobody declares\n"
+        "placement names RTE-9, which nobody declares (hint: see docs/rules.md#kb201)\n"
     )
 
 
@@ -201,7 +202,8 @@ def test_github_format_warnings_and_hints(kbgen, monkeypatch: pytest.MonkeyPatch
         "::error file=records/demo/records.yaml,line=11,col=7,title=KB401 anchor-source::"
     )
     assert lines[0].endswith(
-        "(hint: Declare the source under 'sources:' (or 'supplied:' if another member declares it).)"
+        "(hint: Declare the source under 'sources:' (or 'supplied:' if another member declares it). "
+        "— see docs/rules.md#kb401)"
     )
 
     _in_case(monkeypatch, "KB205-id-range")
@@ -235,8 +237,12 @@ def test_human_format_prints_hints(kbgen, monkeypatch: pytest.MonkeyPatch) -> No
     assert lines[1] == (
         "    hint: Declare the record, declare it under 'supplied:' if another member owns it, "
         "or correct the ID. A lens-local proposal tag is not a record: list it in a 'proposal-mapping' "
-        "table's 'proposals' column (Specialist proposals), where it stays provenance."
+        "table's 'proposals' column (Specialist proposals), where it stays provenance. "
+        "— see docs/rules.md#kb202"
     )
+    _in_case(monkeypatch, "KB205-id-range")
+    lines = kbgen("check", "records").out.splitlines()
+    assert lines[1] == "    hint: see docs/rules.md#kb205"  # every diagnostic names its rule's entry
 
 
 # ---------------------------------------------------------------- kbgen new

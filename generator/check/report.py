@@ -88,10 +88,9 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
             soft_wrap=True,
             highlight=False,
         )
-        if diagnostic.hint:
-            console.print(
-                f"    hint: {escape(diagnostic.hint)}", style="dim", soft_wrap=True, highlight=False
-            )
+        console.print(
+            f"    hint: {escape(diagnostic.full_hint)}", style="dim", soft_wrap=True, highlight=False
+        )
     for system in systems:
         counts = ", ".join(_count(n, name) for name, n in record_counts(system).items() if n)
         errors = sum(1 for d in system.diagnostics if d.severity is Severity.ERROR)
@@ -145,6 +144,6 @@ def as_github(systems: list[CheckedSystem]) -> str:
             f"file={_github_escape(d.file, True)},line={d.line},col={d.col},"
             f"title={_github_escape(f'{d.code} {d.rule.name}', True)}"
         )
-        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        message = f"{d.message} (hint: {d.full_hint})"
         lines.append(f"::{command} {props}::{_github_escape(message)}")
     return "".join(line + "\n" for line in lines)

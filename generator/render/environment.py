@@ -3,8 +3,9 @@
 Strict about undefined names and autoescaping: every plain string a template prints
 is escaped as Markdown, only already-safe Markdown (``Md``) and HTML (``Html``) pass
 through. Inside a raw HTML block a template prints only ``Html`` (from the HTML linker
-``h``, the HTML badges ``hb`` and the ``html_*`` helpers) and plain values through the
-``html`` filter, which escapes them as HTML and refuses a Markdown value.
+``html_linker``, the HTML badges ``html_badges`` and the ``html_*`` helpers) and plain
+values through the ``html`` filter, which escapes them as HTML and refuses a Markdown
+value.
 """
 
 from __future__ import annotations

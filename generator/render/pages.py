@@ -216,9 +216,9 @@ class RecordPageView:
         """The names the shared template macros (``_blocks.md.j2``) use."""
         return {
             "section_anchor": self.section_anchor,
-            "t": self.linker,
-            "h": self.html_linker,
-            "hb": self.html_badges,
+            "linker": self.linker,  # record text → Markdown (headings)
+            "html_linker": self.html_linker,  # record text → HTML (raw HTML blocks)
+            "html_badges": self.html_badges,
             "graph": self.graph,
             "place_link": self.place_link,
             "kind_count": self.kind_count,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from generator.graph.system_graph import amendment_anchors
-from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests
+from generator.graph.system_graph import MEMBER_PAGES, amendment_anchors
+from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests, set_members
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     GENERATED_REVIEW_TYPE,
@@ -25,8 +25,8 @@ from generator.model.vocab import Disposition, Member
 from generator.render import urls
 from generator.render.environment import frontmatter
 from generator.render.links import link
-from generator.render.pages import RecordPageView, _evidence_basis, _sources, _system_name, _title
 from generator.render.registry import OVERVIEW_PAGE, PageRequest
+from generator.render.views import RecordPageView, evidence_basis, frontmatter_title, sources_of, system_name
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -49,10 +49,10 @@ def _member_frontmatter(graph: SystemGraph, doc: Any) -> Any:
     the_set = graph.system.analysis_set
     values: dict[str, Any] = {
         "type": doc.type,
-        "title": _title(doc.title),
+        "title": frontmatter_title(doc.title),
         "description": doc.description,
         "run-id": doc.run_id or (run.run_id if run else None) or (the_set.run_id if the_set else None),
-        "system": _system_name(graph),
+        "system": system_name(graph),
         "reviewed-boundary": doc.reviewed_boundary or (the_set.reviewed_boundary if the_set else None),
         "render_macros": False,
     }
@@ -70,7 +70,7 @@ def member_view(request: PageRequest) -> dict[str, Any]:
         **view.context(),
         "doc": doc,
         "section_titles": titles,
-        "sources": _sources(graph) if request.spec.key == OVERVIEW_PAGE else [],
+        "sources": sources_of(graph) if request.spec.key == OVERVIEW_PAGE else [],
         "annotations": [
             a for a in graph.system.annotations if graph.annotation_page_of(a) == request.spec.key
         ],
@@ -97,11 +97,11 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     assert the_set is not None
     digest = manifest_digest(graph.system)
     artifact = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0] + "/" + MANIFEST_FILE
-    title = _system_name(graph)
+    title = system_name(graph)
     source = graph.sources.get(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     values: dict[str, Any] = {
         "type": _review_type(overview.type),
-        "title": _title(f"{title} — review"),
+        "title": frontmatter_title(f"{title} — review"),
         "description": overview.description,
         "generated-by": "kbgen",
         "analysis-run": the_set.run_id,
@@ -117,7 +117,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         **view.context(),
         "doc": overview,
         "title": f"{title} — review",
-        "evidence_basis": _evidence_basis(graph, view.html_linker),
+        "evidence_basis": evidence_basis(graph, view.html_linker),
         "manifest_sha256": digest,
         "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, artifact)),
         "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),
@@ -138,8 +138,6 @@ def complete_set(system: SystemRecords) -> bool:
 
 def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]:
     """The system page's list of members: title, link and canonical digest."""
-    from generator.graph.system_graph import MEMBER_PAGES
-    from generator.model.set_manifest import set_members
 
     digests = member_digests(graph.system)
     found = []

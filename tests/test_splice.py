@@ -8,6 +8,7 @@ own raw-HTML anchor finder finds.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import markdown
@@ -16,8 +17,10 @@ from hostile_support import CLEAN_SYSTEM, make_records
 from mkdocs.config import load_config
 from mkdocs.structure.pages import _HTMLHandler
 
-from generator.mkdocs.splice import split_raw_blocks
+from generator.mkdocs.splice import markdown_share_problem, split_raw_blocks
 from generator.pipeline import run_pipeline
+from generator.render.registry import page_spec, registered_pages
+from generator.render.urls import page_path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RENDER_RECORDS = REPO_ROOT / "tests" / "fixtures" / "render" / "records"
@@ -65,6 +68,29 @@ def test_shipped_pages_convert_to_the_same_html(convert):
     # Most of every page is raw blocks: Python-Markdown sees a fifth of the text at most.
     left = sum(len(split_raw_blocks(text).markdown) for text in pages)
     assert left < sum(map(len, pages)) / 5
+
+
+def test_every_page_keeps_its_page_type_s_markdown_share() -> None:
+    """The convention is its page type's (PageSpec.markdown_share), checked page by page."""
+    result = run_pipeline(REPO_ROOT / "records")
+    assert not result.errors
+    problems = []
+    for spec in registered_pages():
+        slugs = [graph.slug for graph in result.graphs] if spec.per_system else [None]
+        for slug in slugs:
+            path = page_path(spec.key, slug)
+            if path in result.pages:
+                problems.append(markdown_share_problem(spec, path, result.pages[path]))
+    assert [problem for problem in problems if problem] == []
+    assert len(problems) > 15  # every page of the shipped site was measured
+
+
+def test_a_page_over_its_share_is_told_what_to_do() -> None:
+    spec = replace(page_spec("result"), markdown_share=0.1)
+    problem = markdown_share_problem(spec, "systems/x/result.md", "# Title\n\nall Markdown\n")
+    assert problem is not None
+    assert "leaves 100% of its text to Python-Markdown, more than the 10%" in problem
+    assert "raw HTML" in problem and "markdown_share" in problem
 
 
 def test_hostile_record_text_converts_to_the_same_html(convert, tmp_path):

@@ -26,6 +26,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from markdown import Markdown
 
@@ -58,6 +59,10 @@ class Spliced:
         if not self.blocks:
             return converted
         return self.marker.sub(lambda match: self.blocks[int(match.group(1))], converted)
+
+
+if TYPE_CHECKING:
+    from generator.render.registry import PageSpec
 
 
 def normalised(markdown: str) -> str:
@@ -155,3 +160,21 @@ def split_raw_blocks(markdown: str) -> Spliced:
         joinable = len(block) == len(chunk)
     marker = re.compile(rf"<!--kb-raw:{nonce}:(\d+)-->")
     return Spliced("\n\n".join(kept), tuple(blocks), marker, frozenset(anchors))
+
+
+def markdown_share(text: str) -> float:
+    """The share of a page's text that Python-Markdown converts once its raw HTML blocks
+    are spliced out (0 for a page of raw HTML only)."""
+    return len(split_raw_blocks(text).markdown) / len(text) if text else 0.0
+
+
+def markdown_share_problem(spec: PageSpec, path: str, text: str) -> str | None:
+    """Why a page breaks its type's convention (``PageSpec.markdown_share``), with what to do."""
+    share = markdown_share(text)
+    if share <= spec.markdown_share:
+        return None
+    return (
+        f"{path} leaves {share:.0%} of its text to Python-Markdown, more than the {spec.markdown_share:.0%} "
+        f"its page type {spec.key!r} allows: write its blocks as raw HTML (the html_* helpers and the "
+        "HTML linker in its template), or give its PageSpec a larger markdown_share and say why there"
+    )

@@ -80,6 +80,7 @@ BUILTIN_PAGES = (
         nav=Nav.SECTION_INDEX,
         type_name="kb/types/agentic-system.md",
         edit_source=_run_source,
+        markdown_share=1.0,  # short: its tables, run table and diagram are Markdown
     ),
     PageSpec(
         key=RESULT_PAGE,
@@ -125,6 +126,7 @@ BUILTIN_PAGES = (
         artifact_note="the memory analysis",
         holds_records=True,
         edit_source=lambda system: system.memory_report,
+        markdown_share=0.4,  # its profile table is Markdown
     ),
     _member_page(
         EPISTEMIC_PAGE, "epistemic_report", "Epistemic", "epistemic report", "the epistemic member", True
@@ -147,6 +149,7 @@ BUILTIN_PAGES = (
         per_system=False,
         nav=Nav.SECTION_INDEX,
         type_name="kb/types/system-index.md",
+        markdown_share=1.0,  # one page per KB: a Markdown table is cheap enough
     ),
     PageSpec(
         key=STATUS_MATRIX_PAGE,
@@ -157,6 +160,7 @@ BUILTIN_PAGES = (
         view=status_matrix_view,
         per_system=False,
         type_name="kb/types/status-matrix.md",
+        markdown_share=1.0,  # one page per KB
     ),
     PageSpec(
         key=MEMORY_COMPARISON_PAGE,
@@ -167,6 +171,7 @@ BUILTIN_PAGES = (
         view=memory_comparison_view,
         per_system=False,
         type_name="kb/types/memory-comparison.md",
+        markdown_share=1.0,  # one page per KB; its cells are built from Markdown profile cells
     ),
     PageSpec(
         key=GLOSSARY_PAGE,
@@ -178,6 +183,7 @@ BUILTIN_PAGES = (
         per_system=False,
         nav=Nav.NONE,  # a top-level entry of mkdocs.yml
         type_name="kb/types/glossary.md",
+        markdown_share=1.0,  # one page per KB
     ),
 )
 

@@ -95,6 +95,11 @@ class PageSpec:
     holds_records: bool = False  # may be a system's home page (the first existing one is)
     edit_source: Callable[[SystemRecords], object | None] | None = None  # the model its edit link opens
     template_source: str | None = None  # the template's text, when it is not a packaged file
+    # The page convention: at most this share of the page's text is left to Python-Markdown
+    # once its raw HTML blocks are spliced out (``mkdocs/splice.py``). Generated pages are
+    # written as raw HTML (the ``html_*`` helpers, the HTML linker), which keeps a build of
+    # a hundred systems fast; a page type that is mostly Markdown says so here, and why.
+    markdown_share: float = 0.2
 
 
 _REGISTRY: dict[str, PageSpec] = {}

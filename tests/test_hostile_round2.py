@@ -149,6 +149,17 @@ def test_the_allocator_gives_a_clashing_section_the_next_anchor() -> None:
     assert anchors.own("Limitations") == "limitations"
 
 
+def test_many_sections_with_one_title_get_each_next_anchor_in_order() -> None:
+    """A page of thousands of sections titled alike: every anchor distinct, in order (and
+    each found in one step: the allocator remembers the last number of each slug)."""
+    from generator.graph.anchors import PageAnchors
+
+    anchors = PageAnchors(["x-3"])
+    given = [anchors.section("x") for _ in range(20_000)]
+    assert given[:4] == ["x", "x-2", "x-4", "x-5"]
+    assert len(set(given)) == 20_000 and given[-1] == "x-20001"
+
+
 # ---------------------------------------------------------------- the search index
 
 

@@ -43,6 +43,9 @@ class PageAnchors:
     def __init__(self, reserved: Iterable[str] = (), own_titles: Iterable[str] = ()) -> None:
         self._own = {title_anchor(title) for title in own_titles}
         self._used: set[str] = set(THEME_ANCHORS) | set(TEMPLATE_ANCHORS) | set(reserved) | self._own
+        # The last number given to each title's slug: a page of many sections with one title
+        # gets each next anchor in one step, not by counting up from 2 every time.
+        self._numbered: dict[str, int] = {}
 
     def own(self, title: str) -> str:
         anchor = title_anchor(title)
@@ -52,9 +55,10 @@ class PageAnchors:
     def section(self, title: str) -> str:
         """A record-text heading's anchor: its title's slug, or the next free ``slug-N``."""
         base = title_anchor(title)
-        anchor, number = base, 1
+        anchor, number = base, self._numbered.get(base, 1)
         while anchor in self._used or is_theme_anchor(anchor):
             number += 1
             anchor = f"{base}-{number}"
+        self._numbered[base] = number
         self._used.add(anchor)
         return anchor

@@ -71,7 +71,7 @@ def mend(
         return None
     mended = dict(record)
     moved = []
-    for name in sorted(refused, key=list(record).index):
+    for name in [name for name in record if name in refused]:
         if name not in mended:
             continue
         value = mended.pop(name)

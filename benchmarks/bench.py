@@ -25,8 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.check import check_records
-from generator.pipeline import run_pipeline
+from generator.pipeline import check_records, run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from generator.check import check_records
 from generator.check.report import print_human
+from generator.pipeline import check_records
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEAN = ROOT / "tests" / "fixtures" / "check" / "clean-run" / "records" / "demo"

@@ -20,11 +20,12 @@ from generator.importer.recognisers.amendments import amendment_text
 from generator.importer.recognisers.ledger import labelled_lines
 from generator.load.records import load_record_text
 from generator.model.anchors import find_anchors
-from generator.model.ids import ID_IN_TEXT, resolve_id
+from generator.model.ids import grammar, resolve_id
 from generator.model.sets import LEDGER_LABELS
 from generator.pipeline import run_pipeline
 from generator.render.markdown import escape
 from generator.render.rawhtml import code_block
+from generator.render.registry import PLACEMENT
 from generator.render.text import Linker, find_code_spans
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,7 @@ def _fill(unit: str, size: int) -> str:
 
 def _ids(text: str) -> None:
     declared = frozenset({"RTE-1", "MEM-RTE-a"})
-    for match in ID_IN_TEXT.finditer(text):
+    for match in grammar().in_text.finditer(text):
         resolve_id(match.group(0), declared)
 
 
@@ -52,7 +53,7 @@ def _positions_in_folded(text: str) -> None:
     loaded, _ = load_record_text("k: >\n" + "".join(f"  {line}\n" for line in lines), "bench.yaml")
     assert loaded is not None
     locate = loaded.locator(("k",))
-    for match in ID_IN_TEXT.finditer(loaded.data["k"]):
+    for match in grammar().in_text.finditer(loaded.data["k"]):
         locate(match.start())
 
 
@@ -85,7 +86,7 @@ LEDGER_ENTRY = "".join(f"{label}: {LEDGER_VALUES.get(name, 'x')}\n" for name, la
 def _linker(html: bool = False) -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
-    return Linker(link_system(result.systems[0].records), "result", html=html)
+    return Linker(link_system(result.systems[0].records, PLACEMENT), "result", html=html)
 
 
 def cases() -> list[tuple[str, Callable[[str], object], str]]:

@@ -11,16 +11,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from generator.check import CheckedSystem, FolderCheck, check_folder, check_records, collector_paused
+from generator.check import CheckedSystem, FolderCheck, check_system_folders, collector_paused, folder_check
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.fingerprint import FileDigests, folder_fingerprint
+from generator.load.slugs import SITE_NAMES
 from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.render.cross import render_cross_system
 from generator.render.pages import render_system
-from generator.render.registry import SYSTEM_PAGE, system_pages
+from generator.render.registry import PLACEMENT, SYSTEM_PAGE, system_pages
 from generator.render.summary import summarize
-from generator.render.urls import page_path
+from generator.render.urls import page_path, reserved_slugs
 
 T = TypeVar("T")
 
@@ -123,6 +124,17 @@ class PipelineResult:
         return found
 
 
+def reserved_names() -> frozenset[str]:
+    """The names a system folder may not take: the site's own folders and the generated pages'."""
+    return SITE_NAMES | reserved_slugs()
+
+
+def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem]:
+    """Load and check every system under a records folder (or one system folder), with
+    the names the site keeps for itself reserved; nothing is linked or rendered."""
+    return check_system_folders(records, base, folder_check(reserved_names()))
+
+
 def _checked(
     records: Path, base: Path | None, cache: SystemCache | None
 ) -> tuple[PipelineResult, dict[int, SystemStages]]:
@@ -130,9 +142,10 @@ def _checked(
     base = (base or Path.cwd()).resolve()
     stages: dict[int, SystemStages] = {}
     seen: set[tuple[str, str, bool]] = set()
-    check = check_folder if cache is None else _remembering_check(cache, stages, seen)
+    plain = folder_check(reserved_names())
+    check = plain if cache is None else _remembering_check(plain, cache, stages, seen)
     result = PipelineResult(
-        systems=check_records(records, base, check) if records.is_dir() else [], base=base
+        systems=check_system_folders(records, base, check) if records.is_dir() else [], base=base
     )
     if cache is not None:
         cache.keep_only(seen)
@@ -140,7 +153,7 @@ def _checked(
 
 
 def _remembering_check(
-    cache: SystemCache, stages: dict[int, SystemStages], seen: set[tuple[str, str, bool]]
+    plain: FolderCheck, cache: SystemCache, stages: dict[int, SystemStages], seen: set[tuple[str, str, bool]]
 ) -> FolderCheck:
     """A folder check that reuses the stages of an unchanged folder and remembers new ones."""
 
@@ -150,7 +163,7 @@ def _remembering_check(
         fingerprint = folder_fingerprint(folder, cache.digests)
         found = cache.get(folder, shown_from, nested, fingerprint)
         if found is None:
-            found = SystemStages(check_folder(folder, base, nested))
+            found = SystemStages(plain(folder, base, nested))
             cache.put(folder, shown_from, nested, fingerprint, found)
         checked = found.fresh_checked()
         stages[id(checked)] = found
@@ -175,9 +188,9 @@ def link_records(records: Path, base: Path | None = None, cache: SystemCache | N
 
 def _graph(system: CheckedSystem, stages: SystemStages | None) -> SystemGraph:
     if stages is None:
-        return link_system(system.records)
+        return link_system(system.records, PLACEMENT)
     if stages.graph is None:
-        stages.graph = link_system(system.records)
+        stages.graph = link_system(system.records, PLACEMENT)
     return stages.graph
 
 

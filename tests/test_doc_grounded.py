@@ -14,7 +14,7 @@ import pytest
 from hostile_support import located, make_records
 
 from generator.model.anchors import find_anchors
-from generator.model.urls import LinkPolicy, is_git_host, link_policy, source_links
+from generator.model.url_policy import LinkPolicy, is_git_host, link_policy, source_links
 from generator.pipeline import PipelineResult, run_pipeline
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "doc-grounded"

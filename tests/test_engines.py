@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from generator.check import check_records
 from generator.cli.linkcheck import check_site, html_pages, parse_page, pinned_revisions
 from generator.cli.main import main
+from generator.pipeline import check_records
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ("mkdocs", "properdocs", "zensical")

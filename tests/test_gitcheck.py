@@ -8,10 +8,10 @@ from pathlib import Path
 import git
 import pytest
 
-from generator.check import check_records
 from generator.cli import gitcheck
 from generator.cli.main import main
 from generator.diagnostics import Diagnostic, Severity
+from generator.pipeline import check_records
 
 APP = 'def main():\n    return load(\n        "config.toml"\n    )\n'  # 4 lines
 README = "# Tiny\n\nHello world.\n"  # 3 lines

@@ -1,6 +1,6 @@
 """Hostile corpus: links, URLs, link templates, labels, tables and escaping.
 
-Every URL the site emits is built by ``generator.render.links.link``; record text
+Every URL the site emits is built by ``generator.render.link_markup.link``; record text
 reaches a page only through ``generator.render.markdown.escape``. Check-time cases
 assert the rule code, file, line and column; render-time cases assert that the
 planted text stays inert in the HTML Python-Markdown makes of the page.
@@ -359,7 +359,7 @@ def test_limitation_of_a_system_without_result_or_report_builds_strictly(tmp_pat
 
 # ---------------------------------------------------------------- one place builds links
 
-ALLOWED = {"render/links.py", "render/markdown.py", "render/text.py"}
+ALLOWED = {"render/link_markup.py", "render/markdown.py", "render/text.py"}
 # Markdown link or attribute-list syntax inside a string literal of Python code.
 _MARKUP_IN_PY = re.compile(r"\]\(|\{\s*[.#:]|\{:")
 

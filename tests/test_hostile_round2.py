@@ -59,7 +59,7 @@ def test_a_bare_cr_in_record_text_becomes_a_line_feed(demo: Path, kbgen, payload
         "  summary: Demo is a tiny agent loop used by the checker tests.\n",
         f"  summary: {json.dumps(payload)}\n",
     )
-    from generator.check import check_records
+    from generator.pipeline import check_records
 
     (system,) = check_records(demo)
     assert system.records.run is not None and system.records.run.summary is not None

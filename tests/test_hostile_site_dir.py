@@ -188,9 +188,9 @@ def test_one_build_checks_once_and_loads_the_config_once(
     import mkdocs.config
 
     calls: list[str] = []
-    counted = _counting(calls, "check_records", generator.check.check_records)
-    for module in (generator.check, generator.pipeline, generator.cli.main):
-        monkeypatch.setattr(module, "check_records", counted)
+    counted = _counting(calls, "check_records", generator.check.check_system_folders)
+    for module in (generator.check, generator.pipeline):
+        monkeypatch.setattr(module, "check_system_folders", counted)
     monkeypatch.setattr(
         mkdocs.config, "load_config", _counting(calls, "load_config", mkdocs.config.load_config)
     )

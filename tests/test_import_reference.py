@@ -17,11 +17,10 @@ import pytest
 import yaml
 from test_seeds import markdown_to_text
 
-from generator.check import check_records
 from generator.diagnostics import Severity
 from generator.importer import import_document, render_files
-from generator.model.ids import ID_IN_TEXT
-from generator.pipeline import PipelineResult, run_pipeline
+from generator.model.ids import grammar
+from generator.pipeline import PipelineResult, check_records, run_pipeline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-10-03-dynamic-cheatsheet-02" / "memory.md"
@@ -99,7 +98,7 @@ def test_shipped_folder_is_what_the_importer_writes() -> None:
 
 def test_every_id_of_the_reference_is_declared(pipeline: PipelineResult) -> None:
     (graph,) = [g for g in pipeline.graphs if g.slug == SLUG]
-    written = {m.group(0) for m in ID_IN_TEXT.finditer(_reference())}
+    written = {m.group(0) for m in grammar().in_text.finditer(_reference())}
     assert sorted(written - set(graph.records) - set(graph.supplied)) == []
 
 

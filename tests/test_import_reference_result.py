@@ -17,13 +17,12 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import check_records
 from generator.diagnostics import Severity
 from generator.importer import import_document
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 from generator.model.profile import AXIS_TITLES
 from generator.outputs.export import export_csv
-from generator.pipeline import run_pipeline
+from generator.pipeline import check_records, run_pipeline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-09-26-oh-my-pi-01" / "result.md"
@@ -71,7 +70,7 @@ def test_it_checks_clean(kb: Path) -> None:
 
 
 def test_every_id_it_writes_is_declared_or_supplied(kb: Path) -> None:
-    written = {match.group(0) for match in ID_IN_TEXT.finditer(_text())}
+    written = {match.group(0) for match in grammar().in_text.finditer(_text())}
     assert written <= set(_records(kb / "records" / "oh-my-pi"))
 
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import check_records
 from generator.diagnostics import Severity
 from generator.importer import import_document
+from generator.pipeline import check_records
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SEEDS_DIR = REPO_ROOT.parent / "shared" / "seeds"

@@ -17,9 +17,9 @@ import pytest
 import yaml
 from set_support import REFERENCE, SET_FOLDER, SHIPPED
 
-from generator.check import check_records
 from generator.importer import import_document
 from generator.importer.recognisers.amendments import amendment_text, leading_ids
+from generator.pipeline import check_records
 
 RECONCILIATION_HEAD = "## Reconciliation\n\nThe members share SRC-1; MEM-RTE-1 retains what RTE-1 writes.\n"
 # The line of the paragraph added after the reconciliation's first paragraph.

@@ -20,10 +20,9 @@ import pytest
 import yaml
 from set_support import REFERENCE, REPO_ROOT, SET_FOLDER, SHIPPED
 
-from generator.check import check_records
 from generator.importer import import_document
 from generator.model.sets import LEDGER_LABELS
-from generator.pipeline import run_pipeline
+from generator.pipeline import check_records, run_pipeline
 
 # The demo set's ledger entry (three labels only) and the line it starts on.
 DEMO_ENTRY = "Route ID: RTE-1\nRoute function: retention\nArchitectural status: implemented\n"

@@ -1,12 +1,13 @@
 """The page registry: a page type is one spec plus its template, and everything derives from it.
 
 A per-system "sources" page (listing the system's sources, each linking to its record)
-and a cross-system "record counts" page are registered through the public API in a
-fixture, with their templates given as text, and removed afterwards. With no other
-code change they are rendered, listed among the artifacts, placed in the navigation,
-their links resolve, their names become reserved system slugs, and a strict
-``kbgen build`` publishes them. Two guards keep page paths in one place: no module
-but the registry and ``urls.py`` and no template writes one.
+and a cross-system "record counts" page are added to a registry of the test's own
+(``PAGES.extended``), with their templates given as text, and put in force for a test
+(``using_pages``); the built-in registry never changes. With no other code change they
+are rendered, listed among the artifacts, placed in the navigation, their links resolve,
+their names become reserved system slugs, and a strict ``kbgen build`` publishes them.
+Two guards keep page paths in one place: no module but the registry and ``urls.py`` and
+no template writes one.
 """
 
 from __future__ import annotations
@@ -25,17 +26,18 @@ from generator.mkdocs.plugin import expand_nav, systems_nav
 from generator.model.records import Source
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import (
+    PAGES,
     Nav,
+    PageRegistry,
     PageRequest,
     PageSpec,
     page_spec,
-    register_page,
     registered_pages,
-    unregister_page,
     urls,
+    using_pages,
 )
 from generator.render.environment import frontmatter
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.pages import RecordPageView
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "render"
@@ -108,19 +110,17 @@ COUNTS_PAGE = PageSpec(
 )
 
 
-@pytest.fixture
-def new_pages() -> Iterator[None]:
-    register_page(SOURCES_PAGE)
-    register_page(COUNTS_PAGE)
-    try:
-        yield
-    finally:
-        unregister_page("sources")
-        unregister_page("record-counts")
+WITH_NEW_PAGES = PAGES.extended(SOURCES_PAGE, COUNTS_PAGE)
 
 
 @pytest.fixture
-def rendered(new_pages: None) -> PipelineResult:
+def new_pages() -> Iterator[PageRegistry]:
+    with using_pages(WITH_NEW_PAGES) as registry:
+        yield registry
+
+
+@pytest.fixture
+def rendered(new_pages: PageRegistry) -> PipelineResult:
     result = run_pipeline(FIXTURE / "records", FIXTURE)
     assert result.errors == []
     return result
@@ -149,20 +149,15 @@ def _resolves(pages: Mapping[str, str], page: str, href: str) -> bool:
 
 
 def test_builtin_pages_in_order() -> None:
-    assert [spec.key for spec in registered_pages()] == [
-        "index",
-        "result",
-        "review",
-        "overview",
-        "runtime",
-        "memory-report",
-        "epistemic",
-        "reconciliation",
-        "systems-index",
-        "status-matrix",
-        "memory-comparison",
-        "glossary",
-    ]
+    """The system page first, then the other per-system pages, then the cross-system ones."""
+    specs = registered_pages()
+    assert specs == PAGES.specs
+    assert specs[0].key == "index" and specs[0].holds_records is False
+    per_system = [spec.per_system for spec in specs]
+    assert per_system == sorted(per_system, reverse=True)
+    for spec in specs:
+        expected = spec.path.replace("{slug}", "demo")
+        assert urls.page_path(spec.key, "demo" if spec.per_system else None) == expected
     assert urls.page_path("result", "demo") == "systems/demo/result.md"
     assert urls.page_path("glossary") == "glossary.md"
 
@@ -178,7 +173,7 @@ def test_hrefs_between_pages_are_relative() -> None:
     assert urls.href(urls.page_path("status-matrix"), urls.page_path("index", "demo")) == "demo/index.md"
 
 
-def test_reserved_slugs_derive_from_the_cross_system_pages(new_pages: None) -> None:
+def test_reserved_slugs_derive_from_the_cross_system_pages(new_pages: PageRegistry) -> None:
     assert {"index", "status-matrix", "glossary", "record-counts"} <= urls.reserved_slugs()
     assert "sources" not in urls.reserved_slugs()  # per-system pages live inside the system folder
 
@@ -234,18 +229,15 @@ def test_every_site_link_of_every_page_resolves(rendered: PipelineResult) -> Non
     assert broken == []
 
 
-def test_unregistering_removes_every_trace(new_pages: None) -> None:
-    unregister_page("sources")
-    unregister_page("record-counts")
-    try:
-        result = run_pipeline(FIXTURE / "records", FIXTURE)
-        assert "systems/demo/sources.md" not in result.pages
-        assert "systems/record-counts.md" not in result.pages
-        assert "sources.md" not in result.pages["systems/demo/index.md"]
-        assert "record-counts" not in str(systems_nav(result.summaries()))
-    finally:
-        register_page(SOURCES_PAGE)
-        register_page(COUNTS_PAGE)
+def test_the_builtin_registry_keeps_no_trace_of_another() -> None:
+    """Outside ``using_pages`` the built-in pages are in force, whatever other registries exist."""
+    assert "sources" not in [spec.key for spec in PAGES.specs]
+    result = run_pipeline(FIXTURE / "records", FIXTURE)
+    assert "systems/demo/sources.md" not in result.pages
+    assert "systems/record-counts.md" not in result.pages
+    assert "sources.md" not in result.pages["systems/demo/index.md"]
+    assert "record-counts" not in str(systems_nav(result.summaries()))
+    assert "record-counts" not in urls.reserved_slugs()
 
 
 @pytest.mark.parametrize(
@@ -261,13 +253,13 @@ def test_unregistering_removes_every_trace(new_pages: None) -> None:
 def test_registry_refuses_a_clashing_or_malformed_spec(change: dict[str, str], message: str) -> None:
     spec = PageSpec(**{**SOURCES_PAGE.__dict__, **change})
     with pytest.raises(ValueError, match=re.escape(message)):
-        register_page(spec)
+        PAGES.extended(spec)
     assert page_spec("result").template == "result.md.j2"
     assert "sources" not in [s.key for s in registered_pages()]
 
 
 def test_strict_site_build_publishes_the_new_pages(
-    new_pages: None, tmp_path: Path, kbgen: Any, monkeypatch: pytest.MonkeyPatch
+    new_pages: PageRegistry, tmp_path: Path, kbgen: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = make_project(tmp_path)
     monkeypatch.chdir(project)

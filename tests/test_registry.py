@@ -1,8 +1,9 @@
 """The kind registry: a kind is one spec plus its model, and everything derives from it.
 
-A ``DEC`` (decision) kind is registered through the public API in a fixture and removed
-afterwards; with no other code change it is checked, linked, rendered and in the
-editor schema.
+A ``DEC`` (decision) kind is added to a kind registry of the test's own
+(``KINDS.extended``) and put in force for a test (``using``); the built-in registry
+never changes. With no other code change the kind is checked, linked, rendered and in
+the editor schema.
 """
 
 from __future__ import annotations
@@ -15,16 +16,16 @@ import pytest
 from hostile_support import located, make_records
 from pydantic import Field
 
-from generator.model import KindSpec, RecordBase, register_kind, registered, unregister_kind
+from generator.model import KINDS, KindRegistry, KindSpec, RecordBase, registered, using
 from generator.model.base import Text
 from generator.model.files import record_file_model
 from generator.model.ids import RecordKind, grammar, kind_of, sort_key
 from generator.model.kinds import (
-    KIND_NAMES,
-    LIST_KINDS,
     RESERVED_PREFIXES,
-    SHARED_KIND_TITLES,
     count_by_kind,
+    kind_names,
+    list_kinds,
+    shared_kind_titles,
     spec_of_code,
     status_fields,
 )
@@ -61,28 +62,21 @@ decisions:
 """
 
 
+WITH_DECISIONS = KINDS.extended(DECISION)
+
+
 @pytest.fixture
-def decision_kind() -> Iterator[KindSpec]:
-    spec = register_kind(DECISION)
-    try:
-        yield spec
-    finally:
-        unregister_kind("DEC")
+def decision_kind() -> Iterator[KindRegistry]:
+    with using(WITH_DECISIONS) as registry:
+        yield registry
 
 
 def test_builtin_kinds_in_order() -> None:
+    assert registered() == KINDS.specs
     assert [spec.code for spec in registered()] == [kind.value for kind in RecordKind]
-    assert list(LIST_KINDS) == [
-        "sources",
-        "components",
-        "objects",
-        "routes",
-        "claims",
-        "absences",
-        "authority_paths",
-    ]
-    assert "sources" not in SHARED_KIND_TITLES
-    assert KIND_NAMES["BAP"] == ("behavioral-authority path", "behavioral-authority paths")
+    assert list(list_kinds()) == [spec.list_key for spec in KINDS.specs]
+    assert "sources" not in shared_kind_titles()
+    assert kind_names()["BAP"] == ("behavioral-authority path", "behavioral-authority paths")
 
 
 def test_kind_of_returns_the_enum_member_for_builtin_kinds() -> None:
@@ -104,7 +98,7 @@ def test_no_kind_code_is_a_valid_prefix() -> None:
 @pytest.mark.parametrize("prefix", sorted(RESERVED_PREFIXES))
 def test_an_analyst_prefix_cannot_become_a_kind_code(prefix: str) -> None:
     with pytest.raises(ValueError, match="analyst prefix"):
-        register_kind(KindSpec(prefix, "prefixed_things", Decision, "thing", "things"))
+        KINDS.extended(KindSpec(prefix, "prefixed_things", Decision, "thing", "things"))
     assert prefix not in [spec.code for spec in registered()]
 
 
@@ -121,7 +115,7 @@ def test_an_analyst_prefix_cannot_become_a_kind_code(prefix: str) -> None:
 def test_a_conflicting_kind_is_refused(spec: KindSpec, reason: str) -> None:
     before = registered()
     with pytest.raises(ValueError, match=reason):
-        register_kind(spec)
+        KINDS.extended(spec)
     assert registered() == before
 
 
@@ -139,23 +133,24 @@ def test_one_counting_function() -> None:
     assert sum(counts.values()) == 2 and len(counts) == len(registered())
 
 
-def test_a_registered_kind_extends_grammar_and_models(decision_kind: KindSpec) -> None:
+def test_a_registered_kind_extends_grammar_and_models(decision_kind: KindRegistry) -> None:
     assert kind_of("DEC-1") == "DEC" and kind_of("MEM-DEC-keep-loop") == "DEC"
     assert sort_key("DEC-2") < sort_key("DEC-10")
     assert "decisions" in record_file_model().model_fields
-    assert KIND_NAMES["DEC"] == ("decision", "decisions")
-    assert SHARED_KIND_TITLES["decisions"] == "Decisions"
+    assert kind_names()["DEC"] == ("decision", "decisions")
+    assert shared_kind_titles()["decisions"] == "Decisions"
 
 
-def test_a_registered_kind_is_removed_again() -> None:
-    register_kind(DECISION)
-    unregister_kind("DEC")
+def test_the_builtin_registry_keeps_no_trace_of_another() -> None:
+    """Outside ``using`` the built-in kinds are in force, whatever other registries exist."""
+    assert WITH_DECISIONS.spec_of_id("DEC-1") is DECISION
+    assert KINDS.spec_of_id("DEC-1") is None
     assert kind_of("DEC-1") is None
     assert "decisions" not in record_file_model().model_fields
     assert "DEC" not in schema_text()
 
 
-def test_a_registered_kind_is_in_the_editor_schema(decision_kind: KindSpec) -> None:
+def test_a_registered_kind_is_in_the_editor_schema(decision_kind: KindRegistry) -> None:
     schema = json.loads(schema_text())
     assert "decisions" in schema["properties"]
     assert schema["$defs"]["Decision"]["properties"]["decision"]["title"] == "Decision taken"
@@ -164,7 +159,7 @@ def test_a_registered_kind_is_in_the_editor_schema(decision_kind: KindSpec) -> N
 
 
 def test_a_decision_in_the_wrong_list_is_a_kind_mismatch(
-    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    decision_kind: KindRegistry, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     records = make_records(tmp_path, {"decisions.yaml": "routes:\n  - id: DEC-1\n    label: Misfiled\n"})
     monkeypatch.chdir(tmp_path)
@@ -174,7 +169,7 @@ def test_a_decision_in_the_wrong_list_is_a_kind_mismatch(
 
 
 def test_a_decision_without_its_text_is_a_missing_field(
-    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    decision_kind: KindRegistry, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     records = make_records(tmp_path, {"decisions.yaml": "decisions:\n  - id: DEC-1\n    outcome: wired\n"})
     monkeypatch.chdir(tmp_path)
@@ -184,7 +179,7 @@ def test_a_decision_without_its_text_is_a_missing_field(
 
 
 def test_a_dangling_reference_to_a_decision(
-    decision_kind: KindSpec, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    decision_kind: KindRegistry, kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = DECISIONS_YAML + "    part_of: DEC-9\n" + "    remarks: See DEC-8.\n"
     records = make_records(tmp_path, {"decisions.yaml": text})
@@ -194,7 +189,7 @@ def test_a_dangling_reference_to_a_decision(
     assert ("KB202", "records/demo/decisions.yaml", 8, 18) in found
 
 
-def test_a_decision_is_linked_and_rendered(decision_kind: KindSpec, tmp_path: Path) -> None:
+def test_a_decision_is_linked_and_rendered(decision_kind: KindRegistry, tmp_path: Path) -> None:
     records = make_records(tmp_path, {"decisions.yaml": DECISIONS_YAML})
     result = run_pipeline(records, tmp_path)
     assert result.errors == []

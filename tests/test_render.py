@@ -30,6 +30,7 @@ from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import urls
+from generator.render.registry import PLACEMENT
 from generator.render.text import Linker, escape
 
 TESTS = Path(__file__).resolve().parent
@@ -321,7 +322,7 @@ def _graph():
         ],
         supplied=[Supplied(id="RT-RTE-context-resolve", declared_in="the runtime member")],
     )
-    return link_system(system)
+    return link_system(system, PLACEMENT)
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,8 @@ from pydantic import BaseModel
 from generator.graph.system_graph import SystemGraph
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.base import Anchor as AnchorModel
-from generator.model.ids import ID_IN_TEXT, KIND_NAMES, RecordKind, kind_of
+from generator.model.ids import RecordKind, grammar, kind_of
+from generator.model.kinds import kind_names
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
 
@@ -144,7 +145,7 @@ def _graph(pipeline: PipelineResult, slug: str) -> SystemGraph:
 
 
 def _ids_in(text: str) -> set[str]:
-    return {match.group(0) for match in ID_IN_TEXT.finditer(text)}
+    return {match.group(0) for match in grammar().in_text.finditer(text)}
 
 
 def _everything(system: SystemRecords) -> list[object]:
@@ -350,7 +351,7 @@ def seed_sentences(seed: str, table_headers: set[str]) -> list[tuple[int, str]]:
 
 def _lead_in(sentence: str, first: bool) -> list[str]:
     lead = _ID_LEAD.match(sentence) if first else None
-    if lead is None or not ID_IN_TEXT.fullmatch(lead["id"]):
+    if lead is None or not grammar().in_text.fullmatch(lead["id"]):
         return [sentence]
     if lead["label"]:  # an amendment: shown as 'Amendment: <label>' above its body
         return [f"Amendment:{lead['label']} {lead['rest']}"]
@@ -424,7 +425,7 @@ def test_every_seed_anchor_is_recorded(slug: str, pipeline: PipelineResult) -> N
 
 def _counts(system: SystemRecords) -> dict[str, int]:
     by_kind = Counter(kind_of(record.id) for record in system.records)
-    counts = {KIND_NAMES[kind][1]: by_kind[kind] for kind in RecordKind}
+    counts = {kind_names()[kind][1]: by_kind[kind] for kind in RecordKind}
     counts["limitations"] = len(system.limitations)
     counts["supplied"] = len(system.supplied)
     counts["annotations"] = len(system.annotations)
@@ -465,7 +466,7 @@ def test_pinned_counts_match_the_seed(slug: str) -> None:
     # Decapod's own records carry its MEM- prefix; every other ID it cites is supplied.
     own = {i for i in written if i.startswith("MEM-")} if slug == "decapod" else written
     by_kind = Counter(kind_of(record_id) for record_id in own)
-    counts = {KIND_NAMES[kind][1]: by_kind[kind] for kind in RecordKind}
+    counts = {kind_names()[kind][1]: by_kind[kind] for kind in RecordKind}
     counts["limitations"] = _seed_limitation_rows(seed) if slug == "oh-my-pi" else 0
     counts["supplied"] = len(written - own)
     counts["annotations"] = len(re.findall(r"^On \S+$", seed, re.MULTILINE))

@@ -22,7 +22,7 @@ import yaml
 from set_support import REFERENCE, REPO_ROOT
 from test_seeds import _normalise, markdown_to_text
 
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 from generator.model.set_manifest import manifest_text
 from generator.pipeline import PipelineResult, run_pipeline
 
@@ -80,7 +80,7 @@ def test_reference_members_match_its_manifest() -> None:
 
 
 def test_every_id_is_declared_and_none_invented(pipeline: PipelineResult) -> None:
-    written = {m.group(0) for name in MEMBERS for m in ID_IN_TEXT.finditer(_body(name))}
+    written = {m.group(0) for name in MEMBERS for m in grammar().in_text.finditer(_body(name))}
     graph = next(g for g in pipeline.graphs if g.slug == SLUG)
     declared = set(graph.records)
     assert written - declared - set(graph.supplied) == set()

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import check_records
 from generator.importer import import_document
+from generator.pipeline import check_records
 
 SET_FOLDER = Path(__file__).resolve().parent / "fixtures" / "import-set" / "demo-set"
 

@@ -15,10 +15,10 @@ from typing import Any, Literal, get_origin
 import pytest
 from pydantic import BaseModel
 
-from generator.check import check_records
 from generator.model.set_manifest import member_digest, set_members
 from generator.model.system import SystemRecords
 from generator.model.vocab import Member
+from generator.pipeline import check_records
 
 SET = Path(__file__).resolve().parent.parent / "records" / "instinctual-memory"
 

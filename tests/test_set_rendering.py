@@ -118,8 +118,8 @@ def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> 
 def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
     """The canonical digest is of what the records say: moving a record to another file
     and re-quoting a value leave every member's digest unchanged."""
-    from generator.check import check_records
     from generator.model.set_manifest import manifest_text
+    from generator.pipeline import check_records
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
     system = tmp_path / "records" / "demo"
@@ -156,7 +156,7 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
         "      - quote: {text: '<img src=x onerror=alert(1)>', path: notes/README.md, source: SRC-1}\n",
     )
     reconciliation.write_text(text, encoding="utf-8")
-    from generator.check import check_records
+    from generator.pipeline import check_records
 
     [checked] = check_records(tmp_path / "records", tmp_path)
     (system / "ARTIFACT.yaml").write_text(manifest_text(checked.records), encoding="utf-8")
@@ -173,8 +173,8 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
 
 
 def test_placed_amendments_show_where_the_prose_places_them(tmp_path: Path) -> None:
-    from generator.check import check_records
     from generator.model.set_manifest import manifest_text
+    from generator.pipeline import check_records
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
     system = tmp_path / "records" / "demo"

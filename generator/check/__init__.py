@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -69,23 +70,28 @@ def collector_paused() -> Iterator[None]:
 FolderCheck = Callable[[Path, Path | None, bool], CheckedSystem]
 
 
-def check_folder(folder: Path, base: Path | None, nested: bool) -> CheckedSystem:
-    """Load and check one system folder (``nested``: found inside a records folder)."""
+def check_folder(folder: Path, base: Path | None, nested: bool, reserved: frozenset[str]) -> CheckedSystem:
+    """Load and check one system folder (``nested``: found inside a records folder, whose
+    name must be a slug the site does not keep for itself: ``reserved``)."""
     source = load_system(folder, base)
-    misnamed = slug_diagnostic(source) if nested else None
+    misnamed = slug_diagnostic(source, reserved) if nested else None
     if misnamed is not None:
         source.diagnostics.insert(0, misnamed)
     return check_source(source)
 
 
-def check_records(
-    records: Path, base: Path | None = None, check: FolderCheck = check_folder
-) -> list[CheckedSystem]:
+def folder_check(reserved: frozenset[str]) -> FolderCheck:
+    """``check_folder`` for a site that keeps the names ``reserved`` for itself."""
+    return functools.partial(check_folder, reserved=reserved)
+
+
+def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -> list[CheckedSystem]:
     """Load and check every system under a records folder (or one system folder).
 
     Refused entries of the records folder (symlinks, special files) count as failed
     systems; ignored names are warnings on the first system. ``check`` checks one folder
-    (``kbgen serve`` passes one that remembers unchanged systems).
+    (``folder_check``; ``kbgen serve`` passes one that remembers unchanged systems).
+    ``generator.pipeline.check_records`` calls this with the site's reserved names.
     """
     found = discover_systems(records, base)
     with collector_paused():

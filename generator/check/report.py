@@ -12,7 +12,7 @@ from rich.markup import escape
 from generator.check import CheckedSystem
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.readfs import printable
-from generator.model.kinds import KIND_NAMES, count_by_kind
+from generator.model.kinds import count_by_kind, kind_names
 
 
 def record_counts(system: CheckedSystem) -> dict[str, int]:
@@ -33,7 +33,7 @@ def _all(systems: Iterable[CheckedSystem]) -> list[Diagnostic]:
 
 
 def _count(number: int, plural: str) -> str:
-    singular = {plural: name for name, plural in KIND_NAMES.values()}
+    singular = {plural: name for name, plural in kind_names().values()}
     singular.update({"limitations": "limitation", "annotations": "annotation", "supplied": "supplied"})
     return f"{number} {plural if number != 1 else singular.get(plural, plural)}"
 

@@ -8,34 +8,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from generator.check.links import LINK_RULES, ONE_LINE_FIELDS
-from generator.check.profile import PROFILE_RULES
-from generator.check.sets import SET_RULES
+from generator.check.context import Context
+from generator.check.profile_rules import PROFILE_RULES
+from generator.check.set_rules import SET_RULES
+from generator.check.site_rules import LINK_RULES, ONE_LINE_FIELDS
 from generator.diagnostics import Diagnostic, error, warning
-from generator.load.records import DataPath, LoadedFile, SystemSource
+from generator.load.records import DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from generator.model.files import RUN_ID_PATTERN
-from generator.model.ids import (
-    ID_IN_TEXT,
-    ID_RANGE_IN_TEXT,
-    KIND_NAMES,
-    LIST_KINDS,
-    RecordKind,
-    kind_of,
-    resolve_id,
-    whole_string,
-)
-from generator.model.prose import SHARED_KIND_TITLES
+from generator.model.ids import RecordKind, grammar, kind_of, whole_string
+from generator.model.kinds import kind_names, list_kinds, shared_kind_titles
 from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
 from generator.model.vocab import Member
-from generator.model.walk import Contents, collect
+from generator.model.walk import collect
 
 _RUN_ID = whole_string(RUN_ID_PATTERN)
 
@@ -46,62 +37,6 @@ DANGLING_HINT = (
     "A lens-local proposal tag is not a record: list it in a 'proposal-mapping' table's 'proposals' "
     "column (Specialist proposals), where it stays provenance."
 )
-
-
-@dataclass
-class Context:
-    """What the rules share: the records, their files and the declared IDs."""
-
-    system: SystemRecords
-    files: dict[str, LoadedFile]
-    declared: frozenset[str]
-    supplied: frozenset[str]
-    sources: frozenset[str]
-    owners: list[tuple[Any, Origin | None, Contents]]
-    folder: str  # the system folder as diagnostics show paths
-    manifest: LoadedFile | None = None  # the committed set manifest, when there is one
-    _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
-
-    def resolve(self, token: str) -> str | None:
-        """The declared ID a prose token names; memoised, as floods repeat one token."""
-        if token not in self._resolved:
-            self._resolved[token] = resolve_id(token, self.declared)
-        return self._resolved[token]
-
-    def at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
-        if origin is None:
-            return (self.system.slug, 1, 1)
-        file = self.files.get(origin.file)
-        if file is None:
-            return (origin.file, 1, 1)
-        spot = file.spot((*origin.path, *path))
-        return (origin.file, spot.line, spot.col)
-
-    def key_at(self, origin: Origin | None, path: DataPath = ()) -> tuple[str, int, int]:
-        if origin is None or origin.file not in self.files:
-            return self.at(origin, path)
-        spot = self.files[origin.file].spot((*origin.path, *path))
-        return (origin.file, spot.key_line, spot.key_col)
-
-    def dropped(self, origin: Origin | None, path: DataPath) -> bool:
-        """Whether the value at ``path`` failed validation and was left out of a partial
-        record: it is reported already, so it is not reported again as missing."""
-        return origin is not None and (origin.file, (*origin.path, *path)) in self.system.invalid_paths
-
-    def in_text(self, origin: Origin | None, path: DataPath, offset: int) -> tuple[str, int, int]:
-        if origin is None or origin.file not in self.files:
-            return self.at(origin, path)
-        line, col = self.files[origin.file].text_position((*origin.path, *path), offset)
-        return (origin.file, line, col)
-
-    def text_locator(self, origin: Origin | None, path: DataPath) -> Callable[[int], tuple[str, int, int]]:
-        """``in_text`` for one string, with the per-string work done once."""
-        if origin is None or origin.file not in self.files:
-            where = self.at(origin, path)
-            return lambda offset: where
-        locate = self.files[origin.file].locator((*origin.path, *path))
-        file = origin.file
-        return lambda offset: (file, *locate(offset))
 
 
 def _owners(system: SystemRecords) -> Iterator[tuple[Any, Origin | None]]:
@@ -166,14 +101,14 @@ def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(record)
         if origin is None:
             continue
-        expected = LIST_KINDS.get(str(origin.path[0]))
+        expected = list_kinds().get(str(origin.path[0]))
         actual = kind_of(record.id)
-        if expected and actual and actual is not expected:
+        if expected and actual and actual != expected:
             yield error(
                 "KB208",
-                f"{record.id} names a {KIND_NAMES[actual][0]} but sits in {origin.path[0]!r}",
+                f"{record.id} names a {kind_names()[actual][0]} but sits in {origin.path[0]!r}",
                 *ctx.at(origin, ("id",)),
-                hint=f"Move it to the list of {KIND_NAMES[actual][1]}, or correct the ID.",
+                hint=f"Move it to the list of {kind_names()[actual][1]}, or correct the ID.",
             )
 
 
@@ -308,7 +243,7 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
     for relative, content in sorted(ctx.system.prose.items()):
         display = ctx.system.prose_display.get(relative, relative)
         lines: LineIndex | None = None
-        for match in ID_IN_TEXT.finditer(content):
+        for match in grammar().in_text.finditer(content):
             if ctx.resolve(match.group(0)) is None:
                 lines = lines or LineIndex(content)
                 line, col = lines.position(match.start())
@@ -328,7 +263,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     anchor_sources = {anchor.source_start for anchor in anchors}
     # Most texts have no dangling ID: their locator is made on the first one found.
     locate: Callable[[int], tuple[str, int, int]] | None = None
-    for match in ID_IN_TEXT.finditer(text):
+    for match in grammar().in_text.finditer(text):
         if match.start() in anchor_sources:
             continue
         if ctx.resolve(match.group(0)) is None:
@@ -339,7 +274,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
                 *locate(match.start()),
                 hint=DANGLING_HINT,
             )
-    ranges = ID_RANGE_IN_TEXT.finditer(text) if "–" in text or "—" in text else ()
+    ranges = grammar().range_in_text.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
         yield warning(
             "KB205",
@@ -556,16 +491,16 @@ def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
             continue
         origin = ctx.system.origin(page)
         placed: set[str] = set()
-        for section in SHARED_KIND_TITLES:
-            kind = LIST_KINDS[section]
+        for section in shared_kind_titles():
+            kind = list_kinds()[section]
             for path, block in collect(getattr(page.shared_records, section)).placements:
                 for index, ref in enumerate(block.records):
                     where = ctx.at(origin, ("shared_records", section, *path, "records", index))
                     ref_kind = kind_of(ref)
-                    if ref_kind is not None and ref_kind is not kind and ref in ctx.declared:
+                    if ref_kind is not None and ref_kind != kind and ref in ctx.declared:
                         yield error(
                             "KB206",
-                            f"{ref} is not a {KIND_NAMES[kind][0]} but is placed under {section}",
+                            f"{ref} is not a {kind_names()[kind][0]} but is placed under {section}",
                             *where,
                         )
                     if ref in placed:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -19,11 +20,11 @@ from pydantic import TypeAdapter, ValidationError
 from generator.diagnostics import Diagnostic, error
 from generator.load.records import LoadedFile, SystemSource
 from generator.model import kinds
-from generator.model.files import SINGLE_MODELS, list_models, record_file_model
+from generator.model.files import list_models, record_file_model, single_models
 from generator.model.meta import DataPath
 from generator.model.system import Origin, SystemRecords
 
-__all__ = ["SINGLE_MODELS", "validate_system"]
+__all__ = ["validate_system"]
 
 _TYPE_WORDS = {int: "an integer", float: "a number", bool: "a boolean"}
 
@@ -156,18 +157,14 @@ def _diagnostic(file: LoadedFile, base: DataPath, data: Any, err: Any) -> Diagno
     return error(problem.code, problem.message, file.display, line, col, hint=problem.hint)
 
 
-_ADAPTERS: dict[str, tuple[int, TypeAdapter[Any]]] = {}
+@lru_cache(maxsize=256)
+def _registry_adapter(registry: kinds.KindRegistry, key: str) -> TypeAdapter[Any]:
+    return TypeAdapter({**list_models(), **single_models()}[key])
 
 
 def _adapter(key: str) -> TypeAdapter[Any]:
-    """The validator of one top-level key, rebuilt when the kind registry changed."""
-    version = kinds.registry_version()
-    cached = _ADAPTERS.get(key)
-    if cached is None or cached[0] != version:
-        record_file_model()  # brings the document models up to date with the registry
-        model = {**list_models(), **SINGLE_MODELS}[key]
-        cached = _ADAPTERS[key] = (version, TypeAdapter(model))
-    return cached[1]
+    """The validator of one top-level key, for the kinds in force (built once per registry)."""
+    return _registry_adapter(kinds.active(), key)
 
 
 @dataclass
@@ -269,7 +266,7 @@ class _Merger:
             )
         elif value is None:
             return
-        elif key in SINGLE_MODELS:
+        elif key in single_models():
             self.single(file, key, value)
         elif not isinstance(value, list):
             self.diagnostics.append(
@@ -322,10 +319,3 @@ def validate_system(source: SystemSource) -> tuple[SystemRecords, list[Diagnosti
         for key, value in file.data.items():
             merger.key(file, key, value)
     return merger.system, merger.diagnostics
-
-
-def __getattr__(name: str) -> Any:
-    # The list dispatch follows the kind registry, so it is computed on use.
-    if name == "LIST_MODELS":
-        return list_models()
-    raise AttributeError(name)

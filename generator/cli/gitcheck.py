@@ -50,7 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.check import CheckedSystem
-from generator.check.rules import Context, build_context
+from generator.check.context import Context
+from generator.check.rules import build_context
 from generator.diagnostics import Diagnostic, error, warning
 from generator.load.textpos import LineIndex
 from generator.model.anchors import LineRange, find_anchors, unsafe_path_reason

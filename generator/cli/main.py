@@ -13,10 +13,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from rich.console import Console
 
 from generator import __version__
-from generator.check import CheckedSystem, check_records
+from generator.check import CheckedSystem
 from generator.check.report import as_github, as_json, print_human
 from generator.diagnostics import Severity
 from generator.outputs.schema import SCHEMA_PATH, schema_text
+from generator.pipeline import check_records
 from generator.util.console import human_console, say
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2

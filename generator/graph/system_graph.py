@@ -1,9 +1,9 @@
 """Link stage: one resolved graph per system — IDs, pages, references, backlinks, evidence URLs.
 
-Every record has one home page (the first page of the system that holds records in
-the page registry: the result, else the memory report, else the system page); other
-pages link there. References are collected
-from structured fields and from prose, so each record can list what cites it.
+Every record has one home page (``PagePlacement.home``, supplied by the renderer: the
+first page of the system that holds records, the result, else the memory report, else
+the system page); other pages link there. References are collected from structured
+fields and from prose, so each record can list what cites it.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.graph.anchors import PageAnchors
+from generator.graph.placement import PagePlacement
 from generator.model.anchors import LineRange
-from generator.model.ids import ID_IN_TEXT, anchor_of, resolve_id, sort_key, title_anchor
-from generator.model.kinds import SHARED_KIND_TITLES, status_fields
+from generator.model.ids import anchor_of, grammar, resolve_id, sort_key, title_anchor
+from generator.model.kinds import shared_kind_titles, status_fields
 from generator.model.profile import AXIS_TITLES, axis_anchor
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -34,39 +35,21 @@ from generator.model.sets import (
     record_member,
 )
 from generator.model.system import SystemRecords
-from generator.model.urls import (
+from generator.model.url_policy import (
     SourceLinks,
     source_links,
 )
-from generator.model.vocab import Member
 from generator.model.walk import collect
-from generator.render.registry import (
-    EPISTEMIC_PAGE,
-    MEMORY_PAGE,
-    OVERVIEW_PAGE,
-    RECONCILIATION_PAGE,
-    RESULT_PAGE,
-    RUNTIME_PAGE,
-    SYSTEM_PAGE,
-    home_page,
-)
 
 # The page of each member of an analysis set.
-MEMBER_PAGES: dict[Member, str] = {
-    Member.OVERVIEW: OVERVIEW_PAGE,
-    Member.RUNTIME: RUNTIME_PAGE,
-    Member.MEMORY: MEMORY_PAGE,
-    Member.EPISTEMIC: EPISTEMIC_PAGE,
-    Member.RECONCILIATION: RECONCILIATION_PAGE,
-}
-# Each document key with its page and its sections' titles.
-DOCUMENT_PAGES: dict[str, tuple[str, dict[str, str]]] = {
-    "result": (RESULT_PAGE, RESULT_SECTION_TITLES),
-    "memory_report": (MEMORY_PAGE, MEMORY_REPORT_SECTION_TITLES),
-    "overview": (OVERVIEW_PAGE, OVERVIEW_SECTION_TITLES),
-    "runtime_report": (RUNTIME_PAGE, RUNTIME_SECTION_TITLES),
-    "epistemic_report": (EPISTEMIC_PAGE, EPISTEMIC_SECTION_TITLES),
-    "reconciliation_report": (RECONCILIATION_PAGE, RECONCILIATION_SECTION_TITLES),
+# Each document key → its sections' titles (the anchors of its page's sections).
+DOCUMENT_SECTION_TITLES: dict[str, dict[str, str]] = {
+    "result": RESULT_SECTION_TITLES,
+    "memory_report": MEMORY_REPORT_SECTION_TITLES,
+    "overview": OVERVIEW_SECTION_TITLES,
+    "runtime_report": RUNTIME_SECTION_TITLES,
+    "epistemic_report": EPISTEMIC_SECTION_TITLES,
+    "reconciliation_report": RECONCILIATION_SECTION_TITLES,
 }
 
 
@@ -85,6 +68,7 @@ class SystemGraph:
     """The resolved graph of one system."""
 
     system: SystemRecords
+    placement: PagePlacement
     home_page: str
     records: dict[str, RecordBase] = field(default_factory=dict)
     supplied: dict[str, Supplied] = field(default_factory=dict)
@@ -123,12 +107,13 @@ class SystemGraph:
     @property
     def annotation_page(self) -> str:
         """Annotations belong to the memory report; without one, to the system page."""
-        return MEMORY_PAGE if self.system.memory_report is not None else SYSTEM_PAGE
+        pages = self.placement
+        return pages.memory_report if self.system.memory_report is not None else pages.system
 
     def annotation_page_of(self, annotation: Annotation) -> str:
         """The page an annotation is published on: in a set, its member's page."""
         if self.system.analysis_set is not None:
-            return MEMBER_PAGES[annotation_member(annotation)]
+            return self.placement.member_page(annotation_member(annotation))
         return self.annotation_page
 
     def page_of(self, record_id: str) -> str:
@@ -138,12 +123,12 @@ class SystemGraph:
     @property
     def profile_page(self) -> str:
         """The memory-comparison profile belongs to the memory report; without one, to the home page."""
-        return MEMORY_PAGE if self.system.memory_report is not None else self.home_page
+        return self.placement.memory_report if self.system.memory_report is not None else self.home_page
 
     @property
     def limitations_anchor(self) -> str:
         """The anchor of the section that lists the limitations on the home page."""
-        if self.home_page == MEMORY_PAGE:
+        if self.home_page == self.placement.memory_report:
             return title_anchor(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
         return title_anchor("Limitations")
 
@@ -209,7 +194,7 @@ def _page_anchors(graph: SystemGraph, page: str, titles: dict[str, str]) -> Page
     notes = [
         "on-" + anchor_of(a.target) for a in graph.system.annotations if graph.annotation_page_of(a) == page
     ]
-    return PageAnchors([*records, *notes], [*titles.values(), *SHARED_KIND_TITLES.values()])
+    return PageAnchors([*records, *notes], [*titles.values(), *shared_kind_titles().values()])
 
 
 def _section_places(
@@ -230,7 +215,7 @@ def _section_places(
 
 def _ids_in(value: Any) -> Iterator[str]:
     for text in collect(value).texts:
-        for match in ID_IN_TEXT.finditer(text.text):
+        for match in grammar().in_text.finditer(text.text):
             yield match.group(0)
 
 
@@ -314,10 +299,11 @@ def _cite_from_notes(graph: SystemGraph, references: _References) -> None:
 
 def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
     system = graph.system
-    for key, (page, titles) in DOCUMENT_PAGES.items():
+    for key, titles in DOCUMENT_SECTION_TITLES.items():
         doc = getattr(system, key)
         if doc is None:
             continue
+        page = graph.placement.documents[key]
         for place, value, anchors in _section_places(graph, page, doc, titles):
             parts = (
                 _nested_sections(graph, place, value, anchors)
@@ -334,18 +320,20 @@ def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> No
     if report is None:
         return
     for anchor, amendment in amendment_anchors(report.amendments):
-        place = Place(graph.slug, RECONCILIATION_PAGE, anchor, amendment_title(amendment))
+        place = Place(graph.slug, graph.placement.reconciliation, anchor, amendment_title(amendment))
         for ref in (*amendment.targets, *amendment.affects):
             references.add(ref, place)
         references.add_text(amendment, place)
         for target in dict.fromkeys(amendment.targets):
             graph.amended.setdefault(target, []).append((anchor, amendment))
-    supersessions = Place(graph.slug, RECONCILIATION_PAGE, "supersessions", "Supersessions")
+    supersessions = Place(graph.slug, graph.placement.reconciliation, "supersessions", "Supersessions")
     for supersession in report.supersessions:
         references.add(supersession.superseded, supersessions)
         references.add(supersession.by, supersessions)
         references.add_text(supersession, supersessions)
-    conflicts = Place(graph.slug, RECONCILIATION_PAGE, "unresolved-conflicts", "Unresolved conflicts")
+    conflicts = Place(
+        graph.slug, graph.placement.reconciliation, "unresolved-conflicts", "Unresolved conflicts"
+    )
     for conflict in report.unresolved_conflicts:
         for ref in conflict.affects:
             references.add(ref, conflicts)
@@ -373,9 +361,9 @@ def _set_pages(graph: SystemGraph) -> None:
     """In an analysis set, each record lives on its member's page; the overview is home."""
     if graph.system.analysis_set is None:
         return
-    graph.home_page = OVERVIEW_PAGE if graph.system.overview is not None else graph.home_page
+    graph.home_page = graph.placement.overview if graph.system.overview is not None else graph.home_page
     for record_id, record in graph.records.items():
-        graph.record_pages[record_id] = MEMBER_PAGES[record_member(record)]
+        graph.record_pages[record_id] = graph.placement.member_page(record_member(record))
 
 
 def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
@@ -391,9 +379,9 @@ def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
         references.add_text(entry, place)
 
 
-def link_system(system: SystemRecords) -> SystemGraph:
-    """Build the resolved graph of one checked system."""
-    graph = SystemGraph(system=system, home_page=home_page(system))
+def link_system(system: SystemRecords, placement: PagePlacement) -> SystemGraph:
+    """Build the resolved graph of one checked system, its content placed on ``placement``'s pages."""
+    graph = SystemGraph(system=system, placement=placement, home_page=placement.home(system))
     for record in system.records:
         graph.records.setdefault(record.id, record)
     for supplied in system.supplied:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from generator.importer.folding import words
+from generator.importer.sections import DOCUMENT_TITLES
 from generator.model import kinds
-from generator.model.files import list_models
+from generator.model.files import list_models, record_file_model
 from generator.model.records import ROUTE_FIELD_LABELS
 
 # Other spellings of a field's title, per list key: folded label → model field.
@@ -65,15 +67,15 @@ def fold(label: str) -> str:
 def field_of(list_key: str, label: str) -> str | None:
     """The model field a column header or line label names for records of ``list_key``."""
     folded = fold(label)
-    found = _labels(list_key, kinds.registry_version()).get(folded)
+    found = _labels(list_key, kinds.active()).get(folded)
     if found is None and list_key in PREFIXED_LISTS:
         found = next((name for prefix, name in FIELD_PREFIXES.items() if folded.startswith(prefix)), None)
     return found
 
 
 @lru_cache(maxsize=64)
-def _labels(list_key: str, version: int) -> dict[str, str]:
-    """Folded label → field for one list (recomputed when the kind registry changes)."""
+def _labels(list_key: str, registry: kinds.KindRegistry) -> dict[str, str]:
+    """Folded label → field for one list (once per kind registry)."""
     found: dict[str, str] = {}
     model = list_models().get(list_key)
     for name, info in model.model_fields.items() if model else ():
@@ -97,11 +99,9 @@ def list_key_of_id(record_id: str) -> str | None:
 
 
 @lru_cache(maxsize=4)
-def _model_names(version: int) -> tuple[frozenset[str], frozenset[str]]:
+def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozenset[str]]:
     """(field names, folded field labels) of every model a record file can hold: names are
     structure when the import is measured, labels may be dropped from a measured unit."""
-    from generator.model.files import record_file_model
-
     names: set[str] = set()
     labels: set[str] = set()
 
@@ -123,18 +123,10 @@ def _model_names(version: int) -> tuple[frozenset[str], frozenset[str]]:
         labels.update(aliases)
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update({"guarantee strength", "amendment"})
-    labels.update(fold(title) for title in kinds.SHARED_KIND_TITLES.values())
-    from generator.importer.sections import DOCUMENT_TITLES
-
+    labels.update(fold(title) for title in kinds.shared_kind_titles().values())
     labels.update(fold(title) for titles in DOCUMENT_TITLES.values() for title in titles.values())
-    return frozenset(names), frozenset(" ".join(_words(label)) for label in labels)
-
-
-def _words(label: str) -> list[str]:
-    from generator.importer.coverage import words
-
-    return words(label)
+    return frozenset(names), frozenset(" ".join(words(label)) for label in labels)
 
 
 def model_names() -> tuple[frozenset[str], frozenset[str]]:
-    return _model_names(kinds.registry_version())
+    return _model_names(kinds.active())

@@ -7,7 +7,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, error, warning
 from generator.importer.drafts import Draft
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Gathered:
     def cite(self, text: str, line: int, col: int) -> None:
         """Note every ID written in prose (for the supplied records of IDs nobody declares)."""
         single = "\n" not in text
-        for match in ID_IN_TEXT.finditer(text):
+        for match in grammar().in_text.finditer(text):
             self.cited.setdefault(match.group(0), (line, col + match.start() if single else col))
 
     def cite_value(self, value: Any, line: int, col: int) -> None:

@@ -31,10 +31,11 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import Diagnostic, error
+from generator.importer.columns import FIELD_PREFIXES, model_names
+from generator.importer.folding import words
 from generator.importer.frontmatter_shape import unsafe_shape
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import builtin_grammar
 
-_WORD = re.compile(r"[^\W_]+")
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*\Z")
@@ -44,11 +45,10 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*\Z"
 _LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)\Z", re.S)
 _ATTRIBUTION = re.compile(r"^\s*(?:---|—)\s+")
 _LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
-_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 
 _CLAUSE = re.compile(r"\s+[—–]\s*|\s*[—–]\s+|:\s+|;\s+|\.\*\*\s*|\*\*\.\s*")
 _SECTION_NUMBER = re.compile(r"^[0-9]+(?:\.[0-9]+)*\.?\s+")
-_OWNER = re.compile(r"^\W*(?:On\s+)?(?P<id>" + ID_IN_TEXT.pattern + r")\W*")
+_OWNER = re.compile(r"^\W*(?:On\s+)?(?P<id>" + builtin_grammar().in_text.pattern + r")\W*")
 
 MAX_PROBES = 256
 MAX_REPORTED = 200  # lost units reported one by one; the rest are counted
@@ -75,11 +75,6 @@ class Coverage:
     @property
     def kept(self) -> int:
         return self.units - len(self.missing) - len(self.unverified)
-
-
-def words(text: str) -> list[str]:
-    """The folded words of a text: case, markup and punctuation dropped."""
-    return _WORD.findall(_LINK.sub(r"\1", text).casefold())
 
 
 # ---------------------------------------------------------------- the document's units
@@ -332,8 +327,6 @@ class _Index:
 
 def _is_label(unit: Unit, unit_words: list[str], labels: frozenset[str]) -> bool:
     """A field's own label; a table header may also name its field by a prefix."""
-    from generator.importer.columns import FIELD_PREFIXES
-
     joined = " ".join(unit_words)
     if joined in labels:
         return True
@@ -396,8 +389,6 @@ def measure(
 
 def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, list[Diagnostic]]:
     """Measure an import and report each unit it did not keep (KB612, error), at its line."""
-    from generator.importer.columns import model_names
-
     names, labels = model_names()
     coverage = measure(text, files, labels, names)
     found = [

@@ -12,6 +12,7 @@ from typing import Any
 
 from generator.importer.columns import field_of, fold, list_key_of_id
 from generator.importer.context import Gathered
+from generator.importer.declare import declare
 from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft
 from generator.importer.recognisers.lists import list_item
@@ -180,8 +181,6 @@ class ProseWalker:
 
     def record_rows(self, header: list[str], rows: list[Row]) -> list[str]:
         """Declare one record per row; returns the IDs declared, in order."""
-        from generator.importer.shared import declare  # the one place records are declared
-
         declared = []
         for row in rows:
             record_id = row.cells[0].strip()

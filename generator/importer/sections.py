@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from generator.model import kinds
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 from generator.model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
@@ -49,14 +49,14 @@ def top_level_titles() -> set[str]:
 def kind_list_of_title(title: str) -> str | None:
     """The list key of a 'Shared records' kind subsection title (``Routes`` → ``routes``)."""
     folded = _fold(title)
-    for list_key, shared_title in kinds.SHARED_KIND_TITLES.items():
+    for list_key, shared_title in kinds.shared_kind_titles().items():
         if _fold(shared_title) == folded:
             return list_key
     return None
 
 
 def starts_with_id(text: str) -> bool:
-    match = ID_IN_TEXT.search(text)
+    match = grammar().in_text.search(text)
     return match is not None and match.start() == 0
 
 

@@ -6,52 +6,17 @@ from typing import Any
 
 from generator.importer.columns import list_key_of_id
 from generator.importer.context import Gathered
+from generator.importer.declare import declare
 from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft, apply_labelled
 from generator.importer.prose import ProseWalker
 from generator.importer.recognisers.declarations import Declaration, declaration
-from generator.importer.recognisers.fields import field_sentences, labelled, status_line, status_phrase
+from generator.importer.recognisers.fields import field_sentences, labelled, status_line
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import QuoteText, attributed_paragraph, block_quote
 from generator.importer.sections import kind_list_of_title
 from generator.importer.status_groups import group_statuses
-from generator.model.ids import ID_IN_TEXT, kind_of
-
-
-def declare(
-    gathered: Gathered, record_id: str, list_key: str | None, line: int, col: int, label: str | None
-) -> Draft | None:
-    """A new draft for ``record_id``; None (and an error) when the document declared it before."""
-    if list_key is None:
-        gathered.warn("KB601", f"{record_id} names no record kind; kept as prose", line, col)
-        return None
-    if record_id in gathered.drafts:
-        first = gathered.drafts[record_id]
-        gathered.fail(
-            "KB605",
-            f"{record_id} is declared again (first at line {first.line}); this declaration is kept as prose",
-            line,
-            col,
-        )
-        return None
-    draft = Draft(list_key, {"id": record_id}, line, col)
-    label, status = _label_status(label, list_key)
-    if label:
-        draft.set("label", label)
-    if status:
-        draft.data["statuses"] = {"conclusion status": status}
-    gathered.drafts[record_id] = draft
-    return draft
-
-
-def _label_status(label: str | None, list_key: str) -> tuple[str | None, str | None]:
-    """``Session continuity; wired`` → the label and the record's conclusion status, which
-    the label states after a semicolon (an absence's status is always absent: kept whole)."""
-    if not label or "; " not in label or list_key == "absences":
-        return label, None
-    head, _, tail = label.rpartition("; ")
-    phrase = status_phrase(tail)
-    return (head.strip(), phrase) if phrase and head.strip() else (label, None)
+from generator.model.ids import grammar, kind_of
 
 
 class SharedWalker:
@@ -160,7 +125,7 @@ class SharedWalker:
             entry["evidence"] = evidence
         affects = list(
             dict.fromkeys(
-                m.group(0) for m in ID_IN_TEXT.finditer(found.rest) if m.group(0) != found.record_id
+                m.group(0) for m in grammar().in_text.finditer(found.rest) if m.group(0) != found.record_id
             )
         )
         affects = [i for i in affects if kind_of(i) != "SRC"]

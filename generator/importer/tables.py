@@ -6,7 +6,7 @@ from typing import Any
 
 from generator.importer.columns import fold
 from generator.importer.recognisers.tables import Row
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 from generator.model.prose import ROW_TYPES
 
 TYPED_COLUMNS = {kind: [fold(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()}
@@ -25,7 +25,7 @@ def typed_kind_of_words(line: str) -> str | None:
 
 
 def is_id(text: str) -> bool:
-    match = ID_IN_TEXT.search(text)
+    match = grammar().in_text.search(text)
     return match is not None and match.start() == 0 and match.end() == len(text.strip())
 
 

@@ -499,9 +499,10 @@ def discover_systems(records: Path, base: Path | None = None) -> Discovery:
     return found
 
 
-def slug_diagnostic(source: SystemSource) -> Diagnostic | None:
-    """KB306/KB307 when a system folder's name cannot be its slug (a URL segment of the site)."""
-    problem = slug_problem(source.slug)
+def slug_diagnostic(source: SystemSource, reserved: frozenset[str]) -> Diagnostic | None:
+    """KB306/KB307 when a system folder's name cannot be its slug (a URL segment of the site;
+    ``reserved``: the names the site keeps for itself)."""
+    problem = slug_problem(source.slug, reserved)
     if problem is None:
         return None
     code, reason = problem
@@ -509,5 +510,5 @@ def slug_diagnostic(source: SystemSource) -> Diagnostic | None:
         code,
         f"system folder name {printable(source.slug)!r} {reason}",
         source.display,
-        hint="Rename the folder, e.g. to " + repr(suggest_slug(source.slug)) + ".",
+        hint="Rename the folder, e.g. to " + repr(suggest_slug(source.slug, reserved)) + ".",
     )

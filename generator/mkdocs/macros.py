@@ -23,7 +23,7 @@ from generator.render import urls
 from generator.render.comparison import memory_comparison_view
 from generator.render.cross import status_matrix_view
 from generator.render.environment import render
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.markdown import Md
 from generator.render.registry import MEMORY_COMPARISON_PAGE, STATUS_MATRIX_PAGE, PageRequest, page_spec
 

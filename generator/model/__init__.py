@@ -2,9 +2,9 @@
 
 from generator.model.anchors import LineRange, find_anchors, parse_anchor
 from generator.model.base import Anchor, Quote
-from generator.model.files import Run, record_file_model
+from generator.model.files import RecordFile, Run, record_file_model
 from generator.model.ids import RecordKind, anchor_of, kind_of
-from generator.model.kinds import KindSpec, register_kind, registered, unregister_kind
+from generator.model.kinds import KINDS, KindRegistry, KindSpec, registered, using
 from generator.model.prose import MemoryReport, Result, Section
 from generator.model.records import (
     Absence,
@@ -22,6 +22,7 @@ from generator.model.records import (
 )
 
 __all__ = [
+    "KINDS",
     "Absence",
     "Amendment",
     "Anchor",
@@ -29,6 +30,7 @@ __all__ = [
     "AuthorityPath",
     "Claim",
     "Component",
+    "KindRegistry",
     "KindSpec",
     "Limitation",
     "LineRange",
@@ -36,6 +38,7 @@ __all__ = [
     "OperativeObject",
     "Quote",
     "RecordBase",
+    "RecordFile",
     "RecordKind",
     "Result",
     "Route",
@@ -48,16 +51,6 @@ __all__ = [
     "kind_of",
     "parse_anchor",
     "record_file_model",
-    "register_kind",
     "registered",
-    "unregister_kind",
+    "using",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # Derived from the kind registry on use: see files.py.
-    if name in ("RecordFile", "RECORD_LIST_KEYS"):
-        from generator.model import files
-
-        return getattr(files, name)
-    raise AttributeError(name)

@@ -3,13 +3,15 @@
 A system folder holds any number of record files; each may carry any of the
 top-level keys below, and the loader merges them (lists concatenate, ``run``,
 ``result``, ``memory_report`` and ``memory_comparison`` may appear once per system). The kind lists
-(``sources``, ``routes``, …) come from the kind registry, so the record-file model
-is built from it (``record_file_model()``); ``RecordFile`` names the current one.
+(``sources``, ``routes``, …) come from the kind registry in force, so the record-file
+model is built from it (``record_file_model()``), once per registry; ``RecordFile`` is
+the built-in kinds' model.
 """
 
 from __future__ import annotations
 
 import datetime
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints, create_model
@@ -18,12 +20,12 @@ from generator.model import kinds
 from generator.model.base import RecordId, Strict, Text
 from generator.model.ids import RUN_ID_PATTERN, IdGrammar
 from generator.model.profile import MemoryComparison
-from generator.model.prose import MemoryReport, Result, sync_document_models
+from generator.model.prose import SHARED_RECORD_DOCUMENTS, MemoryReport, Result, shared_records_model
 from generator.model.records import Annotation, Limitation, Supplied
 from generator.model.sets import SET_DOCUMENTS, AnalysisSet
 from generator.model.vocab import BoundaryKind, Disposition, EvidenceTier
 
-__all__ = ["RUN_ID_PATTERN", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
+__all__ = ["RUN_ID_PATTERN", "RecordFile", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
 
 
 class ReviewedBoundary(Strict):
@@ -54,7 +56,7 @@ class Run(Strict):
 
 
 # Top-level keys that hold one mapping per system, and lists that are not record kinds.
-SINGLE_MODELS: dict[str, type[BaseModel]] = {
+BUILTIN_SINGLE_MODELS: dict[str, type[BaseModel]] = {
     "run": Run,
     "result": Result,
     "memory_report": MemoryReport,
@@ -68,33 +70,49 @@ OTHER_LIST_MODELS: dict[str, type[BaseModel]] = {
     "annotations": Annotation,
 }
 
-_BUILT: list[tuple[int, type[BaseModel]]] = []
+
+@lru_cache(maxsize=8)
+def _single_models(registry: kinds.KindRegistry) -> dict[str, type[BaseModel]]:
+    if registry is kinds.KINDS:
+        return BUILTIN_SINGLE_MODELS
+    # The documents holding 'Shared records' take the registry's subsections: each is a
+    # subclass of the built-in document, so code that asks isinstance(…, Result) holds.
+    shared = shared_records_model(registry)
+    models = dict(BUILTIN_SINGLE_MODELS)
+    for key, model in BUILTIN_SINGLE_MODELS.items():
+        if model in SHARED_RECORD_DOCUMENTS:
+            models[key] = create_model(
+                model.__name__,
+                __base__=model,
+                __doc__=model.__doc__,
+                shared_records=(shared, Field(default_factory=shared)),
+            )
+    return models
 
 
-def _build_record_file() -> type[BaseModel]:
+def single_models() -> dict[str, type[BaseModel]]:
+    """The model of each top-level key that holds one mapping, for the kinds in force."""
+    return _single_models(kinds.active())
+
+
+@lru_cache(maxsize=8)
+def _record_file(registry: kinds.KindRegistry) -> type[BaseModel]:
     fields: dict[str, Any] = {"run": (Run | None, None)}
-    for spec in kinds.registered():
+    for spec in registry.specs:
         fields[spec.list_key] = (list[spec.model], Field(default_factory=list))  # type: ignore[name-defined]
     for key, model in OTHER_LIST_MODELS.items():
         fields[key] = (list[model], Field(default_factory=list))  # type: ignore[valid-type]
-    fields["result"] = (Result | None, None)
-    fields["memory_report"] = (MemoryReport | None, None)
-    fields["analysis_set"] = (AnalysisSet | None, None)
-    for key, model in SET_DOCUMENTS.items():
-        fields[key] = (model | None, None)
-    fields["memory_comparison"] = (MemoryComparison | None, None)
+    for key, model in _single_models(registry).items():
+        if key != "run":
+            fields[key] = (model | None, None)
     return create_model(
         "RecordFile", __base__=Strict, __doc__="One YAML record file of a system folder.", **fields
     )
 
 
 def record_file_model() -> type[BaseModel]:
-    """The model of one record file for the kinds registered now."""
-    version = kinds.registry_version()
-    if not _BUILT or _BUILT[0][0] != version:
-        sync_document_models()
-        _BUILT[:] = [(version, _build_record_file())]
-    return _BUILT[0][1]
+    """The model of one record file for the kinds in force."""
+    return _record_file(kinds.active())
 
 
 def record_list_keys() -> tuple[str, ...]:
@@ -103,14 +121,8 @@ def record_list_keys() -> tuple[str, ...]:
 
 
 def list_models() -> dict[str, type[BaseModel]]:
-    """The model of one entry of each top-level list."""
+    """The model of one entry of each top-level list, for the kinds in force."""
     return {**{spec.list_key: spec.model for spec in kinds.registered()}, **OTHER_LIST_MODELS}
 
 
-def __getattr__(name: str) -> Any:
-    # ``RecordFile`` and ``RECORD_LIST_KEYS`` follow the registry, so they are looked up on use.
-    if name == "RecordFile":
-        return record_file_model()
-    if name == "RECORD_LIST_KEYS":
-        return record_list_keys()
-    raise AttributeError(name)
+RecordFile = _record_file(kinds.KINDS)

@@ -2,27 +2,24 @@
 
 Two grammars name records: numbered (``RTE-11``) and analyst-prefixed slugs
 (``MEM-RTE-knowledge-store``). Both carry a kind code that fixes the record kind.
-The kind codes come from the kind registry (``kinds.py``), so the grammar is
-compiled from it on use and follows a kind registered later. An analyst prefix is
-never a kind code, so the first segment of an ID tells which grammar it follows.
+The grammar is compiled from a set of kind codes: the built-in kinds' by default, a
+kind registry's while it is in force (``kinds.using``). An analyst prefix is never a
+kind code, so the first segment of an ID tells which grammar it follows.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
-
-if TYPE_CHECKING:
-    from generator.model.kinds import LiveMapping
 
 
 class RecordKind(StrEnum):
@@ -65,7 +62,7 @@ def whole_string(schema_pattern: str) -> re.Pattern[str]:
     return re.compile(schema_pattern[:-1] + r"\Z")
 
 
-def _compile(codes: tuple[str, ...]) -> Grammar:
+def compile_grammar(codes: tuple[str, ...]) -> Grammar:
     kinds = "|".join(codes)
     prefix = rf"(?!(?:{kinds})-)[A-Z]{{2,5}}"
     pattern = rf"^(?:(?:{kinds})-[1-9][0-9]*|{prefix}-(?:{kinds})-{_SLUG})$"
@@ -82,70 +79,28 @@ def _compile(codes: tuple[str, ...]) -> Grammar:
     )
 
 
-_GRAMMAR: list[tuple[int, Grammar]] = []
-# The kind registry module. It imports this module, so it is bound on first use; an import
-# statement inside grammar() and kind_of() ran on every ID of every page.
-_REGISTRY: list[ModuleType] = []
+_BUILTIN_GRAMMAR = compile_grammar(tuple(kind.value for kind in RecordKind))
+_GRAMMAR: ContextVar[Grammar] = ContextVar("kb_id_grammar", default=_BUILTIN_GRAMMAR)
+_BUILTIN_KINDS = {kind.value: kind for kind in RecordKind}
 
 
-def _kinds() -> ModuleType:
-    if not _REGISTRY:
-        from generator.model import kinds
-
-        _REGISTRY.append(kinds)
-    return _REGISTRY[0]
+def builtin_grammar() -> Grammar:
+    """The grammar of the built-in kinds."""
+    return _BUILTIN_GRAMMAR
 
 
 def grammar() -> Grammar:
-    """The grammar of the kinds registered now (compiled once per registry change)."""
-    kinds = _kinds()
-    version = kinds.registry_version()
-    if not _GRAMMAR or _GRAMMAR[0][0] != version:
-        _GRAMMAR[:] = [(version, _compile(kinds.kind_codes()))]
-    return _GRAMMAR[0][1]
+    """The grammar in force: the built-in kinds', or a kind registry's under ``kinds.using``."""
+    return _GRAMMAR.get()
 
 
-class LivePattern:
-    """One pattern of the current grammar, usable where a compiled pattern was."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def _current(self) -> re.Pattern[str]:
-        found: re.Pattern[str] = getattr(grammar(), self._name)
-        return found
-
-    @property
-    def pattern(self) -> str:
-        return self._current().pattern
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self._current().finditer(text)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._current().search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self._current().match(text)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self._current().fullmatch(text)
+def use_grammar(found: Grammar) -> Token[Grammar]:
+    """Put a grammar in force (``kinds.using`` does, with its registry's); undone by ``reset_grammar``."""
+    return _GRAMMAR.set(found)
 
 
-NUMBERED_ID = LivePattern("numbered")
-PREFIXED_ID = LivePattern("prefixed")
-ID_IN_TEXT = LivePattern("in_text")
-ID_RANGE_IN_TEXT = LivePattern("range_in_text")
-
-
-def __getattr__(name: str) -> LiveMapping[Any]:
-    # The kind maps moved to the registry (kinds.py); they stay importable from here.
-    if name in ("KIND_NAMES", "LIST_KINDS"):
-        from generator.model import kinds
-
-        found: LiveMapping[Any] = getattr(kinds, name)
-        return found
-    raise AttributeError(name)
+def reset_grammar(token: Token[Grammar]) -> None:
+    _GRAMMAR.reset(token)
 
 
 def kind_of(record_id: str) -> str | None:
@@ -155,8 +110,10 @@ def kind_of(record_id: str) -> str | None:
     """
     current = grammar()
     match = current.numbered.match(record_id) or current.prefixed.match(record_id)
-    spec = _kinds().spec_of_code(match.group("kind")) if match else None
-    return spec.code if spec else None
+    if match is None:
+        return None
+    code = match.group("kind")
+    return _BUILTIN_KINDS.get(code, code)
 
 
 def title_anchor(title: str) -> str:

@@ -1,10 +1,13 @@
-"""The record-kind registry: one ``KindSpec`` per kind, everything else derives from it.
+"""The record kinds: one ``KindSpec`` per kind, and the registry everything derives from.
 
 A kind is its code (the ``RTE`` in ``RTE-11``), the top-level list it is declared in
 (``routes``), its model class, its names, its 'Shared records' title and the model
-fields that hold conclusion statuses. The ID grammar, the record-file model, schema
-validation, the status matrix and the record counters all read this registry when
-they are used, so ``register_kind()`` is the one change a new kind needs.
+fields that hold conclusion statuses. A ``KindRegistry`` is an immutable, ordered set of
+kinds with what derives from them (the ID grammar, the kind names, the lists);
+``KINDS``, the built-in kinds, is built once at import. Whatever reads the kinds asks
+``active()``, which is ``KINDS`` unless a caller runs under ``using(registry)``: that is
+how a test (or a tool built on the generator) checks and renders records of a kind of
+its own, in its own registry, without changing the built-in one.
 
 Kind codes and analyst prefixes share a namespace of upper-case words
 (``EPI-RTE-feedback-proposal`` has prefix ``EPI`` and kind ``RTE``). To keep every ID
@@ -17,11 +20,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TypeVar
+from types import MappingProxyType
 
-from generator.model.ids import RecordKind, kind_of
+from generator.model.ids import (
+    Grammar,
+    RecordKind,
+    builtin_grammar,
+    compile_grammar,
+    reset_grammar,
+    use_grammar,
+)
 from generator.model.records import (
     Absence,
     AuthorityPath,
@@ -77,25 +89,16 @@ class KindSpec:
         return re.sub(r"[^a-z0-9]+", "-", self.singular.lower()).strip("-")
 
 
-_REGISTRY: dict[str, KindSpec] = {}
-_version = 0
-
-
-def registry_version() -> int:
-    """Changes whenever a kind is registered or removed: derived structures cache on it."""
-    return _version
-
-
-def _refusal(spec: KindSpec) -> str | None:
+def _refusal(spec: KindSpec, earlier: Mapping[str, KindSpec]) -> str | None:
     if not _CODE.match(spec.code):
         return f"kind code {spec.code!r} is not two to five upper-case letters"
     if spec.code in RESERVED_PREFIXES:
         return f"kind code {spec.code!r} is an analyst prefix in use; IDs would be ambiguous"
-    if spec.code in _REGISTRY:
+    if spec.code in earlier:
         return f"kind code {spec.code!r} is already registered"
     if not _LIST_KEY.match(spec.list_key) or spec.list_key in OTHER_FILE_KEYS:
         return f"list key {spec.list_key!r} is not a free snake_case key"
-    if any(other.list_key == spec.list_key for other in _REGISTRY.values()):
+    if any(other.list_key == spec.list_key for other in earlier.values()):
         return f"list key {spec.list_key!r} is already registered"
     if not issubclass(spec.model, RecordBase):
         return f"model {spec.model.__name__} is not a RecordBase"
@@ -105,116 +108,64 @@ def _refusal(spec: KindSpec) -> str | None:
     return None
 
 
-def register_kind(spec: KindSpec) -> KindSpec:
-    """Add a kind; every derived structure (grammar, models, schema) follows."""
-    global _version
-    refusal = _refusal(spec)
-    if refusal:
-        raise ValueError(refusal)
-    _REGISTRY[spec.code] = spec
-    _version += 1
-    return spec
+class KindRegistry:
+    """An ordered, immutable set of kinds (the order of pages and counts) and what
+    derives from them. Compared and hashed by identity: derived models cache on it."""
 
+    def __init__(self, specs: Iterable[KindSpec]) -> None:
+        by_code: dict[str, KindSpec] = {}
+        for spec in specs:
+            refusal = _refusal(spec, by_code)
+            if refusal:
+                raise ValueError(refusal)
+            by_code[spec.code] = spec
+        self._by_code = by_code
+        self._by_list = {spec.list_key: spec for spec in by_code.values()}
+        self.specs: tuple[KindSpec, ...] = tuple(by_code.values())
+        self.codes: tuple[str, ...] = tuple(by_code)
+        self.grammar: Grammar = (
+            builtin_grammar() if self.codes == BUILTIN_CODES else compile_grammar(self.codes)
+        )
+        # code → (singular, plural); list key → code; list key → 'Shared records' title.
+        self.names: Mapping[str, tuple[str, str]] = MappingProxyType(
+            {spec.code: (spec.singular, spec.plural) for spec in self.specs}
+        )
+        self.list_kinds: Mapping[str, str] = MappingProxyType(
+            {spec.list_key: spec.code for spec in self.specs}
+        )
+        self.shared_titles: Mapping[str, str] = MappingProxyType(
+            {spec.list_key: spec.shared_title for spec in self.specs if spec.shared_title}
+        )
 
-def unregister_kind(code: str) -> None:
-    """Remove a kind registered earlier (tests use it to clean up)."""
-    global _version
-    del _REGISTRY[code]
-    _version += 1
+    def extended(self, *specs: KindSpec) -> KindRegistry:
+        """A new registry: these kinds and then the given ones (refused as a whole on a conflict)."""
+        return KindRegistry((*self.specs, *specs))
 
+    def spec_of_code(self, code: str | None) -> KindSpec | None:
+        return self._by_code.get(code) if code is not None else None
 
-def registered() -> tuple[KindSpec, ...]:
-    """Every registered kind, in registration order (the order of pages and counts)."""
-    return tuple(_REGISTRY.values())
+    def spec_of_list(self, list_key: str) -> KindSpec | None:
+        return self._by_list.get(list_key)
 
+    def spec_of_id(self, record_id: str) -> KindSpec | None:
+        """The kind an ID names, or None when it follows neither grammar."""
+        current = self.grammar
+        match = current.numbered.match(record_id) or current.prefixed.match(record_id)
+        return self._by_code.get(match.group("kind")) if match else None
 
-def kind_codes() -> tuple[str, ...]:
-    return tuple(_REGISTRY)
+    def shared_kinds(self) -> tuple[KindSpec, ...]:
+        """The kinds with a 'Shared records' subsection, in order."""
+        return tuple(spec for spec in self.specs if spec.shared_title)
 
+    def count_by_kind(self, records: Iterable[RecordBase]) -> dict[KindSpec, int]:
+        """Records per kind, every kind present (zero when none), in registry order."""
+        counter = Counter(spec.code if (spec := self.spec_of_id(record.id)) else None for record in records)
+        return {spec: counter[spec.code] for spec in self.specs}
 
-def spec_of_code(code: str | None) -> KindSpec | None:
-    return _REGISTRY.get(code) if code is not None else None
-
-
-def spec_of_id(record_id: str) -> KindSpec | None:
-    """The kind an ID names, or None when it follows neither grammar."""
-    return spec_of_code(kind_of(record_id))
-
-
-def spec_of_list(list_key: str) -> KindSpec | None:
-    return next((spec for spec in _REGISTRY.values() if spec.list_key == list_key), None)
-
-
-def shared_kinds() -> tuple[KindSpec, ...]:
-    """The kinds with a 'Shared records' subsection, in order."""
-    return tuple(spec for spec in _REGISTRY.values() if spec.shared_title)
-
-
-def count_by_kind(records: Iterable[RecordBase]) -> dict[KindSpec, int]:
-    """Records per registered kind, every kind present (zero when none), in registry order."""
-    counter = Counter(kind_of(record.id) for record in records)
-    return {spec: counter[spec.code] for spec in _REGISTRY.values()}
-
-
-def status_field_names(list_key: str) -> frozenset[str]:
-    """The fields of a list's kind that hold one conclusion status (a claim's conclusion_status)."""
-    spec = next((spec for spec in _REGISTRY.values() if spec.list_key == list_key), None)
-    return frozenset(name for name, _ in spec.status_fields) if spec else frozenset()
-
-
-def status_fields(record: RecordBase) -> list[tuple[str, str]]:
-    """Every labelled conclusion status of a record: its ``statuses`` and its kind's status
-    fields, each as its controlled value."""
-    return [(label, value) for label, value, _ in qualified_status_fields(record)]
-
-
-def qualified_status_fields(record: RecordBase) -> list[tuple[str, str, str | None]]:
-    """Every labelled conclusion status of a record with its qualifier (None when unqualified)."""
-    found = [(label, status.value.value, status.qualifier) for label, status in record.statuses.items()]
-    spec = spec_of_id(record.id)
-    for name, label in spec.status_fields if spec else ():
-        value = getattr(record, name)
-        if value is not None:
-            found.append((label, str(getattr(value, "value", value)), None))
-    return found
-
-
-_V = TypeVar("_V")
-
-
-class LiveMapping(Mapping[str, _V]):
-    """A read-only mapping recomputed from the registry when it changes.
-
-    Lets modules keep importing ``KIND_NAMES`` or ``LIST_KINDS`` as names while a kind
-    registered later still shows up in them.
-    """
-
-    def __init__(self, build: Callable[[], dict[str, _V]]) -> None:
-        self._build = build
-        self._cache: tuple[int, dict[str, _V]] | None = None
-
-    def _current(self) -> dict[str, _V]:
-        if self._cache is None or self._cache[0] != _version:
-            self._cache = (_version, self._build())
-        return self._cache[1]
-
-    def __getitem__(self, key: str) -> _V:
-        return self._current()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._current())
-
-    def __len__(self) -> int:
-        return len(self._current())
-
-
-KIND_NAMES: LiveMapping[tuple[str, str]] = LiveMapping(
-    lambda: {spec.code: (spec.singular, spec.plural) for spec in _REGISTRY.values()}
-)
-LIST_KINDS: LiveMapping[str] = LiveMapping(lambda: {spec.list_key: spec.code for spec in _REGISTRY.values()})
-SHARED_KIND_TITLES: LiveMapping[str] = LiveMapping(
-    lambda: {spec.list_key: spec.shared_title for spec in _REGISTRY.values() if spec.shared_title}
-)
+    def status_field_names(self, list_key: str) -> frozenset[str]:
+        """The fields of a list's kind that hold one conclusion status (a claim's conclusion_status)."""
+        spec = self._by_list.get(list_key)
+        return frozenset(name for name, _ in spec.status_fields) if spec else frozenset()
 
 
 BUILTIN_KINDS = (
@@ -256,5 +207,93 @@ BUILTIN_KINDS = (
         "Behavioral-authority paths",
     ),
 )
-for _spec in BUILTIN_KINDS:
-    register_kind(_spec)
+BUILTIN_CODES = tuple(kind.value for kind in RecordKind)
+KINDS = KindRegistry(BUILTIN_KINDS)
+_ACTIVE: ContextVar[KindRegistry] = ContextVar("kb_kinds", default=KINDS)
+
+
+def active() -> KindRegistry:
+    """The registry in force: ``KINDS``, or the one a caller runs under (``using``)."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using(registry: KindRegistry) -> Iterator[KindRegistry]:
+    """Run the block with ``registry`` in force: the ID grammar, the record-file model,
+    validation, checks, rendering and the schema follow it."""
+    token = _ACTIVE.set(registry)
+    grammar_token = use_grammar(registry.grammar)
+    try:
+        yield registry
+    finally:
+        reset_grammar(grammar_token)
+        _ACTIVE.reset(token)
+
+
+def registered() -> tuple[KindSpec, ...]:
+    """Every kind in force, in order (the order of pages and counts)."""
+    return active().specs
+
+
+def kind_codes() -> tuple[str, ...]:
+    return active().codes
+
+
+def kind_names() -> Mapping[str, tuple[str, str]]:
+    """Kind code → (singular, plural) of the kinds in force."""
+    return active().names
+
+
+def list_kinds() -> Mapping[str, str]:
+    """List key → kind code of the kinds in force, in order."""
+    return active().list_kinds
+
+
+def shared_kind_titles() -> Mapping[str, str]:
+    """List key → 'Shared records' subsection title, for the kinds that have one."""
+    return active().shared_titles
+
+
+def spec_of_code(code: str | None) -> KindSpec | None:
+    return active().spec_of_code(code)
+
+
+def spec_of_id(record_id: str) -> KindSpec | None:
+    """The kind an ID names, or None when it follows neither grammar."""
+    return active().spec_of_id(record_id)
+
+
+def spec_of_list(list_key: str) -> KindSpec | None:
+    return active().spec_of_list(list_key)
+
+
+def shared_kinds() -> tuple[KindSpec, ...]:
+    """The kinds with a 'Shared records' subsection, in order."""
+    return active().shared_kinds()
+
+
+def count_by_kind(records: Iterable[RecordBase]) -> dict[KindSpec, int]:
+    """Records per kind in force, every kind present (zero when none), in order."""
+    return active().count_by_kind(records)
+
+
+def status_field_names(list_key: str) -> frozenset[str]:
+    """The fields of a list's kind that hold one conclusion status (a claim's conclusion_status)."""
+    return active().status_field_names(list_key)
+
+
+def status_fields(record: RecordBase) -> list[tuple[str, str]]:
+    """Every labelled conclusion status of a record: its ``statuses`` and its kind's status
+    fields, each as its controlled value."""
+    return [(label, value) for label, value, _ in qualified_status_fields(record)]
+
+
+def qualified_status_fields(record: RecordBase) -> list[tuple[str, str, str | None]]:
+    """Every labelled conclusion status of a record with its qualifier (None when unqualified)."""
+    found = [(label, status.value.value, status.qualifier) for label, status in record.statuses.items()]
+    spec = spec_of_id(record.id)
+    for name, label in spec.status_fields if spec else ():
+        value = getattr(record, name)
+        if value is not None:
+            found.append((label, str(getattr(value, "value", value)), None))
+    return found

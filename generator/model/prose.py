@@ -268,10 +268,11 @@ class KindSections(Strict):
         return section
 
 
-def _shared_records_model() -> type[KindSections]:
+def shared_records_model(registry: kinds.KindRegistry) -> type[KindSections]:
+    """'Shared records' for a kind registry: one subsection per kind with a shared title."""
     fields: dict[str, Any] = {
         spec.list_key: (KindSection, Field(default_factory=KindSection, title=spec.shared_title))
-        for spec in kinds.shared_kinds()
+        for spec in registry.shared_kinds()
     }
     return create_model(
         "SharedRecords",
@@ -283,8 +284,8 @@ def _shared_records_model() -> type[KindSections]:
 
 if TYPE_CHECKING:
     SharedRecords = KindSections
-else:  # built from the kind registry; rebuilt by sync_document_models()
-    SharedRecords = _shared_records_model()
+else:  # the built-in kinds' (a registry of its own gets its own: ``files.document_models``)
+    SharedRecords = shared_records_model(kinds.KINDS)
 
 
 class Result(Strict):
@@ -354,20 +355,5 @@ MEMORY_REPORT_SECTION_TITLES: dict[str, str] = {
     "limitations_and_checks": "Limitations and checks",
 }
 
-SHARED_KIND_TITLES = kinds.SHARED_KIND_TITLES
-
-_synced = [kinds.registry_version()]  # the documents below were built with the current kinds
 # Every document model holding 'Shared records' (the set's members add theirs).
 SHARED_RECORD_DOCUMENTS: list[type[Strict]] = [Result, MemoryReport]
-
-
-def sync_document_models() -> None:
-    """Rebuild 'Shared records' and the two documents holding it when the kinds changed."""
-    global SharedRecords
-    if _synced[0] == kinds.registry_version():
-        return
-    SharedRecords = _shared_records_model()
-    for document in SHARED_RECORD_DOCUMENTS:
-        document.model_fields["shared_records"].annotation = SharedRecords
-        document.model_rebuild(force=True)
-    _synced[0] = kinds.registry_version()

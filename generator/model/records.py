@@ -12,7 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
 from generator.model.meta import Display
-from generator.model.urls import LinkPolicy, is_git_host, link_policy
+from generator.model.url_policy import LinkPolicy, is_git_host, link_policy
 from generator.model.vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
 
 

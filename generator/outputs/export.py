@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.load.fingerprint import TextDigests
-from generator.model.ids import KIND_NAMES, kind_of, sort_key
-from generator.model.kinds import qualified_status_fields
+from generator.model.ids import kind_of, sort_key
+from generator.model.kinds import kind_names, qualified_status_fields
 from generator.model.profile import ALL_AXES
 from generator.pipeline import PerGraph
 from generator.render import urls
@@ -107,7 +107,7 @@ def _reference(graph: SystemGraph, target: str) -> ExportReference:
     if place is not None:
         record = graph.records[target]
         url = urls.site_url(urls.page_path(place.page, graph.slug), place.anchor)
-        return ExportReference(id=target, kind=KIND_NAMES[kind_of(target)][0], label=record.label, url=url)  # type: ignore[index]
+        return ExportReference(id=target, kind=kind_names()[kind_of(target)][0], label=record.label, url=url)  # type: ignore[index]
     supplied = graph.supplied.get(target)
     # Records declared elsewhere are listed on the system page.
     url = urls.site_url(urls.page_path(SYSTEM_PAGE, graph.slug), urls.anchor_of(target))
@@ -125,7 +125,7 @@ def _records(graph: SystemGraph) -> list[ExportRecord]:
         exported.append(
             ExportRecord(
                 id=record_id,
-                kind=KIND_NAMES[kind_of(record_id)][0],  # type: ignore[index]
+                kind=kind_names()[kind_of(record_id)][0],  # type: ignore[index]
                 label=record.label,
                 anchor=place.anchor,
                 url=urls.site_url(urls.page_path(place.page, graph.slug), place.anchor),

@@ -34,7 +34,7 @@ from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 
 from generator.graph.system_graph import SystemGraph
-from generator.model.ids import NUMBERED_ID, anchor_of, kind_of, sort_key
+from generator.model.ids import anchor_of, grammar, kind_of, sort_key
 from generator.model.kinds import spec_of_id
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from generator.pipeline import PerGraph
@@ -81,7 +81,7 @@ def index_tokens(text: str) -> list[str]:
     parted: list[str] = []
     for token in found:
         parted.append(token)
-        if "-" in token and not NUMBERED_ID.match(token.upper()):
+        if "-" in token and not grammar().numbered.match(token.upper()):
             parted.extend(part for part in token.split("-") if part)
     return parted
 

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from generator.model.records import Guarantee
 from generator.model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
 from generator.render import rawhtml
-from generator.render.links import html_link, link
+from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md, escape
 from generator.render.registry import GLOSSARY_PAGE
 from generator.render.urls import href, page_path, slugify, url_href

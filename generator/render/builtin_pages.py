@@ -27,8 +27,9 @@ from generator.render.registry import (
     SYSTEM_PAGE,
     SYSTEMS_INDEX_PAGE,
     Nav,
+    PageRegistry,
     PageSpec,
-    register_page,
+    install_builtin,
 )
 from generator.render.set_pages import complete_set, member_view
 
@@ -187,5 +188,5 @@ BUILTIN_PAGES = (
     ),
 )
 
-for _spec in BUILTIN_PAGES:
-    register_page(_spec)
+PAGES = PageRegistry(BUILTIN_PAGES)
+install_builtin(PAGES)

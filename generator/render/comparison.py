@@ -17,7 +17,7 @@ from generator.model.vocab import EvidenceTier
 from generator.render import urls
 from generator.render.badges import Badges
 from generator.render.environment import frontmatter
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.markdown import Md, code_span
 from generator.render.profile import ProfileCells
 from generator.render.registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, PageRequest

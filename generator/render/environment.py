@@ -20,9 +20,9 @@ from markupsafe import Markup
 
 from generator.model.fields import record_badges, record_fields
 from generator.model.ids import anchor_of
-from generator.model.kinds import SHARED_KIND_TITLES
+from generator.model.kinds import shared_kind_titles
 from generator.render import rawhtml
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.markdown import Md, block_quote, code_block, code_span, escape
 from generator.render.registry import registered_pages
 from generator.render.urls import slugify
@@ -47,7 +47,7 @@ def _registered_template(name: str) -> tuple[str, None, Callable[[], bool]] | No
     """The text of a template a page spec carries itself (``PageSpec.template_source``)."""
     for spec in registered_pages():
         if spec.template == name and spec.template_source is not None:
-            # Never cached as fresh: the spec may be unregistered or replaced.
+            # Never cached as fresh: another registry in force may carry another text.
             return spec.template_source, None, lambda: False
     return None
 
@@ -73,7 +73,7 @@ def _environment() -> Environment:
         block_quote=block_quote,
         record_fields=record_fields,
         record_badges=record_badges,
-        shared_kind_titles=SHARED_KIND_TITLES,
+        shared_kind_titles=shared_kind_titles,  # called: the kinds in force when the page renders
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
         hashes=lambda level: Md("#" * level),
         html_code=rawhtml.code_span,

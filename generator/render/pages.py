@@ -12,7 +12,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.model.ids import ID_IN_TEXT, KIND_NAMES, LIST_KINDS, kind_of, sort_key
+from generator.model.ids import grammar, kind_of, sort_key
+from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -21,7 +22,7 @@ from generator.model.records import RecordBase, Route
 from generator.model.set_manifest import manifest_digest
 from generator.render import urls
 from generator.render.environment import frontmatter, render
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
@@ -79,7 +80,7 @@ def _diagram(graph: SystemGraph) -> Md | None:
 
 def _relations(graph: SystemGraph, route: Route) -> list[tuple[str, str]]:
     """(label, target ID) of each structured relation of a route to a declared record."""
-    owners = [graph.resolve(m.group(0)) for m in ID_IN_TEXT.finditer(route.owner or "")]
+    owners = [graph.resolve(m.group(0)) for m in grammar().in_text.finditer(route.owner or "")]
     found = [("owner", owner) for owner in owners if owner is not None]
     found += [("reads", target) for target in route.reads]
     found += [("writes", target) for target in route.writes]
@@ -223,12 +224,12 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
 def _records_by_kind(graph: SystemGraph) -> list[tuple[str, list[RecordBase]]]:
     """All records, grouped by kind in ID order, for a system with no result or report."""
     groups = []
-    for kind in LIST_KINDS.values():
+    for kind in list_kinds().values():
         records = sorted(
-            (r for r in graph.system.records if kind_of(r.id) is kind), key=lambda r: sort_key(r.id)
+            (r for r in graph.system.records if kind_of(r.id) == kind), key=lambda r: sort_key(r.id)
         )
         if records:
-            groups.append((KIND_NAMES[kind][1].capitalize(), records))
+            groups.append((kind_names()[kind][1].capitalize(), records))
     return groups
 
 

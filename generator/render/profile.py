@@ -21,7 +21,7 @@ from generator.model.profile import (
 from generator.model.vocab import ConclusionStatus, ProfileAssessment
 from generator.render import urls
 from generator.render.badges import Badges
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.markdown import Md, code_span, escape
 
 if TYPE_CHECKING:

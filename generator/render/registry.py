@@ -5,26 +5,32 @@ its view builder (the function that turns a ``PageRequest`` into the template's
 context), and whether it is rendered once per system (and for which systems) or once
 for the whole site. Page paths and hrefs (``urls.py``), the site navigation (the
 plugin), the artifacts list of a system page, backlink labels, frontmatter type names,
-edit links and the reserved system slugs all read this registry when they are used, so
-``register_page()`` is the one change a new page type needs.
+edit links and the reserved system slugs all read the registry in force, so a spec is
+the one change a new page type needs.
 
-The built-in pages are registered by ``builtin_pages.py``, imported on first use of the
-registry: the view builders need the link stage, which itself asks this registry for
-page keys, so an import at module level would be circular.
+A ``PageRegistry`` is immutable. The built-in one (``builtin_pages.PAGES``) is built
+once, when the render package is imported (its ``__init__`` imports ``builtin_pages``,
+which installs it here: the views it names import ``urls``, which reads this module, so
+the registry cannot import them itself). A test, or a tool built on the generator, makes
+its own with ``PAGES.extended(spec)`` and renders under ``using_pages(registry)``.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from generator.graph.placement import PagePlacement
+from generator.model.system import SystemRecords
+from generator.model.vocab import Member
+
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
-    from generator.model.system import SystemRecords
 
 # Keys of the built-in per-system pages: the link stage places records and sections on them.
 SYSTEM_PAGE, RESULT_PAGE, REVIEW_PAGE, MEMORY_PAGE = "index", "result", "review", "memory-report"
@@ -42,7 +48,6 @@ MEMORY_COMPARISON_PAGE = "memory-comparison"
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.
 _PATH = re.compile(r"^(?:(?:[a-z0-9][a-z0-9-]*|\{slug\})/)*[a-z0-9][a-z0-9-]*\.md\Z")
-_BUILTINS = "generator.render.builtin_pages"
 
 
 class Nav(Enum):
@@ -102,68 +107,120 @@ class PageSpec:
     markdown_share: float = 0.2
 
 
-_REGISTRY: dict[str, PageSpec] = {}
-_builtins_loaded = False
-
-
-def _ensure_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        importlib.import_module(_BUILTINS)
-
-
-def _refusal(spec: PageSpec) -> str | None:
+def _refusal(spec: PageSpec, earlier: Mapping[str, PageSpec]) -> str | None:
     if not _KEY.match(spec.key):
         return f"page key {spec.key!r} is not lower-case words joined by '-'"
-    if spec.key in _REGISTRY:
+    if spec.key in earlier:
         return f"page key {spec.key!r} is already registered"
     if not _PATH.match(spec.path):
         return f"page path {spec.path!r} is not a '/'-separated lower-case path ending in '.md'"
     if ("{slug}" in spec.path) != spec.per_system:
         return f"page path {spec.path!r}: '{{slug}}' must appear exactly in per-system pages"
-    if any(other.path == spec.path for other in _REGISTRY.values()):
+    if any(other.path == spec.path for other in earlier.values()):
         return f"page path {spec.path!r} is already registered"
     return None
 
 
-def register_page(spec: PageSpec) -> PageSpec:
-    """Add a page type; paths, nav, artifacts and rendering follow."""
-    _ensure_builtins()  # built-ins first, so they keep their place in the order
-    refusal = _refusal(spec)
-    if refusal:
-        raise ValueError(refusal)
-    _REGISTRY[spec.key] = spec
-    return spec
+class PageRegistry:
+    """An ordered, immutable set of page types (the order of nav and artifacts)."""
+
+    def __init__(self, specs: Iterable[PageSpec]) -> None:
+        by_key: dict[str, PageSpec] = {}
+        for spec in specs:
+            refusal = _refusal(spec, by_key)
+            if refusal:
+                raise ValueError(refusal)
+            by_key[spec.key] = spec
+        self._by_key = by_key
+        self.specs: tuple[PageSpec, ...] = tuple(by_key.values())
+        self.cross: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if not spec.per_system)
+
+    def extended(self, *specs: PageSpec) -> PageRegistry:
+        """A new registry: these page types and then the given ones (refused as a whole on a conflict)."""
+        return PageRegistry((*self.specs, *specs))
+
+    def spec(self, key: str) -> PageSpec:
+        return self._by_key[key]
+
+    def system_pages(self, system: SystemRecords) -> tuple[PageSpec, ...]:
+        """The per-system page types this system has, in order."""
+        return tuple(spec for spec in self.specs if spec.per_system and spec.exists(system))
+
+    def home_page(self, system: SystemRecords) -> str:
+        """The key of the page a system's records are published on: the first existing page
+        that holds records, else the system page."""
+        return next((spec.key for spec in self.system_pages(system) if spec.holds_records), SYSTEM_PAGE)
 
 
-def unregister_page(key: str) -> None:
-    """Remove a page type registered earlier (tests use it to clean up)."""
-    del _REGISTRY[key]
+_BUILTIN: list[PageRegistry] = []  # the built-in registry, installed once by builtin_pages
+_ACTIVE: ContextVar[PageRegistry | None] = ContextVar("kb_pages", default=None)
+
+
+def install_builtin(registry: PageRegistry) -> None:
+    """Make ``registry`` the built-in one (``builtin_pages`` does, once, at import)."""
+    if _BUILTIN:
+        raise RuntimeError("the built-in page registry is installed already")
+    _BUILTIN.append(registry)
+
+
+def active_pages() -> PageRegistry:
+    """The registry in force: the built-in one, or the one a caller runs under (``using_pages``)."""
+    found = _ACTIVE.get()
+    return found if found is not None else _BUILTIN[0]
+
+
+@contextmanager
+def using_pages(registry: PageRegistry) -> Iterator[PageRegistry]:
+    """Run the block with ``registry`` in force: rendering, paths, nav and slugs follow it."""
+    token = _ACTIVE.set(registry)
+    try:
+        yield registry
+    finally:
+        _ACTIVE.reset(token)
 
 
 def registered_pages() -> tuple[PageSpec, ...]:
-    """Every registered page type, in registration order (the order of nav and artifacts)."""
-    _ensure_builtins()
-    return tuple(_REGISTRY.values())
+    """Every page type in force, in order (the order of nav and artifacts)."""
+    return active_pages().specs
 
 
 def page_spec(key: str) -> PageSpec:
-    _ensure_builtins()
-    return _REGISTRY[key]
+    return active_pages().spec(key)
 
 
 def system_pages(system: SystemRecords) -> tuple[PageSpec, ...]:
-    """The per-system page types this system has, in registration order."""
-    return tuple(spec for spec in registered_pages() if spec.per_system and spec.exists(system))
+    """The per-system page types this system has, in order."""
+    return active_pages().system_pages(system)
 
 
 def cross_pages() -> tuple[PageSpec, ...]:
-    """The cross-system page types, in registration order."""
-    return tuple(spec for spec in registered_pages() if not spec.per_system)
+    """The cross-system page types, in order."""
+    return active_pages().cross
 
 
 def home_page(system: SystemRecords) -> str:
-    """The key of the page a system's records are published on: the first existing page
-    that holds records, else the system page."""
-    return next((spec.key for spec in system_pages(system) if spec.holds_records), SYSTEM_PAGE)
+    """The key of the page a system's records are published on."""
+    return active_pages().home_page(system)
+
+
+# Where the linked graph places records and sections (``generator.graph.placement``).
+PLACEMENT = PagePlacement(
+    system=SYSTEM_PAGE,
+    memory_report=MEMORY_PAGE,
+    documents={
+        "result": RESULT_PAGE,
+        "memory_report": MEMORY_PAGE,
+        "overview": OVERVIEW_PAGE,
+        "runtime_report": RUNTIME_PAGE,
+        "epistemic_report": EPISTEMIC_PAGE,
+        "reconciliation_report": RECONCILIATION_PAGE,
+    },
+    members={
+        Member.OVERVIEW: OVERVIEW_PAGE,
+        Member.RUNTIME: RUNTIME_PAGE,
+        Member.MEMORY: MEMORY_PAGE,
+        Member.EPISTEMIC: EPISTEMIC_PAGE,
+        Member.RECONCILIATION: RECONCILIATION_PAGE,
+    },
+    home=home_page,
+)

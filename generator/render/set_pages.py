@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from generator.graph.system_graph import MEMBER_PAGES, amendment_anchors
+from generator.graph.system_graph import amendment_anchors
 from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests, set_members
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
@@ -24,7 +24,7 @@ from generator.model.system import SystemRecords
 from generator.model.vocab import Disposition, Member
 from generator.render import urls
 from generator.render.environment import frontmatter
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.registry import OVERVIEW_PAGE, PageRequest
 from generator.render.views import RecordPageView, evidence_basis, frontmatter_title, sources_of, system_name
 
@@ -143,7 +143,7 @@ def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]
     found = []
     for member in set_members(graph.system):
         name = f"{member.value}.md"
-        target = urls.page_path(MEMBER_PAGES[member], graph.slug)
+        target = urls.page_path(graph.placement.member_page(member), graph.slug)
         found.append(
             {
                 "member": member.value,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.model.kinds import count_by_kind
 from generator.render import urls
-from generator.render.links import link
+from generator.render.link_markup import link
 from generator.render.markdown import escape
 from generator.render.registry import SYSTEM_PAGE, system_pages
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from markupsafe import Markup
 
 from generator.model.anchors import LineRange, find_anchors
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 from generator.render import rawhtml, urls
-from generator.render.links import html_link, link
+from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md, code_block, code_span, escape
 from generator.render.rawhtml import Html
 from generator.render.registry import SYSTEM_PAGE
@@ -131,7 +131,7 @@ class Linker:
     def _code(self, content: str) -> Markup:
         """A code span; one that holds a record ID alone (the source contract writes
         ```SRC-1```) links to the record, shown as code inside the link."""
-        resolved = self.graph.resolve(content) if ID_IN_TEXT.fullmatch(content) else None
+        resolved = self.graph.resolve(content) if grammar().in_text.fullmatch(content) else None
         if resolved != content:
             return self.form.code(content)
         href = self.href(content)
@@ -243,7 +243,7 @@ class Linker:
             else:
                 rendered = self.evidence(anchor.source, anchor.path, anchor.ranges, with_source=False)
             taken.add(anchor.start, anchor.end, rendered)
-        for match in ID_IN_TEXT.finditer(text):
+        for match in grammar().in_text.finditer(text):
             resolved = self.graph.resolve(match.group(0))
             if resolved is None:
                 continue

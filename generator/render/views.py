@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from generator.model.ids import KIND_NAMES, LIST_KINDS, kind_of, sort_key
+from generator.model.ids import kind_of, sort_key
+from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
     ROW_TYPES,
     GenericTable,
@@ -21,7 +22,7 @@ from generator.model.records import RecordBase, Source
 from generator.model.walk import collect
 from generator.render import rawhtml, urls
 from generator.render.badges import Badges
-from generator.render.links import html_link, link
+from generator.render.link_markup import html_link, link
 from generator.render.profile import profile_context
 from generator.render.registry import (
     RECONCILIATION_PAGE,
@@ -145,11 +146,11 @@ class RecordPageView:
 
     def kind_count(self, list_key: str) -> int:
         """Records of a kind in the system (in a set: declared by this page's member)."""
-        kind = LIST_KINDS[list_key]
+        kind = list_kinds()[list_key]
         return sum(
             1
             for record in self.graph.system.records
-            if kind_of(record.id) is kind
+            if kind_of(record.id) == kind
             and (not self.graph.record_pages or self.graph.page_of(record.id) == self.page)
         )
 
@@ -173,12 +174,12 @@ class RecordPageView:
         (so the page does not depend on how the records are split into files)."""
         if self.doc is None or (not self.graph.record_pages and self.page != self.graph.home_page):
             return []
-        kind = LIST_KINDS[list_key]
+        kind = list_kinds()[list_key]
         return sorted(
             (
                 record
                 for record in self.graph.system.records
-                if kind_of(record.id) is kind
+                if kind_of(record.id) == kind
                 and record.id not in self._placed
                 and self.graph.page_of(record.id) == self.page
             ),
@@ -193,7 +194,7 @@ class RecordPageView:
 
     @staticmethod
     def kind_slug(record: RecordBase) -> str:
-        return slugify(KIND_NAMES[kind_of(record.id)][0])  # type: ignore[index]
+        return slugify(kind_names()[kind_of(record.id)][0])  # type: ignore[index]
 
     def section_anchor(self, section: Any, default_title: str | None = None) -> str:
         """A prose section's anchor, as the graph allocated it for its page (so backlinks

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 
 AMENDMENT = "Amendment:"
 UNRESOLVED_CONFLICT = "Unresolved conflict:"
@@ -37,11 +37,11 @@ class AmendmentText:
 def leading_ids(text: str) -> tuple[list[str], str]:
     """The IDs a text opens with (joined by commas or 'and'), and the text after them; one
     match of one pattern, so a paragraph of thousands of IDs is read in linear time."""
-    one = ID_IN_TEXT.pattern
+    one = grammar().in_text.pattern
     lead = re.compile(rf"(?:{one})(?:(?:{_JOINER.pattern})(?:{one}))*").match(text)
     if lead is None:
         return [], text
-    return [m.group(0) for m in ID_IN_TEXT.finditer(lead.group(0))], text[lead.end() :]
+    return [m.group(0) for m in grammar().in_text.finditer(lead.group(0))], text[lead.end() :]
 
 
 def _cut(text: str, label: re.Pattern[str]) -> tuple[str, str | None]:

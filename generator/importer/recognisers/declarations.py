@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.model.ids import ID_IN_TEXT
+from generator.model.ids import grammar
 
 # The dash between an ID and its label; a bold label may follow it without a space
 # (``CMP-5 —**Label.** Body``).
@@ -34,7 +34,7 @@ class Declaration:
 
 
 def _leading_id(text: str) -> tuple[str, int] | None:
-    match = ID_IN_TEXT.search(text)
+    match = grammar().in_text.search(text)
     if match is None or text[: match.start()].strip("*_ "):
         return None
     end = match.end()

@@ -19,7 +19,7 @@ from generator.model.ids import anchor_of, is_theme_anchor, title_anchor
 from generator.model.meta import is_prose
 from generator.model.prose import GenericTable, Section
 from generator.model.records import Limitation, Source, Supplied
-from generator.model.urls import (
+from generator.model.url_policy import (
     LinkPolicy,
     TemplateError,
     is_git_host,
@@ -29,7 +29,7 @@ from generator.model.urls import (
 )
 
 if TYPE_CHECKING:
-    from generator.check.rules import Context
+    from generator.check.context import Context
 
 # Sample values a link template is expanded with to see that it yields a web URL.
 _SAMPLE = {"revision": "0123abc", "path": "dir/file.txt", "start": "1", "end": "2"}

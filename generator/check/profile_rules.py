@@ -29,7 +29,7 @@ from generator.model.system import Origin
 from generator.model.vocab import ProfileAssessment
 
 if TYPE_CHECKING:
-    from generator.check.rules import Context
+    from generator.check.context import Context
 
 _ASSESSMENTS = tuple(a.value for a in ProfileAssessment)
 

@@ -1,6 +1,6 @@
 """URL policy: which URLs the site may emit, and the restricted evidence-link template.
 
-Every URL reaches a page through ``generator.render.links.link``, which asks
+Every URL reaches a page through ``generator.render.link_markup.link``, which asks
 ``href_problem`` here; ``kbgen check`` asks the same questions of a source's
 ``location`` and ``link_template`` (rules KB406, KB407), so a check that passes means
 no link is dropped or refused at build time.

@@ -26,7 +26,7 @@ from generator.model.sets import (
 from generator.model.vocab import Disposition, Member
 
 if TYPE_CHECKING:
-    from generator.check.rules import Context
+    from generator.check.context import Context
 
 
 def _documents(ctx: Context) -> Iterator[tuple[Member, Any]]:

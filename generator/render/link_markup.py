@@ -2,7 +2,7 @@
 
 ``link(text, href)`` (Markdown) and ``html_link(text, href)`` (inside raw HTML blocks)
 escape their text, emits the URL only when the URL policy
-(``generator.model.urls``) accepts it — ``http``/``https`` absolute URLs or the site's
+(``generator.model.url_policy``) accepts it — ``http``/``https`` absolute URLs or the site's
 own relative links — percent-encodes it, and renders the bare text when it is refused.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from generator.model.urls import encode_href, href_problem
+from generator.model.url_policy import encode_href, href_problem
 from generator.render import rawhtml
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html

@@ -153,21 +153,22 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
             edit(records)
         expected = _full_build(project, full)
         plugin = _build(project, served, "serve" if step == 0 else None)
-        assert plugin.memory is not None and plugin.systems is not None
+        memory = plugin.memory
+        assert memory is not None
         if step == 1:  # one system edited: the other one and its pages were reused
-            assert plugin.systems.hits == 1
-            assert plugin.memory.reused_conversions > 0 and plugin.memory.reused_pages > 0
+            assert memory.systems.hits == 1
+            assert memory.pages.reused_conversions > 0 and memory.pages.reused_pages > 0
         assert tree_hashes(served) == expected, f"after {edit.__name__ if edit else 'the first build'}"
         if edit is _edit_linked_label:  # the hand-written pages that do not show it are remembered
-            assert {"index.md", "authoring.md"} <= plugin.last_replayed
-            assert "linked.md" not in plugin.last_replayed
+            assert {"index.md", "authoring.md"} <= memory.last_replayed
+            assert "linked.md" not in memory.last_replayed
         if edit is _rename_system:  # the file list changed; the unchanged system's pages
             # link to none of the renamed system's files: their conversions are reused
-            assert {"systems/demo/index.md", "authoring.md"} <= plugin.last_restored
-            assert "systems/third/index.md" not in plugin.last_restored
+            assert {"systems/demo/index.md", "authoring.md"} <= memory.last_restored
+            assert "systems/third/index.md" not in memory.last_restored
         if edit is _edit_hand_written_page:  # every other page is remembered, generated ones too
-            assert {"index.md", "authoring.md", "systems/demo/index.md"} <= plugin.last_replayed
-            assert "linked.md" not in plugin.last_replayed
+            assert {"index.md", "authoring.md", "systems/demo/index.md"} <= memory.last_replayed
+            assert "linked.md" not in memory.last_replayed
     assert "assets/kb-added.txt" in expected
 
 
@@ -346,5 +347,6 @@ def test_a_remembered_conversion_follows_the_files_its_links_look_up(project: Pa
         _build(project, served, None)
     page.write_text("# Second\n\nSee [the third system](systems/third/index.md).\n", encoding="utf-8")
     plugin = _build(project, served, None)
-    assert "second.md" not in plugin.last_restored
+    assert plugin.memory is not None
+    assert "second.md" not in plugin.memory.last_restored
     assert tree_hashes(served) == _full_build(project, full)

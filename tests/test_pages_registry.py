@@ -22,7 +22,7 @@ import pytest
 from site_support import make_project
 from source_scan import string_constants
 
-from generator.mkdocs.plugin import expand_nav, systems_nav
+from generator.mkdocs.nav import expand_nav, systems_nav
 from generator.model.records import Source
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import (

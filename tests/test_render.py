@@ -30,7 +30,7 @@ from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import urls
-from generator.render.registry import PLACEMENT
+from generator.render.registry import PLACEMENT, cross_pages, system_pages
 from generator.render.text import Linker, escape
 
 TESTS = Path(__file__).resolve().parent
@@ -96,16 +96,13 @@ def test_goldens_cover_every_rendered_page(demo: PipelineResult, update_goldens:
             target.write_text(text, encoding="utf-8", newline="\n")
     goldens = sorted(p.relative_to(GOLDENS).as_posix() for p in GOLDENS.rglob("*.md"))
     assert goldens == sorted(demo.pages), "run 'pytest --update-goldens' and review the new goldens"
-    assert sorted(demo.pages) == [
-        "comparisons/memory.md",
-        "glossary.md",
-        "systems/demo/index.md",
-        "systems/demo/memory-report.md",
-        "systems/demo/result.md",
-        "systems/demo/review.md",
-        "systems/index.md",
-        "systems/status-matrix.md",
-    ]
+    # Every page type the registry gives the demo system (it has a result and a memory
+    # report, no set), and every cross-system page.
+    (system,) = demo.systems
+    expected = [urls.page_path(spec.key, "demo") for spec in system_pages(system.records)]
+    expected += [urls.page_path(spec.key) for spec in cross_pages()]
+    assert sorted(demo.pages) == sorted(expected)
+    assert {"systems/demo/result.md", "systems/demo/memory-report.md"} <= set(expected)
 
 
 @pytest.mark.parametrize("page", GOLDEN_PAGES)

@@ -30,8 +30,8 @@ from pydantic import BaseModel
 from generator.graph.system_graph import SystemGraph
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.base import Anchor as AnchorModel
-from generator.model.ids import RecordKind, grammar, kind_of
-from generator.model.kinds import kind_names
+from generator.model.ids import grammar, kind_of
+from generator.model.kinds import registered
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
 
@@ -425,7 +425,7 @@ def test_every_seed_anchor_is_recorded(slug: str, pipeline: PipelineResult) -> N
 
 def _counts(system: SystemRecords) -> dict[str, int]:
     by_kind = Counter(kind_of(record.id) for record in system.records)
-    counts = {kind_names()[kind][1]: by_kind[kind] for kind in RecordKind}
+    counts = {spec.plural: by_kind[spec.code] for spec in registered()}
     counts["limitations"] = len(system.limitations)
     counts["supplied"] = len(system.supplied)
     counts["annotations"] = len(system.annotations)
@@ -466,7 +466,7 @@ def test_pinned_counts_match_the_seed(slug: str) -> None:
     # Decapod's own records carry its MEM- prefix; every other ID it cites is supplied.
     own = {i for i in written if i.startswith("MEM-")} if slug == "decapod" else written
     by_kind = Counter(kind_of(record_id) for record_id in own)
-    counts = {kind_names()[kind][1]: by_kind[kind] for kind in RecordKind}
+    counts = {spec.plural: by_kind[spec.code] for spec in registered()}
     counts["limitations"] = _seed_limitation_rows(seed) if slug == "oh-my-pi" else 0
     counts["supplied"] = len(written - own)
     counts["annotations"] = len(re.findall(r"^On \S+$", seed, re.MULTILINE))

@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from generator.pipeline import PipelineResult, run_pipeline
+from generator.render import urls
+from generator.render.registry import PLACEMENT, system_pages
 
 TESTS = Path(__file__).resolve().parent
 SET_RECORDS = TESTS / "fixtures" / "check" / "clean-set" / "records"
 GOLDENS = TESTS / "goldens" / "sets"
-MEMBER_PAGES = ["overview.md", "runtime.md", "memory-report.md", "epistemic.md", "reconciliation.md"]
+# The set's member pages, from the placement the renderer gives the graph.
+MEMBER_PAGES = [f"{key}.md" for key in PLACEMENT.members.values()]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +40,13 @@ def _system_pages(result: PipelineResult) -> dict[str, str]:
 
 def test_one_page_per_member(rendered: PipelineResult) -> None:
     pages = _system_pages(rendered)
-    assert sorted(pages) == sorted([*MEMBER_PAGES, "index.md", "review.md"])
+    (system,) = rendered.systems
+    expected = [
+        urls.page_path(spec.key, "demo").removeprefix("systems/demo/")
+        for spec in system_pages(system.records)
+    ]
+    assert sorted(pages) == sorted(expected)
+    assert set(MEMBER_PAGES) <= set(pages)
 
 
 @pytest.mark.parametrize("page", [*MEMBER_PAGES, "index.md", "review.md"])

@@ -19,8 +19,7 @@ from generator.diagnostics import Severity
 from generator.outputs.schema import SCHEMA_PATH, schema_text
 from generator.pipeline import check_records
 from generator.util.console import human_console, say
-
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -17,8 +17,10 @@ from generator.importer.build import build
 from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
+from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.write import target_problem, write_folder
 from generator.load.readfs import open_folder, read_text
+from generator.model.set_manifest import MANIFEST_FILE
 
 
 @dataclass
@@ -59,12 +61,10 @@ def render_measured(text: str, display: str, slug: str) -> tuple[dict[str, str],
 def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
     after checking every member's bytes against the manifest."""
-    from generator.importer.sets import MANIFEST, merge_members, pinned_members, verify_members
-
-    manifest, problems = read_document(folder / MANIFEST)
+    manifest, problems = read_document(folder / MANIFEST_FILE)
     if manifest is None:
         return ImportOutcome(None, problems)
-    pinned, problems = pinned_members(manifest, (folder / MANIFEST).as_posix())
+    pinned, problems = pinned_members(manifest, (folder / MANIFEST_FILE).as_posix())
     if problems:
         return ImportOutcome(None, problems)
     texts: dict[str, str] = {}

@@ -26,8 +26,6 @@ from generator.model.files import Run
 from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from generator.model.vocab import Member
 
-MANIFEST = "ARTIFACT.yaml"
-
 
 def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagnostic]]:
     """Member file → pinned SHA-256 from the manifest's text."""

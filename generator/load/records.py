@@ -35,6 +35,7 @@ from generator.load.slugs import slug_problem, suggest_slug
 from generator.load.textpos import LineIndex
 from generator.model.meta import DataPath
 from generator.model.profile import DUPLICATE_KEY_CODES
+from generator.model.set_manifest import MANIFEST_FILE
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -436,7 +437,6 @@ def load_system(folder: Path, base: Path | None = None) -> SystemSource:
 
 
 # An analysis set's manifest beside its records: loaded like a record file, checked apart.
-SET_MANIFEST = "ARTIFACT.yaml"
 
 
 def _add_file(source: SystemSource, relative: str, display: str, text: str) -> None:
@@ -445,7 +445,7 @@ def _add_file(source: SystemSource, relative: str, display: str, text: str) -> N
         return
     loaded, diagnostics = load_record_text(text, display)
     source.diagnostics.extend(diagnostics)
-    if relative == SET_MANIFEST:
+    if relative == MANIFEST_FILE:
         source.manifest = loaded
     elif loaded is not None:
         source.files.append(loaded)

@@ -178,3 +178,31 @@ def markdown_share_problem(spec: PageSpec, path: str, text: str) -> str | None:
         f"its page type {spec.key!r} allows: write its blocks as raw HTML (the html_* helpers and the "
         "HTML linker in its template), or give its PageSpec a larger markdown_share and say why there"
     )
+
+
+class RawHtmlSplicer:
+    """Takes a generated page's raw blocks out before MkDocs converts it and puts them back
+    after (off for ``kbgen render``, which hands the pages' whole Markdown to another engine)."""
+
+    def __init__(self) -> None:
+        self.enabled = True
+        self._pending: dict[str, Spliced] = {}  # page source path → its raw blocks
+
+    def take_out(self, source: str, markdown: str) -> str:
+        """The Markdown Python-Markdown sees of a generated page."""
+        if not self.enabled:
+            return markdown
+        spliced = split_raw_blocks(markdown)
+        self._pending[source] = spliced
+        return spliced.markdown
+
+    def put_back(self, source: str, converted: str, anchors: set[str] | None) -> tuple[str, set[str] | None]:
+        """The page's HTML with its raw blocks, and its anchors with theirs (MkDocs found
+        the anchors of the Markdown parts; those of the blocks join them)."""
+        spliced = self._pending.pop(source, None)
+        if spliced is None:
+            return converted, anchors
+        return spliced.splice(converted), (anchors or set()) | spliced.anchors
+
+    def reset(self) -> None:
+        self._pending = {}

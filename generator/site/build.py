@@ -26,14 +26,15 @@ from rich.console import Console
 from rich.text import Text
 
 from generator.check.report import print_human
-from generator.mkdocs.plugin import RECORD_ERRORS, RecordsPlugin
+from generator.mkdocs.plugin import RecordsPlugin
+from generator.mkdocs.publishing import RECORD_ERRORS
+from generator.mkdocs.site_guard import site_refusal
 from generator.util.console import say
-from generator.util.output_guard import protected_paths, site_dir_refusal
+from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 PLUGIN = "kb-records"
 RECORDS_ENV = "KBGEN_RECORDS"  # read by mkdocs.yml (records_dir: !ENV [KBGEN_RECORDS, records]) in serve
 LOCK_WAIT_SECONDS = 30.0  # a swap holds the lock for a few renames; waiting longer means trouble
@@ -123,14 +124,7 @@ def records_plugin(config: MkDocsConfig) -> RecordsPlugin | None:
 
 
 def _site_refusal(config: MkDocsConfig, plugin: RecordsPlugin, target: Path) -> str | None:
-    custom_dir = config.theme.custom_dir
-    protected = protected_paths(
-        Path(config.config_file_path or ".").resolve().parent,
-        plugin.records_folder(config),
-        Path(config.docs_dir),
-        Path(custom_dir) if custom_dir else None,
-    )
-    return site_dir_refusal(target, protected)
+    return site_refusal(config, plugin.records_folder(config), target)
 
 
 def new_staging(target: Path) -> Path:

@@ -27,10 +27,12 @@ from rich.console import Console
 
 from generator import PACKAGE_DIR
 from generator.check.report import print_human
+from generator.mkdocs.site_guard import project_sources
 from generator.render.urls import raw_html_links
 from generator.site.build import load_project, new_staging, project_environment, swap_in
 from generator.util.console import say
-from generator.util.output_guard import Protected, git_paths, overlaps, protected_paths, tracked_paths
+from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from generator.util.output_guard import Protected, git_paths, overlaps, tracked_paths
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
 
     from generator.mkdocs.plugin import RecordsPlugin
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # Written into every render output, so the next render knows it may replace the folder.
 RENDER_MARKER = ".kbgen-render"
 RENDER_MARKER_TEXT = "Rendered by kbgen render; the next render replaces this folder.\n"
@@ -205,7 +206,7 @@ def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
 
 def render_files(config: MkDocsConfig, plugin: RecordsPlugin) -> Rendered:
     """Run the plugins' events up to the Markdown of every page; raises what a build raises."""
-    plugin.splice_raw_html = False  # the engine converts the whole page
+    plugin.splicer.enabled = False  # the engine converts the whole page
     config.plugins.on_startup(command="build", dirty=False)
     try:
         config = config.plugins.on_config(config)
@@ -219,11 +220,9 @@ def render_files(config: MkDocsConfig, plugin: RecordsPlugin) -> Rendered:
 def output_protected(config: MkDocsConfig, plugin: RecordsPlugin) -> list[Protected]:
     """Every source an output folder must not be, contain or lie inside."""
     project = Path(config.config_file_path or ".").resolve().parent
-    custom_dir = config.theme.custom_dir
     package = PACKAGE_DIR
-    theme_dir = Path(custom_dir) if custom_dir else None
     return [
-        *protected_paths(project, plugin.records_folder(config), Path(config.docs_dir), theme_dir),
+        *project_sources(config, plugin.records_folder(config)),
         Protected("the generator package", package),
         *git_paths(package),
         *(guard for guard in tracked_paths(project) if guard.path.is_dir()),

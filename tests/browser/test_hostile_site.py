@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from browser_support import build_planted_site, serve_directory
 
+from generator.render.registry import registered_pages
+
 pytestmark = pytest.mark.browser
 
 RUN = "window.__pwned=1;alert(1)"
@@ -129,13 +131,19 @@ def test_no_page_of_the_hostile_site_links_to_a_script_url(hostile_site: Path) -
     assert result.count("&lt;script&gt;window.__pwned") > 10, "the payloads did not reach the page"
 
 
-SYSTEM_PAGES = ["", "systems/", "glossary/", "systems/status-matrix/"] + [
-    f"systems/demo/{page}/" for page in ("", "result", "review")
-]
+def _directory_url(path: str) -> str:
+    stem = path.removesuffix(".md")
+    return stem.removesuffix("index") if stem.endswith("index") else f"{stem}/"
 
 
-@pytest.mark.parametrize("page_path", SYSTEM_PAGES)
-def test_no_planted_script_runs(browsing: Any, hostile_url: str, page_path: str) -> None:
+# The home page and every page type of the registry, per-system ones for the demo system.
+SITE_PAGES = ["", *(_directory_url(spec.path.replace("{slug}", "demo")) for spec in registered_pages())]
+
+
+@pytest.mark.parametrize("page_path", SITE_PAGES)
+def test_no_planted_script_runs(browsing: Any, hostile_site: Path, hostile_url: str, page_path: str) -> None:
+    if not (hostile_site / page_path / "index.html").is_file():
+        pytest.skip(f"the hostile system has no {page_path} page")
     page = browsing.page
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))

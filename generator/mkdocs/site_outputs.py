@@ -1,0 +1,51 @@
+"""What the plugin writes into the built site once MkDocs has written its pages: the
+record index (into the search plugin's index file), the marker that lets the next build
+replace the folder, and the build manifest with the SHA-256 of each generated page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+
+from generator.load.fingerprint import TextDigests
+from generator.mkdocs.site_manifest import write_manifest
+from generator.outputs.search import GraphParts, write_site_index
+from generator.pipeline import PerGraph, PipelineResult
+from generator.util.output_guard import mark_site
+
+
+class SiteOutputs:
+    """The digests of this build's generated pages as written, and the post-build writes."""
+
+    def __init__(self) -> None:
+        self._html_sha256: dict[str, str] = {}  # generated page → SHA-256 of the HTML written
+
+    def page_written(self, source: str, sha256: str) -> None:
+        self._html_sha256[source] = sha256
+
+    def write(
+        self,
+        config: MkDocsConfig,
+        published: PipelineResult | None,
+        index_memo: PerGraph[GraphParts] | None = None,
+        digests: TextDigests | None = None,
+    ) -> None:
+        """Write the index, the marker and the manifest; a review whose pin broke fails the build."""
+        site = Path(config.site_dir)
+        if published is not None:
+            # The search plugin's on_post_build has written its index (it is listed first).
+            write_site_index(site, published.graphs, index_memo)
+        mark_site(site)
+        problems = (
+            write_manifest(config, published.pages, published.artifacts, self._html_sha256, digests)
+            if published is not None
+            else []
+        )
+        self._html_sha256 = {}
+        if problems:
+            raise PluginError("kb-records: " + "; ".join(problems))
+
+    def reset(self) -> None:
+        self._html_sha256 = {}

@@ -55,8 +55,8 @@ def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while building large acyclic trees.
 
     Loading creates many small objects and no reference cycles; the collector's
-    repeated full scans made check time grow faster than the records (measured by
-    benchmarks/bench.py). Reference counting still frees everything.
+    repeated full scans would make check time grow faster than the records
+    (benchmarks/bench.py measures the growth). Reference counting still frees everything.
     """
     was_enabled = gc.isenabled()
     gc.disable()

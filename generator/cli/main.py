@@ -384,7 +384,7 @@ def _write_output(
     records: Path = Path("records"),
 ) -> int:
     """Print ``text`` ('-'), or write it to a file atomically, through the output guard:
-    never over a source file or into a source folder (``site_guard.file_refusal``)."""
+    never over a source file or into a source folder (``util/output_guard.file_refusal``)."""
     from generator.outputs.export import write_atomically
     from generator.util.output_guard import file_output_protected, file_refusal
 

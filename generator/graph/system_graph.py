@@ -82,7 +82,7 @@ class SystemGraph:
     record_pages: dict[str, str] = field(default_factory=dict)
     # In an analysis set, amended record ID → (anchor on the reconciliation page, amendment).
     amended: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
-    # id(section) → its anchor on its page, allocated once per page (``render/anchors.py``):
+    # id(section) → its anchor on its page, allocated once per page (``graph/anchors.py``):
     # a prose section never takes a record's anchor, the theme's or another section's.
     section_anchors: dict[int, str] = field(default_factory=dict)
 

@@ -269,7 +269,7 @@ class PageMemory:
 
 class TemplateBytecode(BytecodeCache):
     """The theme's compiled templates, kept across rebuilds: MkDocs makes a fresh Jinja
-    environment for every build, and compiling the theme again took a sixth of a rebuild.
+    environment for every build, and compiling the theme is a large share of a rebuild.
     Jinja checks each template's source checksum, so an edited template is compiled anew."""
 
     def __init__(self) -> None:
@@ -288,8 +288,8 @@ class ThemeListing:
     """The theme's static files as MkDocs lists them, kept across rebuilds.
 
     Every build, MkDocs lists each file of every theme folder (mkdocs-material ships
-    thousands of icons) and matches each name against its exclusion patterns: a sixth of a
-    rebuild at a hundred systems, for a list that changes only with the theme folders. The
+    thousands of icons) and matches each name against its exclusion patterns: a large share
+    of a rebuild at a hundred systems, for a list that changes only with the theme folders. The
     list is remembered per filter (MkDocs' own, identified by its code), theme folders,
     static templates and the site digest, which covers the files of the custom theme folder.
     """

@@ -3,7 +3,7 @@
 A generated page is mostly raw HTML blocks (``render/rawhtml.py``) between a few Markdown
 parts (front matter, headings, the diagram fence). Python-Markdown gives a raw block back
 unchanged, but only after parsing it with ``HTMLParser`` twice (MkDocs' anchor finder and
-the raw-block preprocessor): on a large page that was most of its conversion. So before
+the raw-block preprocessor): on a large page that is most of its conversion. So before
 conversion each raw block is replaced by a marker comment, which Python-Markdown passes
 through as a one-line raw block of its own, and after conversion the marker is replaced
 by the block, normalised as Python-Markdown would have normalised it.

@@ -1,10 +1,10 @@
 """How ``kbgen serve`` notices edits.
 
 MkDocs' live-reload server polls every watched folder twice a second. At a hundred
-systems, walking the records folder took a tenth of the server's CPU, taken from the
-rebuild running beside it, and an edit waited a quarter of a second on average to be
-seen. ``kbgen serve`` therefore gives the server the system's file events (watchdog's
-native observer: inotify on Linux) unless asked to ``--poll``.
+systems, walking the records folder costs CPU the rebuild running beside it needs, and
+an edit waits up to half a second to be seen. ``kbgen serve`` therefore gives the server
+the system's file events (watchdog's native observer: inotify on Linux) unless asked to
+``--poll``.
 
 A watch of a folder stops for good once the folder disappears (a rename away and back,
 a checkout that recreates it), and MkDocs ignores folder events. A light non-recursive

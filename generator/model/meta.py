@@ -40,7 +40,7 @@ class Display:
 
 
 # Field → its markers. Fields belong to model classes, so this stays as small as the models;
-# rendering asks about the same few fields for every record (a tenth of rendering time).
+# rendering asks about the same few fields for every record.
 _MARKERS: dict[int, tuple[FieldInfo, tuple[object, ...]]] = {}
 _MARKERS_LIMIT = 4096
 

@@ -32,7 +32,7 @@ from generator.model.vocab import Member
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
 
-# Keys of the built-in per-system pages: the link stage places records and sections on them.
+# Keys of the built-in per-system pages: the graph places records and sections on them (PLACEMENT).
 SYSTEM_PAGE, RESULT_PAGE, REVIEW_PAGE, MEMORY_PAGE = "index", "result", "review", "memory-report"
 # Keys of the pages of an analysis set's members (the memory member is the memory report).
 OVERVIEW_PAGE, RUNTIME_PAGE, EPISTEMIC_PAGE, RECONCILIATION_PAGE = (

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from generator.cli.linkcheck import check_site, html_pages, parse_page, pinned_revisions
 from generator.cli.main import main
+from generator.cli.site_links import check_site, html_pages, parse_page, pinned_revisions
 from generator.pipeline import check_records
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 import git
 import pytest
 
-from generator.cli import gitcheck
+from generator.cli import clone_check
 from generator.cli.main import main
 from generator.diagnostics import Diagnostic, Severity
 from generator.pipeline import check_records
@@ -78,7 +78,7 @@ def write_records(root: Path, revision: str, text: str | None = None, **fields: 
 def check(records: Path, sources: Path) -> list[Diagnostic]:
     (system,) = check_records(records)
     assert system.errors == [], [d.as_text() for d in system.errors]
-    return gitcheck.check_against_clones(system, sources)
+    return clone_check.check_against_clones(system, sources)
 
 
 def located(diagnostics: list[Diagnostic]) -> list[tuple[str, str, int, int, Severity]]:
@@ -230,13 +230,13 @@ components:
 
 def test_each_blob_is_read_once(workspace: Path, sha: str, monkeypatch: pytest.MonkeyPatch) -> None:
     reads: list[str] = []
-    original = gitcheck._Clone._read
+    original = clone_check._Clone._read
 
-    def counting(self: gitcheck._Clone, path: str) -> gitcheck._File | None:
+    def counting(self: clone_check._Clone, path: str) -> clone_check._File | None:
         reads.append(path)
         return original(self, path)
 
-    monkeypatch.setattr(gitcheck._Clone, "_read", counting)
+    monkeypatch.setattr(clone_check._Clone, "_read", counting)
     many = "; ".join(f"src/app.py:{n % 4 + 1}" for n in range(200))
     records = write_records(workspace, sha, body=f"'Cited often: SRC-1 {many}.'")
     assert check(records, workspace / "sources") == []

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from generator.cli.linkcheck import SiteLinks, check_site
 from generator.cli.main import main
+from generator.cli.site_links import SiteLinks, check_site
 from generator.mkdocs.site_manifest import MANIFEST_NAME, pin_problems, verify_manifest
 from generator.util.progress import progress_bar
 from tests.conftest import FIXTURES, REPO_ROOT

@@ -43,8 +43,8 @@ from rich.console import Console
 
 from generator.check import CheckedSystem
 from generator.check.rules import build_context
+from generator.cli.clone_check import HEX_REVISION
 from generator.cli.fetch_hosts import location_refusal
-from generator.cli.gitcheck import HEX_REVISION
 from generator.diagnostics import Diagnostic, error, warning
 from generator.util.progress import progress_bar
 

@@ -1,0 +1,61 @@
+"""``kbgen import``: convert an analysis document (or an analysis set's folder) into a
+system folder, then check the new folder as ``kbgen check`` would."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from generator.diagnostics import Severity
+from generator.pipeline import check_records
+from generator.util.console import say
+from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+
+
+def add_parser(commands: Any) -> None:
+    imp = commands.add_parser(
+        "import", help="convert an analysis document (Markdown or text) into a system folder"
+    )
+    imp.add_argument(
+        "file", help="the document (Markdown with frontmatter, or plain text), or an analysis set's folder"
+    )
+    imp.add_argument("--system", required=True, metavar="SLUG", help="the new system folder's name")
+    imp.add_argument("--records", default="records", help="records folder (default: records)")
+    imp.add_argument("--force", action="store_true", help="replace an existing system folder")
+    imp.add_argument("--format", choices=("human", "json"), default="human")
+    imp.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    # Imported here: the importer is loaded only by the command that imports.
+    from generator.importer import import_document
+
+    outcome = import_document(Path(args.file), args.system, Path(args.records), args.force)
+    systems = check_records(outcome.folder) if outcome.folder is not None else []
+    found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
+    if args.format == "json":
+        payload: dict[str, Any] = {
+            "folder": outcome.folder.as_posix() if outcome.folder else None,
+            "diagnostics": [d.as_dict() for d in found],
+        }
+        if outcome.coverage is not None:
+            payload["coverage"] = {"units": outcome.coverage.units, "kept": outcome.coverage.kept}
+        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for diagnostic in found:
+            say(out, diagnostic.as_text())
+    if outcome.folder is None:
+        say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
+        return EXIT_USAGE if any(d.code == "KB610" for d in found) else EXIT_ERRORS
+    errors = [d for d in found if d.severity is Severity.ERROR]
+    verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
+    kept = ""
+    if outcome.coverage is not None:
+        kept = f"kept {outcome.coverage.kept:,} of {outcome.coverage.units:,} sentences, items and cells; "
+    say(err, f"kbgen import: wrote {outcome.folder}/; {kept}{verdict}", "red" if errors else None)
+    return EXIT_ERRORS if errors else EXIT_OK

@@ -22,15 +22,11 @@ from generator.model.kinds import shared_kind_titles, status_fields
 from generator.model.profile import AXIS_TITLES, axis_anchor
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
-    RESULT_SECTION_TITLES,
     Section,
 )
 from generator.model.records import Annotation, RecordBase, Source, Supplied
 from generator.model.sets import (
-    EPISTEMIC_SECTION_TITLES,
-    OVERVIEW_SECTION_TITLES,
-    RECONCILIATION_SECTION_TITLES,
-    RUNTIME_SECTION_TITLES,
+    DOCUMENT_SECTION_TITLES,
     annotation_member,
     record_member,
 )
@@ -40,17 +36,6 @@ from generator.model.url_policy import (
     source_links,
 )
 from generator.model.walk import collect
-
-# The page of each member of an analysis set.
-# Each document key → its sections' titles (the anchors of its page's sections).
-DOCUMENT_SECTION_TITLES: dict[str, dict[str, str]] = {
-    "result": RESULT_SECTION_TITLES,
-    "memory_report": MEMORY_REPORT_SECTION_TITLES,
-    "overview": OVERVIEW_SECTION_TITLES,
-    "runtime_report": RUNTIME_SECTION_TITLES,
-    "epistemic_report": EPISTEMIC_SECTION_TITLES,
-    "reconciliation_report": RECONCILIATION_SECTION_TITLES,
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,10 @@ from functools import lru_cache
 from typing import Any
 
 from generator.importer.folding import words
-from generator.importer.sections import DOCUMENT_TITLES
 from generator.model import kinds
 from generator.model.files import list_models, record_file_model
 from generator.model.records import ROUTE_FIELD_LABELS
+from generator.model.sets import DOCUMENT_SECTION_TITLES
 
 # Other spellings of a field's title, per list key: folded label → model field.
 ALIASES: dict[str, dict[str, str]] = {
@@ -124,7 +124,7 @@ def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozense
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update({"guarantee strength", "amendment"})
     labels.update(fold(title) for title in kinds.shared_kind_titles().values())
-    labels.update(fold(title) for titles in DOCUMENT_TITLES.values() for title in titles.values())
+    labels.update(fold(title) for titles in DOCUMENT_SECTION_TITLES.values() for title in titles.values())
     return frozenset(names), frozenset(" ".join(words(label)) for label in labels)
 
 

@@ -10,10 +10,11 @@ from generator.importer.context import Gathered
 from generator.importer.drafts import Draft, finish
 from generator.importer.refusals import as_paragraph, mend
 from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text
-from generator.importer.sections import DOCUMENT_TITLES, SHARED
+from generator.importer.sections import SHARED
 from generator.model import kinds
 from generator.model.files import Run
 from generator.model.ids import kind_of
+from generator.model.sets import DOCUMENT_SECTION_TITLES
 
 SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
 # The file each top-level list is written to, as the shipped systems are laid out.
@@ -300,7 +301,7 @@ def _with_identity(document: dict[str, Any], front: dict[str, Any], kind: str) -
 
 
 def _document(kind: str, title: str, doc_type: str, body: dict[str, Any]) -> dict[str, Any]:
-    titles = DOCUMENT_TITLES[kind]
+    titles = DOCUMENT_SECTION_TITLES[kind]
     document: dict[str, Any] = {"title": title, "type": doc_type or "imported"}
     for key in titles:
         document[key] = body.get(key, {})

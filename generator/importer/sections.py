@@ -13,10 +13,7 @@ from generator.model import kinds
 from generator.model.ids import grammar
 from generator.model.prose import MEMORY_REPORT_SECTION_TITLES, RESULT_SECTION_TITLES
 from generator.model.sets import (
-    EPISTEMIC_SECTION_TITLES,
-    OVERVIEW_SECTION_TITLES,
-    RECONCILIATION_SECTION_TITLES,
-    RUNTIME_SECTION_TITLES,
+    DOCUMENT_SECTION_TITLES,
 )
 
 SHARED = "shared_records"
@@ -26,20 +23,9 @@ def _fold(title: str) -> str:
     return re.sub(r"\s+", " ", title.strip().lower())
 
 
-# Each document key with its sections' titles (the set's members after the two reports).
-DOCUMENT_TITLES: dict[str, dict[str, str]] = {
-    "result": RESULT_SECTION_TITLES,
-    "memory_report": MEMORY_REPORT_SECTION_TITLES,
-    "overview": OVERVIEW_SECTION_TITLES,
-    "runtime_report": RUNTIME_SECTION_TITLES,
-    "epistemic_report": EPISTEMIC_SECTION_TITLES,
-    "reconciliation_report": RECONCILIATION_SECTION_TITLES,
-}
-
-
 def section_keys(document_kind: str) -> dict[str, str]:
     """Folded section title → model key, for a document kind (``result``, ``overview``, …)."""
-    return {_fold(title): key for key, title in DOCUMENT_TITLES[document_kind].items()}
+    return {_fold(title): key for key, title in DOCUMENT_SECTION_TITLES[document_kind].items()}
 
 
 def top_level_titles() -> set[str]:

@@ -21,6 +21,8 @@ from pydantic_core import PydanticCustomError
 from generator.model.base import Anchor, Label, Quote, RecordId, Strict, Text
 from generator.model.ids import IdGrammar, RecordKind, kind_of
 from generator.model.prose import (
+    MEMORY_REPORT_SECTION_TITLES,
+    RESULT_SECTION_TITLES,
     SHARED_RECORD_DOCUMENTS,
     IncludeBlock,
     ListBlock,
@@ -376,3 +378,13 @@ SET_DOCUMENTS: dict[str, type[_MemberDocument]] = {
 }
 
 SHARED_RECORD_DOCUMENTS.extend((RuntimeReport, EpistemicReport))
+
+# Each document key with its sections' titles: the two reports, then the set's members.
+DOCUMENT_SECTION_TITLES: dict[str, dict[str, str]] = {
+    "result": RESULT_SECTION_TITLES,
+    "memory_report": MEMORY_REPORT_SECTION_TITLES,
+    "overview": OVERVIEW_SECTION_TITLES,
+    "runtime_report": RUNTIME_SECTION_TITLES,
+    "epistemic_report": EPISTEMIC_SECTION_TITLES,
+    "reconciliation_report": RECONCILIATION_SECTION_TITLES,
+}

@@ -6,12 +6,19 @@ caller's business (the MkDocs plugin adds virtual files, the CLI reports).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from generator.check import CheckedSystem, FolderCheck, check_system_folders, collector_paused, folder_check
+from generator.check import (
+    CheckedSystem,
+    FolderCheck,
+    check_folder,
+    check_system_folders,
+    collector_paused,
+    folder_check,
+)
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.fingerprint import FileDigests, folder_fingerprint
@@ -133,6 +140,14 @@ def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem
     """Load and check every system under a records folder (or one system folder), with
     the names the site keeps for itself reserved; nothing is linked or rendered."""
     return check_system_folders(records, base, folder_check(reserved_names()))
+
+
+def check_system(
+    folder: Path, base: Path | None = None, unsaved: Mapping[str, str] | None = None
+) -> CheckedSystem:
+    """Load and check one system folder of a records folder, with an editor's unsaved text
+    of open files (path below the folder → text) standing in for theirs on disk."""
+    return check_folder(folder, base, True, reserved_names(), unsaved)
 
 
 def _checked(

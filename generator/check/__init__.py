@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,10 +70,17 @@ def collector_paused() -> Iterator[None]:
 FolderCheck = Callable[[Path, Path | None, bool], CheckedSystem]
 
 
-def check_folder(folder: Path, base: Path | None, nested: bool, reserved: frozenset[str]) -> CheckedSystem:
+def check_folder(
+    folder: Path,
+    base: Path | None,
+    nested: bool,
+    reserved: frozenset[str],
+    unsaved: Mapping[str, str] | None = None,
+) -> CheckedSystem:
     """Load and check one system folder (``nested``: found inside a records folder, whose
-    name must be a slug the site does not keep for itself: ``reserved``)."""
-    source = load_system(folder, base)
+    name must be a slug the site does not keep for itself: ``reserved``; ``unsaved``: an
+    editor's text of open files, by path below the folder)."""
+    source = load_system(folder, base, unsaved)
     misnamed = slug_diagnostic(source, reserved) if nested else None
     if misnamed is not None:
         source.diagnostics.insert(0, misnamed)

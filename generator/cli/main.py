@@ -15,6 +15,7 @@ from generator.cli.commands import (
     export,
     import_document,
     linkcheck,
+    lsp,
     new,
     schema,
     search,
@@ -26,7 +27,7 @@ from generator.util.console import human_console, say
 from generator.util.exit_codes import EXIT_ERRORS
 
 # In the order ``kbgen --help`` lists them: the records first, then the site.
-COMMANDS = (check, sources, new, import_document, set_manifest, schema, export, search, linkcheck, site)
+COMMANDS = (check, sources, new, import_document, set_manifest, schema, export, search, linkcheck, site, lsp)
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by Ctrl-C
 
 

@@ -75,6 +75,29 @@ def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Di
     return _decode(data, display)
 
 
+def editor_text(text: str, display: str) -> tuple[str | None, list[Diagnostic]]:
+    """A file's unsaved text, as an editor holds it, held to the rules of :func:`read_text`:
+    the size limit, UTF-8 and no control characters."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    if len(data) > MAX_FILE_BYTES:
+        return None, [_too_large(display, len(data), MAX_FILE_BYTES)]
+    try:
+        return _decode(data, display)
+    except UnicodeDecodeError:  # a lone surrogate: not text any file could hold
+        return None, [error("KB007", "not UTF-8 text", display)]
+
+
+def readable_relative(relative: str) -> bool:
+    """Whether a path below a system folder names a file the walk would read: every folder
+    and the file pass :func:`ignored_reason`, within the depth limit."""
+    parts = relative.split("/")
+    if not relative or len(parts) > MAX_FOLDER_DEPTH or any(part in ("", ".", "..") for part in parts):
+        return False
+    return all(
+        ignored_reason(part, is_dir=index < len(parts) - 1) is None for index, part in enumerate(parts)
+    )
+
+
 def _read_at_most(fd: int, limit: int) -> bytes:
     chunks: list[bytes] = []
     size = 0

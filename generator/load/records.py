@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+import stat
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -22,12 +23,14 @@ from generator.load.readfs import (
     CONTROL_CHARACTER,
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
+    editor_text,
     entry_kind,
     ignored,
     not_regular,
     open_folder,
     printable,
     read_text,
+    readable_relative,
     walk_system,
 )
 from generator.load.scalarpos import ScalarSpan, scalar_locator
@@ -406,11 +409,15 @@ def _display(path: Path, base: Path) -> str:
         return printable(path.as_posix())
 
 
-def load_system(folder: Path, base: Path | None = None) -> SystemSource:
+def load_system(
+    folder: Path, base: Path | None = None, unsaved: Mapping[str, str] | None = None
+) -> SystemSource:
     """Load every record file and Markdown prose file of one system folder, sorted by path.
 
     Files are found and read only through :mod:`generator.load.readfs`: no symlink is
-    followed, nothing outside the folder is opened.
+    followed, nothing outside the folder is opened. ``unsaved`` (path below the folder →
+    text) is what an editor holds of open files: it stands in for a file's bytes on disk,
+    and a file not yet saved joins the folder, held to the same rules as a file read.
     """
     base = base or Path.cwd()
     display = _display(folder, base).rstrip("/") + "/"
@@ -425,15 +432,43 @@ def load_system(folder: Path, base: Path | None = None) -> SystemSource:
             source.diagnostics.extend(diagnostics)
             if entry is None:
                 continue
-            text, diagnostics = read_text(entry.dir_fd, entry.name, entry.display)
+            if unsaved is not None and entry.relative in unsaved:
+                text, diagnostics = editor_text(unsaved[entry.relative], entry.display)
+            else:
+                text, diagnostics = read_text(entry.dir_fd, entry.name, entry.display)
             source.diagnostics.extend(diagnostics)
             if text is not None:
                 found.append((entry.relative, entry.display, text))
     finally:
         os.close(root_fd)
+    walked = {relative for relative, _, _ in found}
+    for relative, held in sorted((unsaved or {}).items()):
+        if relative not in walked and readable_relative(relative) and _not_on_disk(folder, relative):
+            shown = display + printable(relative)
+            text, diagnostics = editor_text(held, shown)
+            source.diagnostics.extend(diagnostics)
+            if text is not None:
+                found.append((relative, shown, text))
     for relative, shown, text in sorted(found, key=lambda item: PurePosixPath(item[0])):
         _add_file(source, relative, shown, text)
     return source
+
+
+def _not_on_disk(folder: Path, relative: str) -> bool:
+    """Whether a file an editor holds unsaved is new: absent, below real folders only (a
+    file on disk, read or refused, is never replaced by what the editor says of it)."""
+    current = folder
+    for part in relative.split("/"):
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        if not stat.S_ISDIR(mode):
+            return False
+    return False
 
 
 # An analysis set's manifest beside its records: loaded like a record file, checked apart.

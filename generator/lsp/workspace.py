@@ -1,0 +1,86 @@
+"""The records folder of an editor's workspace: which system a file belongs to, the unsaved
+text of open files, and each system's analysis, made again only for the system an edit
+touched.
+
+The server reads nothing outside the records folder: a path is a record file only when it
+resolves to a place below it, and every file is read through the loader's one door
+(``generator.load.readfs``), with the editor's text of open files standing in for theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.load.records import system_folders
+from generator.lsp.analysis import SystemAnalysis, analyse
+
+
+@dataclass
+class RecordsWorkspace:
+    """The workspace's records folder and what the editor holds of it."""
+
+    base: Path  # diagnostics name files relative to this folder (the workspace root)
+    records: Path
+    unsaved: dict[Path, str] = field(default_factory=dict)  # open file → its text in the editor
+    _analyses: dict[Path, SystemAnalysis] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.base = self.base.resolve()
+        self.records = self.records.resolve()
+
+    def system_of(self, path: Path) -> Path | None:
+        """The system folder a file belongs to, or None when it lies outside the records."""
+        try:
+            relative = path.resolve().relative_to(self.records)
+        except (ValueError, OSError):
+            return None
+        if len(relative.parts) < 2:
+            return None
+        return self.records / relative.parts[0]
+
+    def hold(self, path: Path, text: str) -> Path | None:
+        """The editor opened or changed a file; the system it belongs to (None: not a record)."""
+        folder = self.system_of(path)
+        if folder is not None:
+            self.unsaved[path.resolve()] = text
+        return folder
+
+    def release(self, path: Path) -> Path | None:
+        """The editor closed a file: from now on its bytes on disk count."""
+        self.unsaved.pop(path.resolve(), None)
+        return self.system_of(path)
+
+    def analysis(self, folder: Path) -> SystemAnalysis:
+        """The system's analysis, made on first use and kept until ``refresh``."""
+        found = self._analyses.get(folder)
+        if found is None:
+            found = self.refresh(folder)
+        return found
+
+    def refresh(self, folder: Path) -> SystemAnalysis:
+        """Check and index one system again, with the open files' unsaved text."""
+        held = {
+            path.relative_to(folder).as_posix(): text
+            for path, text in self.unsaved.items()
+            if folder in path.parents
+        }
+        found = analyse(folder, self.base, held)
+        self._analyses[folder] = found
+        return found
+
+    def analysis_of(self, path: Path) -> SystemAnalysis | None:
+        folder = self.system_of(path)
+        return self.analysis(folder) if folder is not None else None
+
+    def every_analysis(self) -> Iterator[SystemAnalysis]:
+        """Every system of the records folder (for workspace symbols), each analysed once."""
+        if not self.records.is_dir():
+            return
+        for folder in system_folders(self.records):
+            yield self.analysis(folder.resolve())
+
+    def open_paths(self, folder: Path) -> list[Path]:
+        """The files of a system the editor holds open."""
+        return sorted(path for path in self.unsaved if folder in path.parents)

@@ -1,6 +1,6 @@
 """The language server's parts without the protocol: the key path under the cursor, the
 schema read along it, the editor's unsaved text through the loader's one door, and the
-editor set-up snippets of docs/editor.md."""
+editor set-up snippets of the README."""
 
 from __future__ import annotations
 
@@ -134,12 +134,13 @@ def test_the_workspace_holds_only_files_below_the_records_folder(tmp_path: Path)
 
 # ---------------------------------------------------------------- the editor set-up snippets
 
-EDITOR = (REPO / "docs" / "editor.md").read_text(encoding="utf-8")
+README = (REPO / "README.md").read_text(encoding="utf-8")
+IN_YOUR_EDITOR = README[README.index("## In your editor") :].split("\n## ", 1)[0]
 
 
 def _snippet(language: str) -> str:
-    found = re.search(rf"```{language}\n(.*?)```", EDITOR, re.S)
-    assert found is not None, f"docs/editor.md has no {language} snippet"
+    found = re.search(rf"```{language}\n(.*?)```", IN_YOUR_EDITOR, re.S)
+    assert found is not None, f"the README's 'In your editor' has no {language} snippet"
     return found.group(1)
 
 
@@ -148,6 +149,8 @@ def test_the_vs_code_settings_are_json_that_starts_kbgen_lsp() -> None:
     assert settings["glspc.server.command"] == "kbgen"
     assert settings["glspc.server.commandArguments"] == ["lsp"]
     assert set(settings["glspc.server.languageId"]) == {"yaml", "markdown"}
+    shipped = json.loads((REPO / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert {key: shipped[key] for key in settings} == settings  # the repository ships it
 
 
 def test_the_neovim_configuration_is_lua_that_starts_kbgen_lsp() -> None:

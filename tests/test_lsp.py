@@ -155,13 +155,15 @@ async def test_a_dangling_id_typed_is_reported_where_it_is_and_cleared_when_fixe
     start = _position(prose, "RTE-93")
     assert dangling.range.start == start
     assert dangling.range.end.character > start.character
-    structured = original.replace("- id: RTE-1\n", "- id: RTE-1\n  alternative_to: RTE-94\n", 1)
+    structured = original.replace("- id: RTE-1\n", "- id: RTE-1\n  alternative_to: [RTE-94]\n", 1)
     published = await _change(client, uri, structured, 3)
     assert _seen(published) == _checked(
         workspace, tmp_path / "structured", "oh-my-pi/routes.yaml", structured
     )
     (dangling,) = published.diagnostics
+    assert dangling.code == "KB201"
     assert dangling.range.start == _position(structured, "RTE-94")
+    assert dangling.range.end == _position(structured, "RTE-94", offset=len("RTE-94"))
     published = await _change(client, uri, original, 4)
     assert published.diagnostics == ()
 

@@ -68,7 +68,10 @@ def diagnostics_by_file(analysis: SystemAnalysis, positions: Positions) -> dict[
         line = max(diagnostic.line - 1, 0)
         start = max(diagnostic.col - 1, 0)
         text = lines[line].rstrip("\n") if line < len(lines) else ""
-        token = _TOKEN_END.match(text, min(start, len(text)))
+        # The ID a diagnostic points at, else the run of text up to the next space.
+        token = grammar().in_text.match(text, min(start, len(text))) or _TOKEN_END.match(
+            text, min(start, len(text))
+        )
         end = max(token.end() if token else start, start + 1) if text else start
         severity = (
             types.DiagnosticSeverity.Error

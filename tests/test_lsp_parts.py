@@ -168,3 +168,14 @@ def test_the_helix_configuration_is_toml_that_starts_kbgen_lsp() -> None:
     }
     assert {entry["name"] for entry in languages["language"]} == {"yaml", "markdown"}
     assert all("kbgen" in entry["language-servers"] for entry in languages["language"])
+
+
+def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    """A checkout or another editor changes a file nobody has open: the next answer sees it."""
+    folder = _system(tmp_path)
+    records = RecordsWorkspace(tmp_path, tmp_path / "records")
+    first = records.analysis(folder.resolve())
+    assert records.analysis(folder.resolve()) is first  # unchanged: kept
+    (folder / "routes.yaml").write_text("routes:\n- id: RTE-1\n  label: Renamed loop\n", encoding="utf-8")
+    again = records.analysis(folder.resolve())
+    assert again is not first and again.declarations["RTE-1"].record.label == "Renamed loop"

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.load.fingerprint import FileDigests, folder_fingerprint
 from generator.load.records import system_folders
 from generator.lsp.analysis import SystemAnalysis, analyse
 
@@ -24,7 +25,10 @@ class RecordsWorkspace:
     base: Path  # diagnostics name files relative to this folder (the workspace root)
     records: Path
     unsaved: dict[Path, str] = field(default_factory=dict)  # open file → its text in the editor
-    _analyses: dict[Path, SystemAnalysis] = field(default_factory=dict)
+    _analyses: dict[Path, tuple[str, SystemAnalysis]] = field(
+        default_factory=dict
+    )  # with the folder's fingerprint
+    _digests: FileDigests = field(default_factory=FileDigests)
 
     def __post_init__(self) -> None:
         self.base = self.base.resolve()
@@ -53,11 +57,13 @@ class RecordsWorkspace:
         return self.system_of(path)
 
     def analysis(self, folder: Path) -> SystemAnalysis:
-        """The system's analysis, made on first use and kept until ``refresh``."""
-        found = self._analyses.get(folder)
-        if found is None:
-            found = self.refresh(folder)
-        return found
+        """The system's analysis, made again when a file of the folder changed on disk (a
+        checkout, another editor) since it was made: the folder's entries are compared by
+        status, so an unchanged folder costs a walk of its names."""
+        known = self._analyses.get(folder)
+        if known is not None and known[0] == folder_fingerprint(folder, self._digests):
+            return known[1]
+        return self.refresh(folder)
 
     def refresh(self, folder: Path) -> SystemAnalysis:
         """Check and index one system again, with the open files' unsaved text."""
@@ -66,8 +72,9 @@ class RecordsWorkspace:
             for path, text in self.unsaved.items()
             if folder in path.parents
         }
+        fingerprint = folder_fingerprint(folder, self._digests)
         found = analyse(folder, self.base, held)
-        self._analyses[folder] = found
+        self._analyses[folder] = (fingerprint, found)
         return found
 
     def analysis_of(self, path: Path) -> SystemAnalysis | None:

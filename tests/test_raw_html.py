@@ -249,3 +249,17 @@ def test_no_template_writes_an_href() -> None:
         if "href=" in line or "<a " in line
     ]
     assert offenders == []
+
+
+def test_a_code_quotation_loses_its_common_indentation(tmp_path: Path) -> None:
+    """A quotation cut from deep in a file shows its lines, not the file's indentation."""
+    quoted = (
+        "components:\n  - id: CMP-9\n    label: Deep\n    quotes:\n"
+        '      - text: "        if ready:\\n            run()"\n'
+        "        path: src/agent.py\n        source: SRC-1\n        lines: [[12, 13]]\n"
+    )
+    records = make_records(tmp_path, {"quoted.yaml": quoted})
+    result = run_pipeline(records, tmp_path)
+    assert result.errors == []
+    page = next(text for path, text in result.pages.items() if "CMP-9" in text and path.endswith("result.md"))
+    assert "<code>if ready:\n    run()\n</code>" in page

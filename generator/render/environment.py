@@ -10,6 +10,7 @@ value.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
@@ -82,6 +83,8 @@ def _environment() -> Environment:
         html_table=rawhtml.table,
     )
     env.filters["html"] = rawhtml.html_value
+    # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
+    env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
     return env
 
 

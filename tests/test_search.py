@@ -23,6 +23,7 @@ from search_queries import QUERIES, anchor
 
 from generator.outputs import search
 from generator.outputs.search import RecordIndex, index_tokens, tokens
+from generator.pipeline import link_records
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IDS = [query for query, _ in QUERIES]
@@ -232,3 +233,34 @@ def test_site_without_the_theme_index_is_left_alone(tmp_path):
     other.write_text('{"docs": []}', encoding="utf-8")
     assert search.write_site_index(tmp_path, []) is None
     assert other.read_text(encoding="utf-8") == '{"docs": []}'
+
+
+def test_a_sentence_of_a_prose_section_finds_that_section(kbgen):
+    """Every prose section of a generated page is an entry, at its anchor."""
+    sentence = "session reconstruction and alternative compaction representations preserve continuity"
+    result = kbgen("search", sentence, "--json", "--limit", "1")
+    (hit,) = json.loads(result.out)["hits"]
+    assert (hit["kind"], hit["system"], hit["label"]) == ("section", "oh-my-pi", "Bounded synthesis")
+    assert hit["url"] == "systems/oh-my-pi/result/#bounded-synthesis"
+
+
+def test_section_entries_hold_their_own_text_not_their_records(site_index):
+    sections = [entry for entry in site_index.entries if entry.kind == search.SECTION_KIND]
+    titles = {(entry.system, entry.label) for entry in sections}
+    assert {
+        ("oh-my-pi", "Runtime account"),
+        ("oh-my-pi", "Reconciliation"),
+        ("decapod", "Write side"),
+    } <= titles
+    assert all(entry.id == "" and entry.url.startswith(f"systems/{entry.system}/") for entry in sections)
+    # A record's own words find the record first, not the section that places it.
+    assert site_index.search("Hashline")[0].entry.id != ""
+
+
+def test_the_index_stays_within_a_fifth_over_the_text_it_indexes(built_site):
+    """The site's index bytes over the bytes of the text it indexes (records and sections)."""
+    graphs = link_records(REPO_ROOT / "records").graphs
+    text = sum(len(f"{d.entry.id} {d.label} {d.body}".encode()) for d in search.documents(graphs))
+    size = (built_site / "search" / "search_index.json").stat().st_size
+    print(f"\nsearch index: {size} bytes for {text} bytes of indexed text: {size / text:.2f}x")
+    assert size < 1.2 * text

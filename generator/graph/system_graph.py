@@ -70,6 +70,9 @@ class SystemGraph:
     # id(section) → its anchor on its page, allocated once per page (``graph/anchors.py``):
     # a prose section never takes a record's anchor, the theme's or another section's.
     section_anchors: dict[int, str] = field(default_factory=dict)
+    # Every prose section of the system's documents, in page order: where it is, and what
+    # it holds of its own (its blocks; a subsection is one of its own). Search indexes them.
+    prose_sections: list[tuple[Place, Any]] = field(default_factory=list)
 
     @property
     def slug(self) -> str:
@@ -297,6 +300,7 @@ def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
             )
             for sub_place, sub_value in parts:
                 references.add_text(sub_value, sub_place)
+                graph.prose_sections.append((sub_place, sub_value))
 
 
 def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> None:

@@ -36,6 +36,7 @@ from lunr.stemmer import stemmer
 from generator.graph.system_graph import SystemGraph
 from generator.model.ids import anchor_of, grammar, kind_of, sort_key
 from generator.model.kinds import spec_of_id
+from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from generator.pipeline import PerGraph
 from generator.render import urls
@@ -47,6 +48,7 @@ FIELD_BOOSTS = {"id": 50, "label": 10, "body": 1}
 PREFIX_BOOST = 0.1
 CONTEXT_CHARS = 160
 INDEX_VERSION = 2  # 2: counted terms per document; the worker builds the index
+SECTION_KIND = "section"  # a prose section of a generated page
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,13 @@ def tokens(text: str) -> list[str]:
     """Query tokens: lower-cased ID-or-word runs (``RTE-11`` stays whole), each at most
     ``MAX_TOKEN_CHARS`` long (longer ones are left out)."""
     return [token.lower() for token in TOKEN.findall(text) if len(token) <= MAX_TOKEN_CHARS]
+
+
+def query_tokens(query: str) -> list[str]:
+    """The tokens every hit must match: a stop word the index leaves out ('and', 'the') is
+    dropped, unless it is the last token, the word being typed (a prefix of longer words)."""
+    found = tokens(query)
+    return [token for at, token in enumerate(found) if at == len(found) - 1 or index_term(token) is not None]
 
 
 def index_tokens(text: str) -> list[str]:
@@ -134,6 +143,7 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         context = _short(record.body or body)  # the record's own prose reads best
         entry = Entry(record_id, _kind_name(record_id), record.shown_label() or "", graph.slug, url, context)
         found.append(Document(entry, body, record.label or ""))
+    found.extend(section_documents(graph))
     for record_id in sorted(graph.supplied, key=sort_key):
         supplied = graph.supplied[record_id]
         body = f"declared elsewhere: {supplied.declared_in}"
@@ -141,6 +151,19 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))
         found.append(Document(entry, body, supplied.label or ""))
     return found
+
+
+def section_documents(graph: SystemGraph) -> Iterator[Document]:
+    """One document per prose section of the system's pages (Runtime account, Bounded
+    synthesis, …): its title as the label, its own text as the body. The records a section
+    places are their own documents; their IDs stay words of the section."""
+    for place, value in graph.prose_sections:
+        body = " ".join(" ".join(text.text.split()) for text in collect(value).texts)
+        if not body:
+            continue
+        url = _page_url(graph, place.page, place.anchor)
+        entry = Entry("", SECTION_KIND, place.title, graph.slug, url, _short(body))
+        yield Document(entry, body, place.title)
 
 
 def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
@@ -227,7 +250,7 @@ class RecordIndex:
     def search(self, query: str, system: str | None = None, kind: str | None = None) -> list[Hit]:
         """Hits best first: every query token matches; filtered by system and kind."""
         totals: dict[int, float] | None = None
-        for token in tokens(query):
+        for token in query_tokens(query):
             scores = self._token_scores(token)
             if totals is None:
                 totals = scores
@@ -412,7 +435,12 @@ def hits_as_lines(hits: list[Hit]) -> list[str]:
     lines: list[str] = []
     for hit in hits:
         entry = hit.entry
-        label = f" — {entry.label}" if entry.label else ""
-        lines.append(_printable(f"{entry.id} ({entry.kind}, {entry.system}){label}  {entry.url}"))
+        where = ", ".join(part for part in (entry.kind, entry.system) if part)
+        if entry.id:
+            label = f" — {entry.label}" if entry.label else ""
+            head = f"{entry.id} ({where}){label}"
+        else:  # a section of a page: its title leads
+            head = f"{entry.label} ({where})"
+        lines.append(_printable(f"{head}  {entry.url}"))
         lines.append(_printable(f"    {entry.context}"))
     return lines

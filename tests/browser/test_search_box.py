@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from browser_support import LANDED_JS, build_site, serve_directory
 from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
-from search_queries import DECAPOD, IMEM, OMP, QUERIES, anchor
+from search_queries import DECAPOD, OMP, QUERIES, anchor
 
 from generator.outputs.record_index import FieldTerms, serialized_index
 
@@ -24,11 +24,11 @@ pytestmark = pytest.mark.browser
 
 START = "systems/oh-my-pi/result/"
 TYPED = [
-    ("RTE-11", IMEM, "RTE-11", "route"),  # oh-my-pi declares it too; this one ranks first
+    ("RTE-11", OMP, "RTE-11", "route"),  # instinctual-memory declares it too: this page's system first
     ("RTE-1", OMP, "RTE-1", "route"),
     ("BAP-2", OMP, "BAP-2", "behavioral-authority path"),
     ("CLM-7", OMP, "CLM-7", "claim"),
-    ("OBJ-2", IMEM, "OBJ-2", "operative object"),
+    ("OBJ-2", OMP, "OBJ-2", "operative object"),
     ("MEM-RTE-knowledge-store", DECAPOD, "MEM-RTE-knowledge-store", "route"),
     ("RT-RTE-context-resolve", DECAPOD, "RT-RTE-context-resolve", "route"),
     ("Hashline", OMP, "CMP-4", "component"),
@@ -206,3 +206,38 @@ def test_label_with_markup_shows_as_text_in_search_results(browsing, markup_labe
     expect(link.locator("h1")).to_contain_text('<img src=x onerror="window.pwned=1">')
     assert link.locator("img").count() == 0
     assert page.evaluate("window.pwned") is None
+
+
+def test_an_id_of_several_systems_opens_the_current_pages_systems(browsing, base_url):
+    """On decapod's memory report, SRC-1 (every system declares one) is decapod's."""
+    page = browsing.page
+    page.goto(f"{base_url}/systems/decapod/memory-report/")
+    page.wait_for_load_state("load")
+    page.keyboard.press("/")
+    box = page.locator("input.md-search__input")
+    box.press_sequentially("SRC-1", delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(r"/systems/decapod/(\?[^#]*)?#src-1$"), timeout=15_000)
+    assert link.locator(".md-tag").all_inner_texts() == [DECAPOD, "source"]
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"/systems/decapod/(\?[^#]*)?#src-1$"))
+    assert browsing.errors == []
+
+
+# A sentence of oh-my-pi's Bounded synthesis (tests/test_search.py searches it too).
+SENTENCE = "session reconstruction and alternative compaction representations preserve continuity"
+
+
+def test_a_sentence_of_a_prose_section_lands_on_it(browsing, base_url):
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially(SENTENCE, delay=10)
+    link = page.locator(FIRST_LINK)
+    landing = re.compile(r"/oh-my-pi/result/(\?[^#]*)?#bounded-synthesis$")
+    expect(link).to_have_attribute("href", landing, timeout=15_000)
+    expect(link.locator("h1")).to_contain_text("Bounded synthesis")
+    assert link.locator(".md-tag").all_inner_texts() == [OMP, "section"]
+    link.click()
+    page.wait_for_url(landing)
+    page.wait_for_function(LANDED_JS, arg="bounded-synthesis", timeout=5_000)
+    assert browsing.errors == []

@@ -7,6 +7,8 @@ importScripts("vendor/lunr-2.3.9.js", "kb-search.js")
 
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 var records = null
+// The system of the page the search box is on (main.html passes it), or "".
+var here = new URLSearchParams(self.location.search).get("system") || ""
 
 function escapeHtml(text) {
   // Material renders titles, texts and tags as HTML.
@@ -15,9 +17,17 @@ function escapeHtml(text) {
   })
 }
 
+// An ID several systems declare: this page's system's record first.
+function hereFirst(hits, query) {
+  var wanted = query.trim().toUpperCase()
+  if (!here || !wanted) return hits
+  var mine = hits.filter(function (hit) { return hit.entry.system === here && hit.entry.id === wanted })
+  return mine.concat(hits.filter(function (hit) { return mine.indexOf(hit) < 0 }))
+}
+
 function resultItem(hit, terms) {
   var entry = hit.entry
-  // A hand-written page's section has a title but no ID and no system.
+  // A section of a page has a title but no ID; a hand-written page's has no system either.
   var title = [entry.id, entry.label].filter(Boolean).join(" · ")
   return {
     location: entry.url,
@@ -36,9 +46,9 @@ addEventListener("message", function (event) {
     records = data ? new self.kbSearch.RecordIndex(data) : null
     postMessage({ type: READY })
   } else if (message.type === QUERY) {
-    var hits = records ? records.search(message.data) : []
+    var hits = records ? hereFirst(records.search(message.data), message.data) : []
     var terms = {}
-    self.kbSearch.tokens(message.data).forEach(function (token) { terms[token] = true })
+    self.kbSearch.queryTokens(message.data).forEach(function (token) { terms[token] = true })
     postMessage({
       type: RESULT,
       data: { items: hits.map(function (hit) { return [resultItem(hit, terms)] }) }

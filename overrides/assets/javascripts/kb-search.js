@@ -21,6 +21,15 @@
       .map(function (token) { return token.toLowerCase() })
   }
 
+  // The tokens every hit must match (search.query_tokens): a stop word the index leaves out
+  // is dropped, unless it is the last token, the word being typed.
+  function queryTokens(query) {
+    var found = tokens(query)
+    return found.filter(function (token, at) {
+      return at === found.length - 1 || lunr.stopWordFilter(lunr.trimmer(new lunr.Token(token))) !== undefined
+    })
+  }
+
   // lunr's BM25 parameters (generator/record_index.py).
   var K1 = 1.2
   var B = 0.75
@@ -126,7 +135,7 @@
   RecordIndex.prototype.search = function (query) {
     var totals = null
     var self = this
-    tokens(query).forEach(function (token) {
+    queryTokens(query).forEach(function (token) {
       var scores = self.tokenScores(token)
       if (totals === null) { totals = scores; return }
       var next = new Map()
@@ -143,5 +152,5 @@
     })
   }
 
-  scope.kbSearch = { tokens: tokens, RecordIndex: RecordIndex, serializedIndex: serializedIndex }
+  scope.kbSearch = { tokens: tokens, queryTokens: queryTokens, RecordIndex: RecordIndex, serializedIndex: serializedIndex }
 })(typeof self !== "undefined" ? self : this)

@@ -19,6 +19,7 @@ from generator.importer.document import parse_document
 from generator.importer.recognisers.amendments import amendment_text
 from generator.importer.recognisers.ledger import labelled_lines
 from generator.load.records import load_record_text
+from generator.lsp.yaml_context import context_at
 from generator.model.anchors import find_anchors
 from generator.model.ids import grammar, resolve_id
 from generator.model.sets import LEDGER_LABELS
@@ -83,6 +84,12 @@ LEDGER_VALUES = {
 LEDGER_ENTRY = "".join(f"{label}: {LEDGER_VALUES.get(name, 'x')}\n" for name, label in LEDGER_LABELS.items())
 
 
+def _completion_context(text: str) -> None:
+    """The key path under a cursor at the end of a record file's last line (kbgen lsp)."""
+    lines = text.split("\n")
+    context_at(text, len(lines) - 1, len(lines[-1]))
+
+
 def _linker(html: bool = False) -> Linker:
     records = ROOT / "tests" / "fixtures" / "render" / "records"
     result = run_pipeline(records, ROOT / "tests" / "fixtures" / "render")
@@ -114,6 +121,9 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),
         ("HTML Linker.text: IDs, anchors", html_linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("code block (raw HTML): blank lines", code_block, "a  \n\n"),
+        ("lsp completion: a line of spaces", _completion_context, "k|    ..."),
+        ("lsp completion: spaces, then '#'", _completion_context, "k|          #x: y"),
+        ("lsp completion: many nested keys", _completion_context, "  k:\n"),
     ]
 
 

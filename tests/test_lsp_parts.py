@@ -61,6 +61,12 @@ def test_the_key_path_is_read_from_indentation(
     assert (context.path, context.key, context.prefix) == (path, key, prefix)
 
 
+def test_a_key_runs_to_the_first_colon_or_comment() -> None:
+    assert context_at("label" + " " * 50 + "# note: x", 0, 64).key is None
+    assert context_at("label   : Loop", 0, 14).key == "label"
+    assert context_at("x" * 300, 0, 300).prefix == ""  # no word to complete
+
+
 def test_a_list_at_the_parents_indentation_and_a_sibling_with_an_inline_value() -> None:
     text = "routes:\n- id: RTE-1\n  fields:\n    immediate_return: x\n  guarantee:\n  - strength: \n"
     context = context_at(text, *_at(text, "  - strength: "))
@@ -116,6 +122,10 @@ def test_unsaved_text_is_held_to_the_loaders_limits(tmp_path: Path) -> None:
     analysis = analyse(folder, tmp_path, {"routes.yaml": huge, "notes.md": "a \x1b[2J escape"})
     codes = {(d.code, d.file.rsplit("/", 1)[-1]) for d in analysis.checked.diagnostics}
     assert ("KB005", "routes.yaml") in codes and ("KB012", "notes.md") in codes
+    surrogate = analyse(folder, tmp_path, {"routes.yaml": "routes:\n- id: RTE-1\n  label: \ud800\n"})
+    assert [(d.code, d.file, d.line, d.col) for d in surrogate.checked.diagnostics] == [
+        ("KB007", "records/demo/routes.yaml", 3, 10)
+    ]
     unreadable = analyse(folder, tmp_path, {"../escape.yaml": "routes: []\n", ".hidden.yaml": "routes: []\n"})
     assert not any("escape" in d.file or "hidden" in d.file for d in unreadable.checked.diagnostics)
 
@@ -179,3 +189,14 @@ def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
     (folder / "routes.yaml").write_text("routes:\n- id: RTE-1\n  label: Renamed loop\n", encoding="utf-8")
     again = records.analysis(folder.resolve())
     assert again is not first and again.declarations["RTE-1"].record.label == "Renamed loop"
+
+
+def test_hover_shows_record_text_as_written_not_as_markup(tmp_path: Path) -> None:
+    folder = _system(tmp_path)
+    label = "<img src=x onerror=alert(1)> **loud** [link](https://example.org)"
+    analysis = analyse(folder, tmp_path, {"routes.yaml": f"routes:\n- id: RTE-1\n  label: '{label}'\n"})
+    shown = analysis.hover("RTE-1").split("\n\n")[0]
+    assert (
+        shown
+        == "**RTE-1** — &lt;img src=x onerror=alert(1)&gt; \\*\\*loud\\*\\* \\[link\\](https://example.org)"
+    )

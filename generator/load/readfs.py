@@ -81,10 +81,7 @@ def editor_text(text: str, display: str) -> tuple[str | None, list[Diagnostic]]:
     data = text.encode("utf-8", errors="surrogatepass")
     if len(data) > MAX_FILE_BYTES:
         return None, [_too_large(display, len(data), MAX_FILE_BYTES)]
-    try:
-        return _decode(data, display)
-    except UnicodeDecodeError:  # a lone surrogate: not text any file could hold
-        return None, [error("KB007", "not UTF-8 text", display)]
+    return _decode(data, display)  # a lone surrogate is not UTF-8: KB007 at its place
 
 
 def readable_relative(relative: str) -> bool:

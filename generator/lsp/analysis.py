@@ -22,6 +22,7 @@ from generator.model.ids import anchor_of, grammar, resolve_id
 from generator.model.kinds import qualified_status_fields, spec_of_id
 from generator.model.records import RecordBase, Supplied
 from generator.pipeline import check_system
+from generator.render.markdown import escape
 from generator.render.registry import PLACEMENT
 from generator.render.urls import page_path
 
@@ -135,9 +136,9 @@ class SystemAnalysis:
 
 
 def _plain(text: object) -> str:
-    """Record text shown in hover Markdown: one line, without the characters Markdown reads."""
-    flat = " ".join(str(text).split())
-    return "".join(f"\\{ch}" if ch in "\\`*_[]<>#|" else ch for ch in flat)
+    """Record text in hover Markdown: one line, escaped as the site escapes it (data, shown
+    as written: no link, HTML or emphasis of its own)."""
+    return str(escape(" ".join(str(text).split())))
 
 
 def analyse(folder: Path, base: Path, unsaved: Mapping[str, str] | None = None) -> SystemAnalysis:

@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from generator.diagnostics import Severity
+from generator.load.readfs import MAX_FILE_BYTES
 from generator.lsp.analysis import Span, SystemAnalysis
 from generator.lsp.positions import Positions
 from generator.lsp.schema_walk import keys_at, takes_ids, values_at
@@ -260,7 +261,7 @@ def completion(
 ) -> types.CompletionList:
     """IDs of the system, controlled values, keys from the model, sources in evidence."""
     analysis = records.analysis_of(path)
-    if analysis is None:
+    if analysis is None or len(document.source) > MAX_FILE_BYTES:  # the check refuses it too
         return types.CompletionList(is_incomplete=False, items=[])
     place = document.position_codec.position_from_client_units(document.lines, position)
     context = context_at(document.source, place.line, place.character)
@@ -450,22 +451,25 @@ def _insert_range(positions: Positions, span: Span) -> types.Range:
     return positions.range(span)
 
 
-_VALUE = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:[^:#]+:\s+)?)(?P<value>[^#]*?)\s*(?:#.*)?\Z")
+# A misspelt controlled value longer than this has no near one (and difflib would be slow).
+MAX_VALUE_CHARS = 100
 
 
 def _nearest_value(
     positions: Positions, path: Path, line: int, column: int, text: str
 ) -> tuple[str, types.WorkspaceEdit] | None:
-    """A misspelt controlled value → the nearest one the field takes."""
-    match = _VALUE.match(text)
-    if match is None or not match.group("value"):
+    """A misspelt controlled value → the nearest one the field takes. The check's diagnostic
+    starts at the value; it runs to a comment or the line's end."""
+    rest = text[column:]
+    comment = rest.find(" #")
+    value = (rest if comment < 0 else rest[:comment]).rstrip()
+    written = value.strip("'\"")
+    if not written or len(written) > MAX_VALUE_CHARS:
         return None
-    written = match.group("value").strip("'\"")
     whole = "\n".join(line_text.rstrip("\n") for line_text in positions.lines(path))
     context = context_at(whole, line, len(text))
     options = values_at((*context.path, context.key)) if context.key else values_at(context.path)
     nearest = difflib.get_close_matches(written, options, n=1, cutoff=0.5)
     if not nearest:
         return None
-    start = match.start("value")
-    return f"Change to '{nearest[0]}'", _edit(positions, path, line, start, match.end("value"), nearest[0])
+    return f"Change to '{nearest[0]}'", _edit(positions, path, line, column, column + len(value), nearest[0])

@@ -34,9 +34,7 @@ class Positions:
             if document is not None:
                 found = document.lines
             else:
-                analysis = self._records.analysis_of(path)
-                text = analysis.texts.get(path.resolve(), "") if analysis is not None else ""
-                found = text.splitlines(keepends=True)
+                found = self._records.kept_text(path).splitlines(keepends=True)
             self._lines[path] = found
         return found
 

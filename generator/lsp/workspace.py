@@ -77,6 +77,13 @@ class RecordsWorkspace:
         self._analyses[folder] = (fingerprint, found)
         return found
 
+    def kept_text(self, path: Path) -> str:
+        """A file's text as its system's latest analysis read it ('' when none did): what a
+        request converts positions with, without fingerprinting the folder again."""
+        folder = self.system_of(path)
+        known = self._analyses.get(folder) if folder is not None else None
+        return known[1].texts.get(path.resolve(), "") if known is not None else ""
+
     def analysis_of(self, path: Path) -> SystemAnalysis | None:
         folder = self.system_of(path)
         return self.analysis(folder) if folder is not None else None

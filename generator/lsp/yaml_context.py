@@ -15,11 +15,22 @@ from dataclasses import dataclass
 LIST_ITEM = "-"  # a path step into a list's items
 
 _LINE = re.compile(r"^(?P<indent> *)(?P<dashes>(?:- +)*)(?P<rest>.*)\Z")
-_KEY = re.compile(
-    r"^(?P<key>[^\s#'\"\[\]{}:,&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")\s*:(?:\s+|\Z)(?P<value>.*)\Z"
-)
-# A plain scalar's last word before the cursor: what a completion replaces.
-_WORD = re.compile(r"[A-Za-z0-9_/.-]*\Z")
+# A key runs to the line's first ':' or '#' (greedy, so a long line is read once; a lazy
+# key followed by optional spaces backtracked quadratically over a line of spaces).
+_KEY = re.compile(r"^(?P<key>[^\s#'\"\[\]{}:,&*!|>%@`-][^:#]*|'[^']*'|\"[^\"]*\"):(?:\s+|\Z)(?P<value>.*)\Z")
+# The characters of the word a completion replaces; a longer run is no word to complete.
+WORD_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_/.-")
+MAX_WORD_CHARS = 200
+
+
+def _last_word(text: str) -> str:
+    """The run of word characters that ends ``text`` ('' when it is over ``MAX_WORD_CHARS``)."""
+    start = len(text)
+    while start > 0 and text[start - 1] in WORD_CHARACTERS:
+        start -= 1
+        if len(text) - start > MAX_WORD_CHARS:
+            return ""
+    return text[start:]
 
 
 @dataclass(frozen=True)
@@ -49,8 +60,7 @@ def context_at(text: str, line: int, column: int) -> Context:
     lines = text.split("\n")
     current = lines[line][:column] if 0 <= line < len(lines) else ""
     key_col, dash_col, rest = _split(current)
-    word = _WORD.search(current)
-    prefix = word.group(0) if word else ""
+    prefix = _last_word(current)
     found = _KEY.match(rest)
     key = _unquote(found.group("key")) if found else None
     value = found.group("value") if found else ""

@@ -89,6 +89,12 @@ RULES: dict[str, Rule] = {
         Rule("KB305", "missing-run", "A system folder declares no run."),
         Rule("KB306", "system-slug", "A system folder name is not a slug (lower-case words joined by '-')."),
         Rule("KB307", "reserved-slug", "A system folder name is reserved for a page or folder of the site."),
+        Rule("KB308", "run-folder", "A run folder's name is not its run's ID, or runs/ holds a file."),
+        Rule(
+            "KB309",
+            "run-history",
+            "Two runs of a system share a run ID, or more than one says it is current.",
+        ),
         Rule("KB401", "anchor-source", "An evidence anchor cites a source the system does not declare."),
         Rule("KB402", "anchor-path", "An evidence anchor's path is not a safe relative path."),
         Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane."),

@@ -23,11 +23,13 @@ from generator.diagnostics import Diagnostic, Severity
 from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.fingerprint import FileDigests, folder_fingerprint
 from generator.load.slugs import SITE_NAMES
+from generator.model.runs import RunHistory, run_history
 from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.render.cross import render_cross_system
 from generator.render.pages import render_system
-from generator.render.registry import PLACEMENT, SYSTEM_PAGE, system_pages
-from generator.render.summary import summarize
+from generator.render.registry import PLACEMENT, SYSTEM_PAGE
+from generator.render.run_history import render_run_changes, runs_summary
+from generator.render.summary import published_pages, summarize
 from generator.render.urls import page_path, reserved_slugs
 
 T = TypeVar("T")
@@ -100,7 +102,8 @@ class PipelineResult:
     """Pages (path → Markdown) when the records are clean, and every diagnostic."""
 
     systems: list[CheckedSystem]
-    graphs: list[SystemGraph] = field(default_factory=list)
+    graphs: list[SystemGraph] = field(default_factory=list)  # each system's current run
+    earlier_runs: list[SystemGraph] = field(default_factory=list)  # the systems' other runs
     pages: dict[str, str] = field(default_factory=dict)
     # Other generated files: each analysis set's manifest (path below docs_dir → text).
     artifacts: dict[str, str] = field(default_factory=dict)
@@ -115,17 +118,25 @@ class PipelineResult:
         return [d for d in self.diagnostics if d.severity is Severity.ERROR]
 
     def summaries(self) -> list[dict[str, object]]:
-        return [summarize(graph).as_dict() for graph in self.graphs]
+        """Each system's summary (its current run) with its runs' pages, for the nav and
+        the home page."""
+        earlier: dict[str, list[SystemGraph]] = {}
+        for graph in self.earlier_runs:
+            earlier.setdefault(graph.system.slug, []).append(graph)
+        return [
+            {**summarize(graph).as_dict(), **runs_summary(graph, earlier.get(graph.system.slug, []))}
+            for graph in self.graphs
+        ]
 
     def edit_paths(self) -> dict[str, Path]:
         """Generated page → the record file it is rendered from (cross-system pages have none)."""
         found: dict[str, Path] = {}
-        for system in self.systems:
-            records = system.records
-            for spec in system_pages(records):
+        for graph in [*self.graphs, *self.earlier_runs]:
+            records = graph.system
+            for spec in published_pages(graph):
                 model = spec.edit_source(records) if spec.edit_source is not None else None
                 origin = records.origin(model) if model is not None else None
-                path = page_path(spec.key, records.slug)
+                path = page_path(spec.key, graph.slug)
                 if origin is not None and path in self.pages:
                     found[path] = self.base / origin.file  # an absolute display path stays absolute
         return found
@@ -143,11 +154,15 @@ def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem
 
 
 def check_system(
-    folder: Path, base: Path | None = None, unsaved: Mapping[str, str] | None = None
+    folder: Path,
+    base: Path | None = None,
+    unsaved: Mapping[str, str] | None = None,
+    run_of: str | None = None,
 ) -> CheckedSystem:
-    """Load and check one system folder of a records folder, with an editor's unsaved text
-    of open files (path below the folder → text) standing in for theirs on disk."""
-    return check_folder(folder, base, True, reserved_names(), unsaved)
+    """Load and check one system folder of a records folder (or, ``run_of``: one further run
+    of that system), with an editor's unsaved text of open files (path below the folder →
+    text) standing in for theirs on disk."""
+    return check_folder(folder, base, True, reserved_names(), unsaved, run_of)
 
 
 def _checked(
@@ -172,13 +187,13 @@ def _remembering_check(
 ) -> FolderCheck:
     """A folder check that reuses the stages of an unchanged folder and remembers new ones."""
 
-    def check(folder: Path, base: Path | None, nested: bool) -> CheckedSystem:
+    def check(folder: Path, base: Path | None, nested: bool, run_of: str | None = None) -> CheckedSystem:
         shown_from = base or Path.cwd()
         seen.add((str(folder), str(shown_from), nested))
         fingerprint = folder_fingerprint(folder, cache.digests)
         found = cache.get(folder, shown_from, nested, fingerprint)
         if found is None:
-            found = SystemStages(plain(folder, base, nested))
+            found = SystemStages(plain(folder, base, nested, run_of=run_of))
             cache.put(folder, shown_from, nested, fingerprint, found)
         checked = found.fresh_checked()
         stages[id(checked)] = found
@@ -196,17 +211,37 @@ def link_records(records: Path, base: Path | None = None, cache: SystemCache | N
     result, stages = _checked(records, base, cache)
     if result.errors:
         return result
+    runs = histories(result.systems)
     with collector_paused():
-        result.graphs = [_graph(system, stages.get(id(system))) for system in result.systems]
+        for system in result.systems:
+            graph = _graph(system, stages.get(id(system)), runs.get(id(system)))
+            (result.graphs if graph.is_current else result.earlier_runs).append(graph)
     return result
 
 
-def _graph(system: CheckedSystem, stages: SystemStages | None) -> SystemGraph:
-    if stages is None:
-        return link_system(system.records, PLACEMENT)
-    if stages.graph is None:
-        stages.graph = link_system(system.records, PLACEMENT)
-    return stages.graph
+def histories(systems: list[CheckedSystem]) -> dict[int, RunHistory]:
+    """The run history of every system with more than one run, by ``id`` of each run's
+    checked system (a system of one run has none: its pages are where they always were)."""
+    by_slug: dict[str, list[CheckedSystem]] = {}
+    for system in systems:
+        by_slug.setdefault(system.records.slug, []).append(system)
+    found: dict[int, RunHistory] = {}
+    for slug, runs in by_slug.items():
+        if len(runs) > 1:
+            history = run_history(slug, [(run.records.run_folder, run.records) for run in runs])
+            found.update((id(run), history) for run in runs)
+    return found
+
+
+def _graph(system: CheckedSystem, stages: SystemStages | None, history: RunHistory | None) -> SystemGraph:
+    # A kept graph is reused only under the same history: a new run moves an earlier
+    # run's pages (and its links) below runs/.
+    if stages is not None and stages.graph is not None and stages.graph.history == history:
+        return stages.graph
+    graph = link_system(system.records, PLACEMENT, history)
+    if stages is not None:
+        stages.graph, stages.pages = graph, None
+    return graph
 
 
 def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, str]:
@@ -226,13 +261,17 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
     result, stages = _checked(records, base, cache)
     if result.errors:
         return result
+    runs = histories(result.systems)
     with collector_paused():
         pages: dict[str, str] = {}
         for system in result.systems:
             known = stages.get(id(system))
-            graph = _graph(system, known)
-            result.graphs.append(graph)
+            graph = _graph(system, known, runs.get(id(system)))
+            (result.graphs if graph.is_current else result.earlier_runs).append(graph)
             pages.update(_system_pages(graph, known))
+        pages.update(render_run_changes([*result.graphs, *result.earlier_runs]))
+        # The comparison, the status matrix and the other cross-system pages read the
+        # current run of each system.
         pages.update(render_cross_system(result.graphs))
     result.pages = dict(sorted(pages.items()))
     result.artifacts = set_manifests(result.graphs)

@@ -12,15 +12,15 @@ OMP, DECAPOD, IMEM, CHEATSHEET = "oh-my-pi", "decapod", "instinctual-memory", "d
 QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     # Numbered IDs, including prefixes of other IDs (RTE-1 vs RTE-10…RTE-13).
     ("RTE-11", (IMEM, "RTE-11")),  # oh-my-pi declares it too; this one ranks first
-    ("RTE-1", (OMP, "RTE-1")),
+    ("RTE-1", (IMEM, "RTE-1")),  # oh-my-pi declares it too; this one ranks first
     ("RTE-2", (IMEM, "RTE-2")),  # oh-my-pi declares it too; this one ranks first
     ("RTE-10", (IMEM, "RTE-10")),  # oh-my-pi declares it too; this one ranks first
-    ("CLM-7", (OMP, "CLM-7")),
+    ("CLM-5", (OMP, "CLM-5")),
     ("CLM-1", (OMP, "CLM-1")),
     ("OBJ-2", (IMEM, "OBJ-2")),  # oh-my-pi declares it too; this one ranks first
     ("BAP-2", (OMP, "BAP-2")),
-    ("BAP-23", (OMP, "BAP-23")),
-    ("CMP-24", (OMP, "CMP-24")),
+    ("BAP-14", (OMP, "BAP-14")),
+    ("CMP-8", (OMP, "CMP-8")),
     # SRC-2 is declared by oh-my-pi and supplied by dynamic-cheatsheet: equal scores, so the
     # documented tie rule shows the earlier system first.
     ("SRC-2", (CHEATSHEET, "SRC-2")),
@@ -34,25 +34,28 @@ QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     ("EPI-RTE-feedback-proposal", (DECAPOD, "EPI-RTE-feedback-proposal")),
     ("RT-CMP-jev", (DECAPOD, "RT-CMP-jev")),
     # Words: the record whose label carries the word comes before body mentions.
-    ("Hashline", (OMP, "CMP-4")),
-    ("sharpshooter", (OMP, "OBJ-39")),
-    ("Mnemopi", (OMP, "OBJ-32")),
-    ("rewind", (OMP, "OBJ-26")),
+    ("Hindsight", (OMP, "RTE-19")),
+    ("sharpshooter", (OMP, "CMP-7")),
+    ("Mnemopi", (OMP, "CMP-6")),
+    ("TTSR", (OMP, "RTE-9")),
     ("lease", (DECAPOD, "MEM-RTE-internalization-lease")),
     ("knowledge", (DECAPOD, "MEM-OBJ-knowledge-entry")),
     # Multi-word queries and phrases: every word must match.
-    ("stale edit", (OMP, "RTE-11")),
-    ('"stale edit"', (OMP, "RTE-11")),
-    ("agent loop", (OMP, "CMP-1")),
-    ("retry fallback", (OMP, "RTE-12")),
+    ("advisor note", (OMP, "RTE-7")),
+    ('"advisor note"', (OMP, "RTE-7")),
+    ("tool registry", (OMP, "CMP-3")),
+    ("skill revision", (OMP, "RTE-14")),
     ("jev ledger", (DECAPOD, "MEM-OBJ-jev-ledger")),
     # A word being typed, and typos.
-    ("Hashli", (OMP, "CMP-4")),
-    ("Hashlien", (OMP, "CMP-4")),
-    ("sharpshoter", (OMP, "OBJ-39")),
+    ("Sharpsho", (OMP, "CMP-7")),
+    ("Mnemopo", (OMP, "CMP-6")),
+    ("sharpshoter", (OMP, "CMP-7")),
     # No match.
     ("zzzqqq", None),
-    ("Hashline zzzqqq", None),
+    ("Hindsight zzzqqq", None),
+    # Words of oh-my-pi's earlier run only: search reads the current runs by default.
+    ("Hashline", None),
+    ("retry fallback", None),
 ]
 
 

@@ -1,9 +1,10 @@
 """The older oh-my-pi result (``../shared/reference/AAS-2026-09-26-oh-my-pi-01/result.md``), a
-result written before the set format, imports whole: it checks clean, every sentence, list
-item and table cell is kept, every ID it writes is declared or supplied, every quotation
-is a record's or kept with its attribution, and, imported into a copy of the KB in place
-of the seed's run, its fourteen-axis profile reaches the comparison page and the CSV
-value for value, with the basis stated once per axis."""
+result written before the set format, ships whole as oh-my-pi's current run
+(``records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01/``, the importer's output byte for
+byte): it checks clean, every sentence, list item and table cell is kept, every ID it
+writes is declared or supplied, every quotation is a record's or kept with its
+attribution, and its fourteen-axis profile reaches the comparison page and the CSV value
+for value, with the basis stated once per axis."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 import yaml
 
 from generator.diagnostics import Severity
-from generator.importer import import_document
+from generator.importer import import_run, render_files
 from generator.model.ids import grammar
 from generator.model.profile import AXIS_TITLES
 from generator.outputs.export import export_csv
@@ -40,19 +41,35 @@ def _front() -> dict[str, Any]:
     return yaml.safe_load("\n".join(lines[1:end]))
 
 
+SHIPPED = REPO_ROOT / "records" / "oh-my-pi" / "runs" / "AAS-2026-09-26-oh-my-pi-01"
+
+
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the shipped KB with oh-my-pi's run replaced by the imported one."""
+def run_folder() -> Path:
+    """The shipped run: oh-my-pi's further run, imported whole with ``kbgen import --as-run``."""
     _text()
-    root = tmp_path_factory.mktemp("kb")
-    shutil.copytree(REPO_ROOT / "records", root / "records")
-    outcome = import_document(RESULT, "oh-my-pi", root / "records", force=True)
-    assert outcome.folder is not None
+    return SHIPPED
+
+
+def test_the_import_keeps_every_sentence_item_and_cell(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(
+        REPO_ROOT / "records" / "oh-my-pi", records / "oh-my-pi", ignore=shutil.ignore_patterns("runs")
+    )
+    outcome = import_run(RESULT if RESULT.is_file() else Path(_text()), "oh-my-pi", records)
+    assert outcome.folder == records / "oh-my-pi" / "runs" / "AAS-2026-09-26-oh-my-pi-01"
     assert outcome.coverage is not None
     assert (outcome.coverage.kept, outcome.coverage.units) == (outcome.coverage.units, outcome.coverage.units)
     assert outcome.coverage.units > 1500
     assert not [d for d in outcome.diagnostics if d.severity is Severity.ERROR]
-    return root
+
+
+def test_shipped_run_is_what_the_importer_writes() -> None:
+    """records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01 is the importer's output, byte for
+    byte (nothing edited by hand)."""
+    files, _ = render_files(_text(), RESULT.as_posix(), "oh-my-pi")
+    shipped = {path.name: path.read_text(encoding="utf-8") for path in SHIPPED.glob("*.yaml")}
+    assert shipped == files
 
 
 def _records(folder: Path) -> dict[str, dict[str, Any]]:
@@ -64,18 +81,20 @@ def _records(folder: Path) -> dict[str, dict[str, Any]]:
     return found
 
 
-def test_it_checks_clean(kb: Path) -> None:
-    (system,) = check_records(kb / "records" / "oh-my-pi")
+def test_it_checks_clean(run_folder: Path) -> None:
+    systems = [s for s in check_records(REPO_ROOT / "records" / "oh-my-pi") if s.source.run_folder]
+    (system,) = systems
+    assert system.source.folder == run_folder
     assert [d.as_text() for d in system.diagnostics if d.severity is Severity.ERROR] == []
 
 
-def test_every_id_it_writes_is_declared_or_supplied(kb: Path) -> None:
+def test_every_id_it_writes_is_declared_or_supplied(run_folder: Path) -> None:
     written = {match.group(0) for match in grammar().in_text.finditer(_text())}
-    assert written <= set(_records(kb / "records" / "oh-my-pi"))
+    assert written <= set(_records(run_folder))
 
 
-def test_records_of_every_kind_and_form(kb: Path) -> None:
-    records = _records(kb / "records" / "oh-my-pi")
+def test_records_of_every_kind_and_form(run_folder: Path) -> None:
+    records = _records(run_folder)
     declared = {rid for rid, record in records.items() if "declared_in" not in record}
     expected = {f"CMP-{n}" for n in range(1, 9)} | {f"OBJ-{n}" for n in range(1, 18)}
     expected |= {f"RTE-{n}" for n in range(1, 21)} | {f"CLM-{n}" for n in range(1, 6)}
@@ -90,18 +109,18 @@ def test_records_of_every_kind_and_form(kb: Path) -> None:
     assert [a.split(" ")[0] for a in records["OBJ-12"]["evidence"]] == ["SRC-1", "SRC-1", "SRC-2", "SRC-2"]
 
 
-def test_quotations_after_a_record_are_its_own(kb: Path) -> None:
-    records = _records(kb / "records" / "oh-my-pi")
+def test_quotations_after_a_record_are_its_own(run_folder: Path) -> None:
+    records = _records(run_folder)
     quote = records["CMP-2"]["quotes"][0]
     assert (quote["path"], quote["source"]) == ("packages/coding-agent/src/sdk.ts", "SRC-1")
     attributed = len(re.findall(r"^> --- ", _text(), flags=re.M))
     as_records = sum(len(record.get("quotes", [])) for record in records.values())
-    result = (kb / "records" / "oh-my-pi" / "result.yaml").read_text(encoding="utf-8")
+    result = (run_folder / "result.yaml").read_text(encoding="utf-8")
     assert as_records + result.count("— `") >= attributed
 
 
-def test_the_run_is_the_frontmatter_s(kb: Path) -> None:
-    run = yaml.safe_load((kb / "records" / "oh-my-pi" / "run.yaml").read_text(encoding="utf-8"))["run"]
+def test_the_run_is_the_frontmatter_s(run_folder: Path) -> None:
+    run = yaml.safe_load((run_folder / "run.yaml").read_text(encoding="utf-8"))["run"]
     front = _front()
     assert run["run_id"] == front["run-id"] == "AAS-2026-09-26-oh-my-pi-01"
     assert (run["disposition"], run["target_class"], run["evidence_tier"]) == (
@@ -112,8 +131,8 @@ def test_the_run_is_the_frontmatter_s(kb: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def pipeline(kb: Path):
-    result = run_pipeline(kb / "records", kb)
+def pipeline(run_folder: Path):
+    result = run_pipeline(REPO_ROOT / "records", REPO_ROOT)
     assert not result.errors
     return result
 

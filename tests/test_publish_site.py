@@ -96,7 +96,9 @@ def test_manifest_lists_every_generated_page_with_its_run_id(two_builds: tuple[P
     assert {"systems/oh-my-pi/result.md", "systems/oh-my-pi/review.md", "glossary.md"} <= entries.keys()
     result = entries["systems/oh-my-pi/result.md"]
     assert result["html"] == "systems/oh-my-pi/result/index.html"
-    assert result["run_id"] == "AAS-2026-09-05-oh-my-pi-02"
+    assert result["run_id"] == "AAS-2026-09-26-oh-my-pi-01"  # oh-my-pi's current run
+    earlier = entries["systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/result.md"]
+    assert earlier["run_id"] == "AAS-2026-09-05-oh-my-pi-02"
     assert entries["glossary.md"]["run_id"] is None
     pin = entries["systems/oh-my-pi/review.md"]["pins"]
     assert pin == {"page": "systems/oh-my-pi/result.md", "sha256": result["markdown_sha256"]}

@@ -61,9 +61,11 @@ def site_index(built_site: Path) -> RecordIndex:
 def shipped_index_once() -> Iterator[None]:
     """``kbgen search`` indexes each records folder once for the rest of this module."""
     original = search.load_index
-    cached = functools.cache(lambda folder: original(folder))
+    cached = functools.cache(lambda folder, all_runs=False: original(folder, all_runs))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search, "load_index", lambda records: cached(records.resolve()))
+        patch.setattr(
+            search, "load_index", lambda records, all_runs=False: cached(records.resolve(), all_runs)
+        )
         yield
 
 
@@ -166,7 +168,7 @@ def test_kbgen_search_prints_id_kind_label_system_url_and_context(kbgen):
     result = kbgen("search", "RTE-11", "--system", "oh-my-pi", "--limit", "1")
     assert result.code == 0
     first, context = result.out.splitlines()
-    assert first.startswith("RTE-11 (route, oh-my-pi) — Hashline")
+    assert first.startswith("RTE-11 (route, oh-my-pi) — Autoresearch log")
     assert first.endswith("systems/oh-my-pi/result/#rte-11")
     assert context.startswith("    ") and len(context.strip()) > 20
 
@@ -174,8 +176,8 @@ def test_kbgen_search_prints_id_kind_label_system_url_and_context(kbgen):
 def test_kbgen_search_filters_by_system_and_kind(kbgen):
     by_system = kbgen("search", "SRC-1", "--system", "decapod", "--json").json()["hits"]
     assert {hit["system"] for hit in by_system} == {"decapod"}
-    by_code = kbgen("search", "Hashline", "--kind", "RTE", "--json").json()["hits"]
-    by_name = kbgen("search", "Hashline", "--kind", "route", "--json").json()["hits"]
+    by_code = kbgen("search", "Mnemopi", "--kind", "RTE", "--json").json()["hits"]
+    by_name = kbgen("search", "Mnemopi", "--kind", "route", "--json").json()["hits"]
     assert by_code == by_name
     assert by_code and {hit["kind"] for hit in by_code} == {"route"}
 
@@ -237,11 +239,21 @@ def test_site_without_the_theme_index_is_left_alone(tmp_path):
 
 def test_a_sentence_of_a_prose_section_finds_that_section(kbgen):
     """Every prose section of a generated page is an entry, at its anchor."""
-    sentence = "session reconstruction and alternative compaction representations preserve continuity"
+    sentence = "model calls sit inside substantial symbolic control"
     result = kbgen("search", sentence, "--json", "--limit", "1")
     (hit,) = json.loads(result.out)["hits"]
     assert (hit["kind"], hit["system"], hit["label"]) == ("section", "oh-my-pi", "Bounded synthesis")
     assert hit["url"] == "systems/oh-my-pi/result/#bounded-synthesis"
+
+
+def test_a_sentence_of_an_earlier_run_is_found_when_asked(kbgen):
+    """The seed's run of oh-my-pi is an earlier run: found with --all-runs, on its own pages."""
+    sentence = "session reconstruction and alternative compaction representations preserve continuity"
+    assert kbgen("search", sentence, "--json").json()["hits"] == []
+    (hit,) = kbgen("search", sentence, "--all-runs", "--json", "--limit", "1").json()["hits"]
+    earlier = "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"
+    assert (hit["kind"], hit["system"], hit["label"]) == ("section", earlier, "Bounded synthesis")
+    assert hit["url"] == f"systems/{earlier}/result/#bounded-synthesis"
 
 
 def test_section_entries_hold_their_own_text_not_their_records(site_index):
@@ -254,7 +266,7 @@ def test_section_entries_hold_their_own_text_not_their_records(site_index):
     } <= titles
     assert all(entry.id == "" and entry.url.startswith(f"systems/{entry.system}/") for entry in sections)
     # A record's own words find the record first, not the section that places it.
-    assert site_index.search("Hashline")[0].entry.id != ""
+    assert site_index.search("Mnemopi")[0].entry.id != ""
 
 
 def test_the_index_stays_within_a_fifth_over_the_text_it_indexes(built_site):

@@ -134,14 +134,31 @@ def _seed(slug: str) -> str:
     return (SEEDS_DIR / SEED_FILES[slug]).read_text(encoding="utf-8")
 
 
+# A seed is the run of its system folder itself (``run_folder == ""``); oh-my-pi's is an
+# earlier run since the run imported into its runs/ became current.
+
+
 def _system(pipeline: PipelineResult, slug: str) -> SystemRecords:
-    (system,) = [s.records for s in pipeline.systems if s.records.slug == slug]
+    (system,) = [s.records for s in pipeline.systems if s.records.slug == slug and not s.records.run_folder]
     return system
 
 
 def _graph(pipeline: PipelineResult, slug: str) -> SystemGraph:
-    (graph,) = [g for g in pipeline.graphs if g.slug == slug]
+    runs = [*pipeline.graphs, *pipeline.earlier_runs]
+    (graph,) = [g for g in runs if g.system.slug == slug and not g.system.run_folder]
     return graph
+
+
+def _seed_pages(pipeline: PipelineResult, slug: str) -> dict[str, str]:
+    """The pages of the seed's run (not of another run of its system, nor the changes pages)."""
+    root = f"systems/{_graph(pipeline, slug).slug}/"
+    return {
+        path: md
+        for path, md in pipeline.pages.items()
+        if path.startswith(root)
+        and not path[len(root) :].startswith("runs/")
+        and not path.endswith("/changes.md")
+    }
 
 
 def _ids_in(text: str) -> set[str]:
@@ -360,7 +377,7 @@ def _lead_in(sentence: str, first: bool) -> list[str]:
 
 
 def _rendered_text(pipeline: PipelineResult, slug: str) -> tuple[str, set[str]]:
-    pages = {path: md for path, md in pipeline.pages.items() if path.startswith(f"systems/{slug}/")}
+    pages = _seed_pages(pipeline, slug)
     assert pages, f"no pages rendered for {slug}"
     text = " ".join(markdown_to_text(md) for _, md in sorted(pages.items()))
     headers = set().union(*(_table_headers(md) for md in pages.values()))
@@ -389,7 +406,7 @@ def test_lens_local_tags_are_not_records(pipeline: PipelineResult) -> None:
     assert {"MEM-CMP-1", "MEM-OBJ-5", "MEM-RTE-13", "MEM-BAP-4"} <= tags
     assert tags & declared == set()
     # Kept literal on the page: provenance, never a link.
-    result_md = pipeline.pages["systems/oh-my-pi/result.md"]
+    result_md = _seed_pages(pipeline, "oh-my-pi")[f"systems/{graph.slug}/result.md"]
     for tag in sorted(tags):
         assert tag in result_md
         assert f"[{tag}](" not in result_md
@@ -440,7 +457,8 @@ def test_record_counts_are_pinned(slug: str, pipeline: PipelineResult) -> None:
 def test_kbgen_check_prints_the_pinned_counts(kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO_ROOT)
     payload = kbgen("check", "records", "--format", "json").json()
-    counts = {system["slug"]: system["counts"] for system in payload["systems"]}
+    # A system's further runs are listed with their run folder; the seeds are the systems' own.
+    counts = {system["slug"]: system["counts"] for system in payload["systems"] if "run_folder" not in system}
     # records/ also holds systems that are not seeds (the imported reference report).
     assert {slug: counts[slug] for slug in EXPECTED_COUNTS} == EXPECTED_COUNTS
 
@@ -568,7 +586,7 @@ def test_kbgen_check_records_reports_only_the_two_id_ranges(kbgen, monkeypatch: 
     found = sorted(
         (d["file"], d["severity"], d["code"], d["message"])
         for d in diagnostics
-        if d["file"].startswith(seed_files)
+        if d["file"].startswith(seed_files) and "/runs/" not in d["file"]
     )
     assert found == [
         (

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
+from generator.check.history_rules import check_run_history
 from generator.check.rules import run_rules
 from generator.check.validate import validate_system
 from generator.diagnostics import Diagnostic, Severity
-from generator.load.records import SystemSource, discover_systems, load_system, slug_diagnostic
+from generator.load.records import SystemSource, discover_systems, load_system, slug_diagnostic, system_runs
 from generator.model.system import SystemRecords
 
 
@@ -67,7 +69,13 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-FolderCheck = Callable[[Path, Path | None, bool], CheckedSystem]
+class FolderCheck(Protocol):
+    """Checks one run folder: a system folder's own run, or (``run_of``: the system) one of
+    the further runs below its ``runs/``."""
+
+    def __call__(
+        self, folder: Path, base: Path | None, nested: bool, run_of: str | None = None
+    ) -> CheckedSystem: ...
 
 
 def check_folder(
@@ -76,12 +84,14 @@ def check_folder(
     nested: bool,
     reserved: frozenset[str],
     unsaved: Mapping[str, str] | None = None,
+    run_of: str | None = None,
 ) -> CheckedSystem:
     """Load and check one system folder (``nested``: found inside a records folder, whose
     name must be a slug the site does not keep for itself: ``reserved``; ``unsaved``: an
-    editor's text of open files, by path below the folder)."""
-    source = load_system(folder, base, unsaved)
-    misnamed = slug_diagnostic(source, reserved) if nested else None
+    editor's text of open files, by path below the folder; ``run_of``: the system whose
+    further run the folder is)."""
+    source = load_system(folder, base, unsaved, run_of)
+    misnamed = slug_diagnostic(source, reserved) if nested and run_of is None else None
     if misnamed is not None:
         source.diagnostics.insert(0, misnamed)
     return check_source(source)
@@ -101,12 +111,20 @@ def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -
     ``generator.pipeline.check_records`` calls this with the site's reserved names.
     """
     found = discover_systems(records, base)
+    systems: list[CheckedSystem] = []
+    refused = list(found.refused)
     with collector_paused():
-        systems = [check(folder, base, found.nested) for folder in found.folders]
-    refused = [
-        CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in found.refused
+        for folder in found.folders:
+            runs = system_runs(folder, base)
+            refused += runs.refused
+            checked = [check(folder, base, found.nested)] if runs.own_run or not runs.folders else []
+            checked += [check(run, base, found.nested, run_of=folder.name) for run in runs.folders]
+            check_run_history(checked)
+            systems += checked
+    failed = [
+        CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in refused
     ]
     if systems and found.ignored:
         first = systems[0]
         first.diagnostics = sorted(dict.fromkeys([*first.diagnostics, *found.ignored]), key=_report_order)
-    return sorted([*systems, *refused], key=lambda system: system.source.slug)
+    return sorted([*systems, *failed], key=lambda system: (system.source.slug, system.source.run_folder))

@@ -96,8 +96,9 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
         errors = sum(1 for d in system.diagnostics if d.severity is Severity.ERROR)
         warnings = len(system.diagnostics) - errors
         status = "[green]ok[/green]" if not errors else "[red]failed[/red]"
+        run = f" (runs/{system.source.run_folder})" if system.source.run_folder else ""
         console.print(
-            f"{escape(printable(system.source.slug))}: {status} — {counts or 'no records'}; "
+            f"{escape(printable(system.source.slug + run))}: {status} — {counts or 'no records'}; "
             f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
             soft_wrap=True,
             highlight=False,
@@ -113,6 +114,7 @@ def as_json(systems: list[CheckedSystem]) -> str:
     summary = [
         {
             "slug": system.source.slug,
+            **({"run_folder": system.source.run_folder} if system.source.run_folder else {}),
             "counts": record_counts(system),
             "errors": sum(1 for d in system.diagnostics if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in system.diagnostics if d.severity is Severity.WARNING),

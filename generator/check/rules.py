@@ -16,6 +16,7 @@ from generator.check.profile_rules import PROFILE_RULES
 from generator.check.set_rules import SET_RULES
 from generator.check.site_rules import LINK_RULES, ONE_LINE_FIELDS
 from generator.diagnostics import Diagnostic, error, warning
+from generator.load.readfs import printable
 from generator.load.records import DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
@@ -451,6 +452,16 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
                     f"run ID names system {match.group('slug')!r} but the folder is {ctx.system.slug!r}",
                     *ctx.at(origin, ("run_id",)),
                 )
+    folder = printable(ctx.system.run_folder)
+    if ctx.system.run_folder and run.run_id != ctx.system.run_folder:
+        yield error(
+            "KB308",
+            f"the run folder is runs/{folder}/ but its run ID is {run.run_id!r}"
+            if run.run_id
+            else f"the run in runs/{folder}/ states no run ID",
+            *ctx.at(origin, ("run_id",) if run.run_id else ()),
+            hint="Name each further run's folder by its run ID: runs/<run-id>/.",
+        )
 
 
 def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:

@@ -242,7 +242,7 @@ class _Merger:
     """Validates the top-level keys of a system's files and merges what validates."""
 
     def __init__(self, source: SystemSource) -> None:
-        self.system = SystemRecords(slug=source.slug)
+        self.system = SystemRecords(slug=source.slug, run_folder=source.run_folder)
         self.system.prose = {relative: text for relative, (_, text) in source.prose.items()}
         self.system.prose_display = {relative: display for relative, (display, _) in source.prose.items()}
         # A file that failed to load may hold the run: don't also claim there is none.

@@ -25,6 +25,7 @@ from generator.model.prose import (
     Section,
 )
 from generator.model.records import Annotation, RecordBase, Source, Supplied
+from generator.model.runs import RunEntry, RunHistory
 from generator.model.sets import (
     DOCUMENT_SECTION_TITLES,
     annotation_member,
@@ -73,10 +74,23 @@ class SystemGraph:
     # Every prose section of the system's documents, in page order: where it is, and what
     # it holds of its own (its blocks; a subsection is one of its own). Search indexes them.
     prose_sections: list[tuple[Place, Any]] = field(default_factory=list)
+    # Every run of the system, when it has more than one (``model/runs.py``); None for one run.
+    history: RunHistory | None = None
 
     @property
     def slug(self) -> str:
-        return self.system.slug
+        """Where the run's pages live below ``systems/``: the system's slug for its current
+        run, ``<slug>/runs/<run-id>`` for an earlier one."""
+        return self.run.path_slug if self.run is not None else self.system.slug
+
+    @property
+    def run(self) -> RunEntry | None:
+        """This graph's run in the system's history (None when the system has one run)."""
+        return self.history.entry(self.system.run_folder) if self.history is not None else None
+
+    @property
+    def is_current(self) -> bool:
+        return self.run is None or self.run.current
 
     @functools.cached_property
     def status_counts(self) -> tuple[Counter[str], dict[str, Counter[str]]]:
@@ -272,11 +286,11 @@ def _cite_from_notes(graph: SystemGraph, references: _References) -> None:
     """Limitations and annotations cite from their section of their page."""
     system = graph.system
     for limitation in system.limitations:
-        place = Place(system.slug, graph.home_page, graph.limitations_anchor, "Limitations")
+        place = Place(graph.slug, graph.home_page, graph.limitations_anchor, "Limitations")
         references.add_text(limitation, place)
     for annotation in system.annotations:
         place = Place(
-            system.slug,
+            graph.slug,
             graph.annotation_page_of(annotation),
             "on-" + anchor_of(annotation.target),
             f"On {annotation.target}",
@@ -368,9 +382,12 @@ def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
         references.add_text(entry, place)
 
 
-def link_system(system: SystemRecords, placement: PagePlacement) -> SystemGraph:
-    """Build the resolved graph of one checked system, its content placed on ``placement``'s pages."""
-    graph = SystemGraph(system=system, placement=placement, home_page=placement.home(system))
+def link_system(
+    system: SystemRecords, placement: PagePlacement, history: RunHistory | None = None
+) -> SystemGraph:
+    """Build the resolved graph of one checked system, its content placed on ``placement``'s
+    pages; ``history``: every run of the system, when it has more than one."""
+    graph = SystemGraph(system=system, placement=placement, home_page=placement.home(system), history=history)
     for record in system.records:
         graph.records.setdefault(record.id, record)
     for supplied in system.supplied:

@@ -9,10 +9,13 @@ reader of ``readfs``; every step is linear in the document.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic
+import yaml
+
+from generator.diagnostics import Diagnostic, error
 from generator.importer.build import build
 from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
@@ -20,7 +23,10 @@ from generator.importer.emit import dump_file
 from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.write import target_problem, write_folder
 from generator.load.readfs import open_folder, read_text
+from generator.model.runs import RUNS_FOLDER
 from generator.model.set_manifest import MANIFEST_FILE
+
+_RUN_FOLDER = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\Z")
 
 
 @dataclass
@@ -95,3 +101,38 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
     files, diagnostics, coverage = render_measured(text, path.as_posix(), slug)
     folder = write_folder(records, slug, files)
     return ImportOutcome(folder, problems + diagnostics, coverage)
+
+
+def import_run(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
+    """Convert a document into a further run of the existing system ``records/slug``:
+    ``records/slug/runs/<run-id>/``, named by the run ID the document states."""
+    system = records / slug
+    display = f"{records.as_posix()}/{slug}"
+    if system.is_symlink() or not system.is_dir():
+        return ImportOutcome(None, [error("KB610", "there is no system folder to add a run to", display)])
+    if path.is_dir():
+        return ImportOutcome(
+            None, [error("KB610", "a further run is imported from one document", path.as_posix())]
+        )
+    text, problems = read_document(path)
+    if text is None:
+        return ImportOutcome(None, problems)
+    files, diagnostics, coverage = render_measured(text, path.as_posix(), slug)
+    run_id = _run_id(files.get("run.yaml", ""))
+    if run_id is None:
+        hint = "State the run ID (run-id in the frontmatter) so the run folder can be named by it."
+        unnamed = error("KB610", "the document states no run ID; nothing written", path.as_posix(), hint=hint)
+        return ImportOutcome(None, [*problems, unnamed])
+    problem = target_problem(system / RUNS_FOLDER, run_id, force, _RUN_FOLDER)
+    if problem is not None:
+        return ImportOutcome(None, [*problems, problem])
+    folder = write_folder(system / RUNS_FOLDER, run_id, files)
+    return ImportOutcome(folder, problems + diagnostics, coverage)
+
+
+def _run_id(run_file: str) -> str | None:
+    """The run ID of the run file the importer wrote (its own YAML, read back)."""
+    data = yaml.safe_load(run_file) if run_file else None
+    run = data.get("run") if isinstance(data, dict) else None
+    value = run.get("run_id") if isinstance(run, dict) else None
+    return value if isinstance(value, str) and _RUN_FOLDER.match(value) else None

@@ -214,18 +214,27 @@ def ignored_reason(name: str, is_dir: bool) -> str | None:
     return "only .yaml, .yml and .md files are read"
 
 
-def walk_system(root_fd: int, display: str) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
+def walk_system(
+    root_fd: int, display: str, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
     """Every readable file below the open folder ``root_fd``, depth first in name order.
 
     Yields (entry, []) for files to read (``entry.dir_fd`` is open while the caller
-    handles the entry) and (None, diagnostics) for what is refused or ignored.
+    handles the entry) and (None, diagnostics) for what is refused or ignored. Folders
+    named in ``skip`` directly below the root are passed over (a system's ``runs/``
+    holds other runs, each loaded on its own).
     """
     seen: set[tuple[int, int]] = set()
-    yield from _walk_folder(root_fd, "", display, 0, seen)
+    yield from _walk_folder(root_fd, "", display, 0, seen, skip)
 
 
 def _walk_folder(
-    fd: int, relative: str, display: str, depth: int, seen: set[tuple[int, int]]
+    fd: int,
+    relative: str,
+    display: str,
+    depth: int,
+    seen: set[tuple[int, int]],
+    skip: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
     info = os.fstat(fd)
     if (info.st_dev, info.st_ino) in seen:
@@ -247,6 +256,8 @@ def _walk_folder(
             continue
         if kind == "file":
             yield FolderEntry(child_relative, child_display, fd, entry.name), []
+            continue
+        if entry.name in skip:
             continue
         if depth + 1 >= MAX_FOLDER_DEPTH:
             yield (

@@ -38,6 +38,7 @@ from generator.load.slugs import slug_problem, suggest_slug
 from generator.load.textpos import LineIndex
 from generator.model.meta import DataPath
 from generator.model.profile import DUPLICATE_KEY_CODES
+from generator.model.runs import RUNS_FOLDER
 from generator.model.set_manifest import MANIFEST_FILE
 
 try:
@@ -140,6 +141,7 @@ class SystemSource:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     salvaged_ids: set[str] = field(default_factory=set)  # ``id: X`` lines of files that failed to load
     manifest: LoadedFile | None = None  # an analysis set's committed ``ARTIFACT.yaml``
+    run_folder: str = ""  # the folder's name below the system's runs/, "" for its own run
 
 
 class _Builder:
@@ -410,7 +412,10 @@ def _display(path: Path, base: Path) -> str:
 
 
 def load_system(
-    folder: Path, base: Path | None = None, unsaved: Mapping[str, str] | None = None
+    folder: Path,
+    base: Path | None = None,
+    unsaved: Mapping[str, str] | None = None,
+    run_of: str | None = None,
 ) -> SystemSource:
     """Load every record file and Markdown prose file of one system folder, sorted by path.
 
@@ -418,17 +423,23 @@ def load_system(
     followed, nothing outside the folder is opened. ``unsaved`` (path below the folder →
     text) is what an editor holds of open files: it stands in for a file's bytes on disk,
     and a file not yet saved joins the folder, held to the same rules as a file read.
+
+    A system folder's own run leaves out its ``runs/`` folder; ``run_of`` names the system
+    when ``folder`` is one of those further runs (``<system>/runs/<run-id>/``).
     """
     base = base or Path.cwd()
     display = _display(folder, base).rstrip("/") + "/"
-    source = SystemSource(slug=folder.name, folder=folder, display=display)
+    source = SystemSource(
+        slug=run_of or folder.name, folder=folder, display=display, run_folder=folder.name if run_of else ""
+    )
     root_fd, problems = open_folder(str(folder), display)
     source.diagnostics.extend(problems)
     if root_fd is None:
         return source
     found: list[tuple[str, str, str]] = []  # (relative, display, text)
     try:
-        for entry, diagnostics in walk_system(root_fd, display):
+        skip = frozenset() if run_of else frozenset({RUNS_FOLDER})
+        for entry, diagnostics in walk_system(root_fd, display, skip):
             source.diagnostics.extend(diagnostics)
             if entry is None:
                 continue
@@ -531,6 +542,58 @@ def discover_systems(records: Path, base: Path | None = None) -> Discovery:
             found.ignored.append(ignored(shown, "files beside system folders are not records"))
         else:
             found.folders.append(records / name)
+    return found
+
+
+@dataclass
+class SystemRuns:
+    """The run folders of one system folder: its own run and those below ``runs/``."""
+
+    folders: list[Path] = field(default_factory=list)  # ``<system>/runs/<run-id>/``, in name order
+    refused: list[SystemSource] = field(default_factory=list)  # entries of runs/ that are no folder
+    own_run: bool = True  # False when the system folder holds nothing but runs/
+
+
+def system_runs(system: Path, base: Path | None = None) -> SystemRuns:
+    """The further runs of a system folder (``runs/<run-id>/``), no symlink followed."""
+    base = base or Path.cwd()
+    found = SystemRuns()
+    runs = system / RUNS_FOLDER
+    try:
+        os.lstat(runs)
+    except OSError:
+        return found  # no further runs (an unreadable runs/ is refused by open_folder below)
+    display = _display(runs, base).rstrip("/") + "/"
+    fd, problems = open_folder(str(runs), display)
+    if fd is None:
+        found.refused.append(SystemSource(system.name, runs, display, diagnostics=problems))
+        return found
+    try:
+        with os.scandir(fd) as listing:
+            kinds = {entry.name: entry_kind(entry) for entry in sorted(listing, key=lambda e: e.name)}
+    finally:
+        os.close(fd)
+    for name, entry in kinds.items():
+        shown = display + printable(name)
+        if name.startswith((".", "_")):
+            continue
+        if entry != "dir":
+            problem = error(
+                "KB308",
+                f"refused: {shown} is not a run folder (runs/ holds one folder per run)",
+                shown,
+                hint="Put each further run of the system in runs/<run-id>/.",
+            )
+            found.refused.append(SystemSource(system.name, runs / name, shown, diagnostics=[problem]))
+            continue
+        found.folders.append(runs / name)
+    try:
+        with os.scandir(system) as listing:
+            found.own_run = any(
+                entry.name != RUNS_FOLDER and not entry.name.startswith((".", "_")) for entry in listing
+            )
+    except OSError:
+        pass  # the system's own load reports the folder
     return found
 
 

@@ -141,9 +141,12 @@ def _plain(text: object) -> str:
     return str(escape(" ".join(str(text).split())))
 
 
-def analyse(folder: Path, base: Path, unsaved: Mapping[str, str] | None = None) -> SystemAnalysis:
-    """Check, link and index one system folder (``unsaved``: path below it → editor text)."""
-    checked = check_system(folder, base, unsaved)
+def analyse(
+    folder: Path, base: Path, unsaved: Mapping[str, str] | None = None, run_of: str | None = None
+) -> SystemAnalysis:
+    """Check, link and index one system folder (``unsaved``: path below it → editor text;
+    ``run_of``: the system, when the folder is one of its further runs)."""
+    checked = check_system(folder, base, unsaved, run_of)
     graph = link_system(checked.records, PLACEMENT)
     analysis = SystemAnalysis(folder=folder, base=base, checked=checked, graph=graph)
     for loaded in checked.source.files:

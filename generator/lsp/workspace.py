@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.load.fingerprint import FileDigests, folder_fingerprint
-from generator.load.records import system_folders
+from generator.load.records import system_folders, system_runs
 from generator.lsp.analysis import SystemAnalysis, analyse
+from generator.model.runs import RUNS_FOLDER
 
 
 @dataclass
@@ -42,7 +43,14 @@ class RecordsWorkspace:
             return None
         if len(relative.parts) < 2:
             return None
+        if len(relative.parts) >= 4 and relative.parts[1] == RUNS_FOLDER:
+            return self.records.joinpath(*relative.parts[:3])  # a further run of the system
         return self.records / relative.parts[0]
+
+    def run_of(self, folder: Path) -> str | None:
+        """The system whose further run ``folder`` is (``<system>/runs/<run-id>``), or None."""
+        relative = folder.relative_to(self.records)
+        return relative.parts[0] if len(relative.parts) == 3 else None
 
     def hold(self, path: Path, text: str) -> Path | None:
         """The editor opened or changed a file; the system it belongs to (None: not a record)."""
@@ -70,10 +78,10 @@ class RecordsWorkspace:
         held = {
             path.relative_to(folder).as_posix(): text
             for path, text in self.unsaved.items()
-            if folder in path.parents
+            if self.system_of(path) == folder  # a further run's files are its own
         }
         fingerprint = folder_fingerprint(folder, self._digests)
-        found = analyse(folder, self.base, held)
+        found = analyse(folder, self.base, held, self.run_of(folder))
         self._analyses[folder] = (fingerprint, found)
         return found
 
@@ -94,7 +102,9 @@ class RecordsWorkspace:
             return
         for folder in system_folders(self.records):
             yield self.analysis(folder.resolve())
+            for run in system_runs(folder).folders:
+                yield self.analysis(run.resolve())
 
     def open_paths(self, folder: Path) -> list[Path]:
         """The files of a system the editor holds open."""
-        return sorted(path for path in self.unsaved if folder in path.parents)
+        return sorted(path for path in self.unsaved if self.system_of(path) == folder)

@@ -23,10 +23,25 @@ def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
             for page in summary["pages"]
             if (spec := page_spec(page["key"])).nav is not Nav.NONE
         ]
+        pages.extend(_runs_nav(summary))
         # The theme prints nav titles unescaped: a system name is data, so escape it.
         entries.append({html.escape(str(summary["name"])): pages})
     entries.extend(_nav_entry(spec, spec.path) for spec in cross if spec.nav is Nav.ENTRY)
     return entries
+
+
+def _runs_nav(summary: dict[str, Any]) -> list[Any]:
+    """A system's changes page and its earlier runs, each run a section of its pages."""
+    found: list[Any] = [{"Changes": summary["changes"]}] if summary.get("changes") else []
+    for run in summary.get("earlier_runs", []):
+        pages = [
+            _nav_entry(spec, page["path"])
+            for page in run["pages"]
+            if (spec := page_spec(page["key"])).nav is not Nav.NONE
+        ]
+        pages += [{"Changes": run["changes"]}] if run["changes"] else []
+        found.append({html.escape(f"Run {run['label']}"): pages})
+    return found
 
 
 def systems_index() -> PageSpec:

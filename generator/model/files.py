@@ -53,6 +53,11 @@ class Run(Strict):
     analysis_cutoff: datetime.date | None = None
     evidence_tier: EvidenceTier | None = None
     summary: Text | None = Field(default=None, description="One paragraph for the system index.")
+    current: bool | None = Field(
+        default=None,
+        description="This run is the system's current one, published at the system's own pages. "
+        "Without a run saying so, the run with the latest run date is current.",
+    )
 
 
 # Top-level keys that hold one mapping per system, and lists that are not record kinds.

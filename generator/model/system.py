@@ -31,6 +31,7 @@ class SystemRecords:
 
     slug: str
     run: Run | None = None
+    run_folder: str = ""  # the run's folder below the system's runs/, "" for the system folder's own
     records: list[RecordBase] = field(default_factory=list)
     limitations: list[Limitation] = field(default_factory=list)
     supplied: list[Supplied] = field(default_factory=list)

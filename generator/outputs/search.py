@@ -262,7 +262,7 @@ class RecordIndex:
         return [
             hit
             for hit in hits
-            if (system is None or hit.entry.system == system) and (kind is None or _kind_matches(hit, kind))
+            if (system is None or _of_system(hit, system)) and (kind is None or _kind_matches(hit, kind))
         ]
 
     def _token_scores(self, token: str) -> dict[int, float]:
@@ -294,15 +294,21 @@ def build_index(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -
     return RecordIndex(builder.build(), [doc.entry for doc in docs])
 
 
-def load_index(records: Path) -> RecordIndex | None:
-    """Check and link a records folder (no rendering) and index it; None when it has errors."""
+def _of_system(hit: Hit, system: str) -> bool:
+    """A hit of the system: of its current run (``slug``) or an earlier one (``slug/runs/…``)."""
+    return hit.entry.system == system or hit.entry.system.startswith(f"{system}/runs/")
+
+
+def load_index(records: Path, all_runs: bool = False) -> RecordIndex | None:
+    """Check and link a records folder (no rendering) and index it (each system's current
+    run; ``all_runs``: its earlier runs too); None when it has errors."""
     # Imported here: the pipeline imports the renderer, which a plain search never needs.
     from generator.pipeline import link_records
 
     linked = link_records(records)
     if not linked.systems or linked.errors:
         return None
-    return build_index(linked.graphs)
+    return build_index([*linked.graphs, *linked.earlier_runs] if all_runs else linked.graphs)
 
 
 SITE_INDEX = "search/search_index.json"

@@ -27,10 +27,10 @@ from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
     PageSpec,
-    system_pages,
 )
+from generator.render.run_history import run_context
 from generator.render.set_pages import set_members_view, set_review_view
-from generator.render.summary import artifacts_of, counts_of
+from generator.render.summary import artifacts_of, counts_of, published_pages
 from generator.render.text import Md, code_span
 from generator.render.views import (
     RecordPageView,
@@ -208,14 +208,18 @@ def _set_summary(graph: SystemGraph, path: str) -> dict[str, Any]:
 
 
 def render_page(spec: PageSpec, path: str, graphs: Sequence[SystemGraph], rendered: Mapping[str, str]) -> str:
-    """One page: its spec's view builder makes the context its template is rendered with."""
-    return render(spec.template, spec.view(PageRequest(spec, path, graphs, rendered)))
+    """One page: its spec's view builder makes the context its template is rendered with;
+    a system's page also gets its runs (``run_history.run_context``)."""
+    context = spec.view(PageRequest(spec, path, graphs, rendered))
+    if spec.per_system:
+        context = {**run_context(graphs[0], path), **context}
+    return render(spec.template, context)
 
 
 def render_system(graph: SystemGraph) -> dict[str, str]:
-    """All pages of one system (path → Markdown), in registry order."""
+    """All pages of one run of a system (path → Markdown), in registry order."""
     pages: dict[str, str] = {}
-    for spec in system_pages(graph.system):
+    for spec in published_pages(graph):
         path = urls.page_path(spec.key, graph.slug)
         pages[path] = render_page(spec, path, (graph,), pages)
     return pages

@@ -9,7 +9,7 @@ from generator.model.kinds import count_by_kind
 from generator.render import urls
 from generator.render.link_markup import link
 from generator.render.markdown import escape
-from generator.render.registry import SYSTEM_PAGE, system_pages
+from generator.render.registry import REVIEW_PAGE, SYSTEM_PAGE, PageSpec, system_pages
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -36,16 +36,23 @@ class Artifact:
     note: str
 
 
+def published_pages(graph: SystemGraph) -> list[PageSpec]:
+    """The pages of a run of a system, in registry order: an earlier run has no review (the
+    review is of the system's current run)."""
+    pages = system_pages(graph.system)
+    return [spec for spec in pages if graph.is_current or spec.key != REVIEW_PAGE]
+
+
 def pages_of(graph: SystemGraph) -> list[tuple[str, str]]:
-    """(page key, path) of every page this system has, in registry order."""
-    return [(spec.key, urls.page_path(spec.key, graph.slug)) for spec in system_pages(graph.system)]
+    """(page key, path) of every page this run of a system has, in registry order."""
+    return [(spec.key, urls.page_path(spec.key, graph.slug)) for spec in published_pages(graph)]
 
 
 def artifacts_of(graph: SystemGraph) -> list[Artifact]:
     """The pages of a system that its system page lists as artifacts."""
     return [
         Artifact(spec.title, urls.page_path(spec.key, graph.slug), spec.artifact_note)
-        for spec in system_pages(graph.system)
+        for spec in published_pages(graph)
         if spec.artifact_note is not None
     ]
 

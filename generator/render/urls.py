@@ -75,6 +75,13 @@ def site_url(path: str, anchor: str | None = None) -> str:
     return f"{url}#{anchor}" if anchor else url
 
 
+def run_changes_path(slug: str) -> str:
+    """The changes page of one run of a system, beside the run's pages (``systems/<slug>/``:
+    the system's own for its current run, ``…/runs/<run-id>/`` for an earlier one): what
+    changed since the run before it."""
+    return f"{SYSTEMS_DIR}/{slug}/changes.md"
+
+
 def system_dir(slug: str) -> str:
     """The URL of a system's folder, relative to the site root (``systems/<slug>/``)."""
     return f"{SYSTEMS_DIR}/{slug}/"

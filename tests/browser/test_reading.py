@@ -12,7 +12,8 @@ from browser_support import EVIDENCE_HOST, LANDED_JS, REPO_ROOT, VIEWPORT
 
 pytestmark = pytest.mark.browser
 
-RESULT = "systems/oh-my-pi/result/"
+# The seed's run of oh-my-pi: an earlier run since the -01 run became current.
+RESULT = "systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/result/"
 MEMORY_REPORT = "systems/decapod/memory-report/"
 REVISION = "be6cb8217cd4c1dafcc86793ae5d809ea4d7396a"
 PATCHER = "crates/pi-edit/src/modes/hashline/patcher.rs"
@@ -162,7 +163,7 @@ def test_status_badge_is_a_titled_link_to_its_glossary_entry(browsing, base_url)
     expect(heading(page, "conclusion-status-wired")).to_have_text(re.compile("^wired"))
 
 
-@pytest.mark.parametrize("path", [RESULT, MEMORY_REPORT, "systems/oh-my-pi/"])
+@pytest.mark.parametrize("path", [RESULT, MEMORY_REPORT, "systems/oh-my-pi/", "systems/oh-my-pi/result/"])
 def test_every_badge_reaches_an_existing_glossary_entry(browsing, base_url, path):
     page = browsing.page
     visit(page, f"{base_url}/{path}")
@@ -223,17 +224,19 @@ def test_every_link_within_the_site_reaches_a_page_and_anchor(browsing, base_url
 
 
 def test_search_finds_the_result_page(browsing, base_url):
+    current = "systems/oh-my-pi/result/"  # search reads each system's current run
     page = browsing.page
     visit(page, f"{base_url}/{RESULT}")
     box = page.locator("input.md-search__input")  # on a wide screen: the box in the header
     expect(box).to_be_visible()
     box.click()
     expect(box).to_be_focused()
-    box.press_sequentially("Hashline", delay=20)
+    box.press_sequentially("Mnemopi", delay=20)
     results = page.locator(".md-search-result__item a.md-search-result__link")
     expect(results.first).to_be_visible(timeout=15_000)
     hrefs = results.evaluate_all("els => els.map(a => a.href)")
-    assert any(f"/{RESULT}" in href for href in hrefs), hrefs
+    assert any(f"/{current}" in href for href in hrefs), hrefs
+    assert not any("/runs/" in href for href in hrefs), hrefs
     expect(page.locator(".md-search-result__meta")).not_to_have_text(re.compile("No matching"))
 
 

@@ -27,13 +27,13 @@ TYPED = [
     ("RTE-11", OMP, "RTE-11", "route"),  # instinctual-memory declares it too: this page's system first
     ("RTE-1", OMP, "RTE-1", "route"),
     ("BAP-2", OMP, "BAP-2", "behavioral-authority path"),
-    ("CLM-7", OMP, "CLM-7", "claim"),
+    ("CLM-5", OMP, "CLM-5", "claim"),
     ("OBJ-2", OMP, "OBJ-2", "operative object"),
     ("MEM-RTE-knowledge-store", DECAPOD, "MEM-RTE-knowledge-store", "route"),
     ("RT-RTE-context-resolve", DECAPOD, "RT-RTE-context-resolve", "route"),
-    ("Hashline", OMP, "CMP-4", "component"),
-    ("stale edit", OMP, "RTE-11", "route"),
-    ("sharpshoter", OMP, "OBJ-39", "operative object"),
+    ("Hindsight", OMP, "RTE-19", "route"),
+    ("advisor note", OMP, "RTE-7", "route"),
+    ("sharpshoter", OMP, "CMP-7", "component"),
 ]
 FIRST_LINK = ".md-search-result__item:first-child a.md-search-result__link"
 
@@ -94,7 +94,8 @@ def test_hand_written_page_is_found_and_opened(browsing, base_url):
     box.press_sequentially("Authoring records", delay=30)
     link = page.locator(FIRST_LINK)
     expect(link).to_have_attribute("href", re.compile(r"/authoring/(\?h=[^#]*)?$"), timeout=15_000)
-    expect(link.locator("h1")).to_have_text("Authoring records")
+    expect(link.locator("h1")).to_have_text(re.compile(r"^Authoring records\S"))  # then its snippet
+    expect(link.locator(".kb-search-snippet")).to_contain_text("An analysis is a folder of YAML files")
     assert link.locator(".md-tag").all_inner_texts() == ["page"]
     link.click()
     page.wait_for_url(re.compile(r"/authoring/"))
@@ -225,7 +226,7 @@ def test_an_id_of_several_systems_opens_the_current_pages_systems(browsing, base
 
 
 # A sentence of oh-my-pi's Bounded synthesis (tests/test_search.py searches it too).
-SENTENCE = "session reconstruction and alternative compaction representations preserve continuity"
+SENTENCE = "model calls sit inside substantial symbolic control"
 
 
 def test_a_sentence_of_a_prose_section_lands_on_it(browsing, base_url):
@@ -241,3 +242,33 @@ def test_a_sentence_of_a_prose_section_lands_on_it(browsing, base_url):
     page.wait_for_url(landing)
     page.wait_for_function(LANDED_JS, arg="bounded-synthesis", timeout=5_000)
     assert browsing.errors == []
+
+
+def test_each_result_shows_a_snippet_with_the_matched_words_marked(browsing, base_url):
+    page = browsing.page
+    box = open_search(page, base_url)
+    first_result_for(page, box, "Mnemopi", "CMP-6")
+    results = page.locator(".md-search-result__item")
+    assert results.count() >= 3
+    for at in range(min(results.count(), 5)):
+        snippet = results.nth(at).locator(".kb-search-snippet")
+        expect(snippet).to_have_count(1)
+        assert len(snippet.inner_text().strip()) > 20
+    marks = page.locator(".md-search-result__item:first-child mark").all_inner_texts()
+    assert marks and all(mark.lower().startswith("mnemopi") for mark in marks)
+    assert browsing.errors == []
+
+
+def test_a_snippet_marks_words_of_hostile_text_without_making_markup(browsing, markup_label_site):
+    """A word inside escaped markup is marked as text: no element of the record's is made."""
+    page = browsing.page
+    page.goto(f"{markup_label_site}/systems/demo/result/")
+    page.wait_for_load_state("load")
+    page.keyboard.press("/")
+    box = page.locator("input.md-search__input")
+    box.press_sequentially("onerror", delay=30)
+    title = page.locator(".md-search-result__item:first-child h1")
+    expect(title).to_contain_text('<img src=x onerror="window.pwned=1">', timeout=15_000)
+    assert title.locator("mark").all_inner_texts() == ["onerror"]
+    assert page.locator(".md-search-result img").count() == 0
+    assert page.evaluate("window.pwned") is None

@@ -26,17 +26,25 @@ def add_parser(commands: Any) -> None:
     )
     imp.add_argument("--system", required=True, metavar="SLUG", help="the new system folder's name")
     imp.add_argument("--records", default="records", help="records folder (default: records)")
-    imp.add_argument("--force", action="store_true", help="replace an existing system folder")
+    imp.add_argument("--force", action="store_true", help="replace an existing system folder (or run folder)")
+    imp.add_argument(
+        "--as-run",
+        action="store_true",
+        help="add the document as a further run of the existing system: records/SLUG/runs/<run-id>/",
+    )
     imp.add_argument("--format", choices=("human", "json"), default="human")
     imp.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     # Imported here: the importer is loaded only by the command that imports.
-    from generator.importer import import_document
+    from generator.importer import import_document, import_run
 
-    outcome = import_document(Path(args.file), args.system, Path(args.records), args.force)
-    systems = check_records(outcome.folder) if outcome.folder is not None else []
+    importer = import_run if args.as_run else import_document
+    outcome = importer(Path(args.file), args.system, Path(args.records), args.force)
+    # A further run is checked with its system, whose folder name its run ID must carry.
+    checked = outcome.folder.parent.parent if outcome.folder is not None and args.as_run else outcome.folder
+    systems = check_records(checked) if checked is not None else []
     found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
     if args.format == "json":
         payload: dict[str, Any] = {

@@ -25,13 +25,53 @@ function hereFirst(hits, query) {
   return mine.concat(hits.filter(function (hit) { return mine.indexOf(hit) < 0 }))
 }
 
-function resultItem(hit, terms) {
+// The words of a snippet that the query matched: its tokens, the last one (the word being
+// typed) also as a prefix, as kb-search.js matches them.
+var SNIPPET_CHARS = 180
+var WORD = /[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu
+
+function matches(word, tokens) {
+  var lower = word.toLowerCase()
+  return tokens.some(function (token, at) {
+    return lower === token || (at === tokens.length - 1 && lower.indexOf(token) === 0)
+  })
+}
+
+// The text with each matched word in <mark>, cut to SNIPPET_CHARS around the first match
+// when ``window`` is set. Escaped piece by piece, so a mark never falls inside an entity;
+// one pass over the text.
+function marked(value, tokens, window) {
+  var text = String(value || "")
+  if (!text) return ""
+  var found = [], first = -1, match
+  WORD.lastIndex = 0
+  while (tokens.length && (match = WORD.exec(text)) !== null) {
+    if (matches(match[0], tokens)) {
+      if (first < 0) first = match.index
+      found.push([match.index, match.index + match[0].length])
+    }
+  }
+  var start = window ? Math.max(0, Math.min(first < 0 ? 0 : first - 40, text.length - SNIPPET_CHARS)) : 0
+  var end = window ? Math.min(text.length, start + SNIPPET_CHARS) : text.length
+  var html = start > 0 ? "… " : "", at = start
+  found.forEach(function (span) {
+    if (span[0] < at || span[1] > end) return
+    html += escapeHtml(text.slice(at, span[0])) + "<mark>" + escapeHtml(text.slice(span[0], span[1])) + "</mark>"
+    at = span[1]
+  })
+  return html + escapeHtml(text.slice(at, end)) + (end < text.length ? " …" : "")
+}
+
+function resultItem(hit, terms, tokens) {
   var entry = hit.entry
   // A section of a page has a title but no ID; a hand-written page's has no system either.
   var title = [entry.id, entry.label].filter(Boolean).join(" · ")
+  // Material shows a result's text only under a page-level entry; each record is its own
+  // result (the first link opens its anchor), so the snippet is part of the title.
+  var shown = marked(entry.context, tokens, true)
   return {
     location: entry.url,
-    title: escapeHtml(title),
+    title: marked(title, tokens, false) + (shown ? '<span class="kb-search-snippet">' + shown + "</span>" : ""),
     text: escapeHtml(entry.context),
     tags: [entry.system, entry.kind].filter(Boolean).map(escapeHtml),
     score: hit.score,
@@ -48,10 +88,11 @@ addEventListener("message", function (event) {
   } else if (message.type === QUERY) {
     var hits = records ? hereFirst(records.search(message.data), message.data) : []
     var terms = {}
-    self.kbSearch.queryTokens(message.data).forEach(function (token) { terms[token] = true })
+    var tokens = self.kbSearch.queryTokens(message.data)
+    tokens.forEach(function (token) { terms[token] = true })
     postMessage({
       type: RESULT,
-      data: { items: hits.map(function (hit) { return [resultItem(hit, terms)] }) }
+      data: { items: hits.map(function (hit) { return [resultItem(hit, terms, tokens)] }) }
     })
   }
 })

@@ -1,0 +1,118 @@
+"""A system's runs on its pages: the banner of an earlier run, the system page's list of
+runs, and the changes page between each run and the one before it.
+
+The current run is published at the system's own pages; each earlier run below
+``runs/<run-id>/`` of them (``model/runs.py``). Every page of an earlier run opens with a
+banner naming the current run; each run's pages link its changes page, which lists what
+changed since the run before (``graph/run_diff.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from generator.model.runs import RunEntry
+from generator.render import urls
+from generator.render.environment import render
+from generator.render.markdown import Md
+from generator.render.registry import SYSTEM_PAGE
+from generator.render.summary import pages_of
+
+if TYPE_CHECKING:
+    from generator.graph.system_graph import SystemGraph
+
+
+def changes_path(run: RunEntry) -> str:
+    """The changes page of a run (what changed since the run before it)."""
+    return urls.run_changes_path(run.path_slug)
+
+
+def _system_page(run: RunEntry) -> str:
+    return urls.page_path(SYSTEM_PAGE, run.path_slug)
+
+
+def _run_view(graph: SystemGraph, run: RunEntry, at: str) -> dict[str, Any]:
+    assert graph.history is not None
+    before = graph.history.before(run)
+    return {
+        "label": run.label,
+        "date": run.run_date.isoformat() if run.run_date else "not stated",
+        "disposition": run.disposition or "not stated",
+        "tier": run.evidence_tier or "not stated",
+        "current": run.current,
+        "here": run == graph.run,
+        "href": urls.href(at, _system_page(run)),
+        "changes_href": urls.href(at, changes_path(run)) if before is not None else None,
+        "before": before.label if before is not None else None,
+    }
+
+
+def run_context(graph: SystemGraph, at: str) -> dict[str, Any]:
+    """What a system's page templates show of its runs: the banner of an earlier run, the
+    system page's list of runs (both empty for a system of one run)."""
+    history, run = graph.history, graph.run
+    if history is None or run is None:
+        return {"run_banner": Md(""), "runs": []}
+    banner = Md("")
+    if not run.current:
+        banner = Md(
+            render(
+                "_run-banner.md.j2",
+                {
+                    "system": graph.system.run.system if graph.system.run else graph.system.slug,
+                    "this": _run_view(graph, run, at),
+                    "current": _run_view(graph, history.current, at),
+                    "count": len(history.runs),
+                },
+            )
+        )
+    return {"run_banner": banner, "runs": [_run_view(graph, entry, at) for entry in reversed(history.runs)]}
+
+
+def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[str, Any]:
+    """For the nav: the current run's changes page, and each earlier run's pages, latest
+    first (nothing for a system of one run)."""
+    if current.run is None:
+        return {}
+
+    def changes(graph: SystemGraph) -> str | None:
+        assert graph.history is not None and graph.run is not None
+        return changes_path(graph.run) if graph.history.before(graph.run) is not None else None
+
+    ordered = sorted(
+        earlier, key=lambda graph: graph.history.runs.index(graph.run) if graph.history and graph.run else 0
+    )
+    return {
+        "changes": changes(current),
+        "earlier_runs": [
+            {
+                "label": graph.run.label if graph.run else graph.slug,
+                "pages": [{"key": key, "path": path} for key, path in pages_of(graph)],
+                "changes": changes(graph),
+            }
+            for graph in reversed(ordered)
+        ],
+    }
+
+
+def render_run_changes(graphs: Sequence[SystemGraph]) -> dict[str, str]:
+    """The changes page of every run that has a run before it (path → Markdown)."""
+    by_slug: dict[str, dict[str, SystemGraph]] = {}
+    for graph in graphs:
+        if graph.history is not None and graph.run is not None:
+            by_slug.setdefault(graph.system.slug, {})[graph.run.folder] = graph
+    pages: dict[str, str] = {}
+    for runs in by_slug.values():
+        for graph in runs.values():
+            assert graph.history is not None and graph.run is not None
+            before = graph.history.before(graph.run)
+            if before is not None:
+                path = changes_path(graph.run)
+                pages[path] = changes_page(runs[before.folder], graph, path)
+    return dict(sorted(pages.items()))
+
+
+def changes_page(older: SystemGraph, newer: SystemGraph, path: str) -> str:
+    """What changed from ``older`` to ``newer``, two runs of one system."""
+    return "---\nrender_macros: false\n---\n# Changes\n\nTBD\n"

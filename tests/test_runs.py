@@ -1,0 +1,171 @@
+"""Several runs of one system: a system folder's own run and its further runs below
+``runs/<run-id>/``, checked one by one, the current one published at the system's pages
+and every earlier one below ``runs/<run-id>/`` of them, with a banner naming the current run."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.lsp.workspace import RecordsWorkspace
+from generator.mkdocs.nav import systems_nav
+from generator.pipeline import check_records, run_pipeline
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TWO_RUNS = REPO_ROOT / "tests" / "fixtures" / "check" / "runs-two-runs-clean" / "records"
+FIRST, SECOND = "AAS-2024-05-01-demo-01", "AAS-2024-06-01-demo-02"
+REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-09-26-oh-my-pi-01" / "result.md"
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    target = tmp_path / "records"
+    shutil.copytree(TWO_RUNS, target)
+    return target
+
+
+def _run_file(records: Path, folder: str = "") -> Path:
+    return records / "demo" / (f"runs/{folder}" if folder else "") / "run.yaml"
+
+
+def _mark_current(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  summary:", "  current: true\n  summary:", 1), encoding="utf-8")
+
+
+def test_each_run_is_checked_on_its_own_and_ids_repeat_across_runs(records: Path) -> None:
+    systems = check_records(records)
+    assert [(s.source.slug, s.source.run_folder) for s in systems] == [("demo", ""), ("demo", SECOND)]
+    assert all(not s.errors for s in systems)
+    # Both runs declare RTE-1 and CMP-1: IDs are unique within a run, not across runs.
+    assert all({"RTE-1", "CMP-1"} <= {r.id for r in s.records.records} for s in systems)
+
+
+def test_the_latest_run_is_current_and_the_earlier_one_moves_below_runs(records: Path) -> None:
+    result = run_pipeline(records)
+    assert not result.errors
+    assert [g.slug for g in result.graphs] == ["demo"]
+    assert result.graphs[0].system.run.run_id == SECOND
+    earlier = f"systems/demo/runs/{FIRST.lower()}"
+    assert [g.slug for g in result.earlier_runs] == [f"demo/runs/{FIRST.lower()}"]
+    assert f"{earlier}/index.md" in result.pages
+    # An earlier run has no review: the review is of the current run.
+    assert not any(path.startswith(earlier) and path.endswith("review.md") for path in result.pages)
+    assert SECOND in result.pages["systems/demo/index.md"]
+
+
+def test_every_page_of_an_earlier_run_carries_the_banner(records: Path) -> None:
+    result = run_pipeline(records)
+    earlier = [path for path in result.pages if path.startswith("systems/demo/runs/")]
+    assert earlier
+    for path in earlier:
+        if path.endswith("/changes.md"):
+            continue
+        text = result.pages[path]
+        assert '!!! warning "An earlier run"' in text, path
+        assert f"`{FIRST}`" in text and f"`{SECOND}`" in text
+    for path, text in result.pages.items():
+        if not path.startswith("systems/demo/runs/"):
+            assert "An earlier run" not in text, path
+
+
+def test_the_system_page_lists_every_run_latest_first(records: Path) -> None:
+    page = run_pipeline(records).pages["systems/demo/index.md"]
+    section = page.split("## Runs", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| [")]
+    assert len(rows) == 2
+    assert SECOND in rows[0] and "(current)" in rows[0] and "(this page)" in rows[0]
+    assert FIRST in rows[1] and "first run" in rows[1]
+    assert "2024-06-01" in rows[0] and "complete" in rows[0] and "code-grounded" in rows[0]
+    assert re.search(r"\]\(changes\.md\)", rows[0])  # the changes since the run before
+
+
+def test_current_true_is_a_one_line_edit_that_moves_the_pages(records: Path) -> None:
+    _mark_current(_run_file(records))
+    result = run_pipeline(records)
+    assert not result.errors
+    assert result.graphs[0].system.run.run_id == FIRST
+    assert [g.slug for g in result.earlier_runs] == [f"demo/runs/{SECOND.lower()}"]
+    assert f"systems/demo/runs/{SECOND.lower()}/index.md" in result.pages
+
+
+def test_cross_system_pages_read_the_current_run(records: Path) -> None:
+    result = run_pipeline(records)
+    index = result.pages["systems/index.md"]
+    assert SECOND in index and FIRST not in index
+
+
+def test_a_system_of_one_run_has_no_history(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(TWO_RUNS, records)
+    shutil.rmtree(records / "demo" / "runs")
+    result = run_pipeline(records)
+    assert result.graphs[0].history is None and not result.earlier_runs
+    assert "## Runs" not in result.pages["systems/demo/index.md"]
+
+
+def test_a_system_folder_with_only_runs_has_no_run_of_its_own(records: Path) -> None:
+    root = records / "demo"
+    (root / "runs" / FIRST).mkdir()
+    for name in ("records.yaml", "run.yaml", "sources.yaml"):
+        (root / name).rename(root / "runs" / FIRST / name)
+    systems = check_records(records)
+    assert [s.source.run_folder for s in systems] == [FIRST, SECOND]
+    assert not any(s.errors for s in systems)
+
+
+def test_the_nav_lists_the_changes_page_and_each_earlier_run(records: Path) -> None:
+    nav = systems_nav(run_pipeline(records).summaries())
+    demo = next(entry["Demo"] for entry in nav if isinstance(entry, dict) and "Demo" in entry)
+    assert {"Changes": "systems/demo/changes.md"} in demo
+    run = next(entry for entry in demo if isinstance(entry, dict) and f"Run {FIRST}" in entry)
+    assert f"systems/demo/runs/{FIRST.lower()}/index.md" in run[f"Run {FIRST}"]
+
+
+def test_search_reads_the_current_runs_unless_asked(records: Path, kbgen) -> None:
+    current = kbgen("search", "SRC-1", "--records", str(records), "--json").json()
+    assert current["hits"] and all("/runs/" not in hit["url"] for hit in current["hits"])
+    every = kbgen(
+        "search", "SRC-1", "--records", str(records), "--system", "demo", "--all-runs", "--json"
+    ).json()
+    assert any("/runs/" in hit["url"] for hit in every["hits"])
+    assert any("/runs/" not in hit["url"] for hit in every["hits"])
+
+
+def test_import_as_run_adds_a_further_run_named_by_its_id(tmp_path: Path, kbgen) -> None:
+    if not REFERENCE.is_file():
+        pytest.skip(f"{REFERENCE} is absent (CI places shared/ beside the repo clone)")
+    records = tmp_path / "records"
+    shutil.copytree(
+        REPO_ROOT / "records" / "oh-my-pi", records / "oh-my-pi", ignore=shutil.ignore_patterns("runs")
+    )
+    result = kbgen("import", str(REFERENCE), "--system", "oh-my-pi", "--records", str(records), "--as-run")
+    assert result.code == 0, result.err
+    run = records / "oh-my-pi" / "runs" / "AAS-2026-09-26-oh-my-pi-01"
+    assert (run / "run.yaml").is_file() and (records / "oh-my-pi" / "run.yaml").is_file()
+    again = kbgen("import", str(REFERENCE), "--system", "oh-my-pi", "--records", str(records), "--as-run")
+    assert again.code != 0 and "KB610" in again.out + again.err
+    missing = kbgen("import", str(REFERENCE), "--system", "nobody", "--records", str(records), "--as-run")
+    assert missing.code != 0 and not (records / "nobody").exists()
+
+
+def test_replacing_a_system_folder_keeps_its_further_runs(records: Path, tmp_path: Path) -> None:
+    from generator.importer.write import write_folder
+
+    kept = sorted(p.relative_to(records).as_posix() for p in (records / "demo" / "runs").rglob("*"))
+    write_folder(records, "demo", {"run.yaml": _run_file(records).read_text(encoding="utf-8")})
+    assert sorted(p.relative_to(records).as_posix() for p in (records / "demo" / "runs").rglob("*")) == kept
+    assert not (records / "demo" / "records.yaml").exists()  # the system's own run was replaced
+
+
+def test_the_editor_checks_a_further_run_as_its_own(records: Path) -> None:
+    workspace = RecordsWorkspace(base=records.parent, records=records)
+    path = records / "demo" / "runs" / SECOND / "run.yaml"
+    folder = workspace.system_of(path)
+    assert folder == (records / "demo" / "runs" / SECOND).resolve()
+    assert workspace.system_of(records / "demo" / "run.yaml") == (records / "demo").resolve()
+    analysis = workspace.analysis(folder)
+    assert analysis.checked.records.run.run_id == SECOND and not analysis.checked.errors

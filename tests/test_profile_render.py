@@ -150,6 +150,9 @@ def test_markup_in_a_profile_note_stays_text(tmp_path: Path, payload: str) -> No
         assert _active_markup(rendered) == []
     table = markdown.markdown(pages["systems/demo/index.md"], extensions=MD_EXTENSIONS)
     assert payload in _visible(table)
+    # On the comparison page the note is the title of its axis's mark, as written.
+    comparison = markdown.markdown(pages["comparisons/memory.md"], extensions=MD_EXTENSIONS)
+    assert f"known: {payload}" in _titles(comparison)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -186,6 +189,22 @@ def _active_markup(fragment: str) -> list[str]:
     parser = _Tags()
     parser.feed(fragment)
     return parser.active
+
+
+class _Titles(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.titles: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.titles += [value or "" for name, value in attrs if name == "title"]
+
+
+def _titles(fragment: str) -> list[str]:
+    """The title attributes of a fragment's elements, as the browser reads them."""
+    parser = _Titles()
+    parser.feed(fragment)
+    return parser.titles
 
 
 def _visible(fragment: str) -> str:

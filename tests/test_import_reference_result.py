@@ -153,6 +153,12 @@ def test_the_comparison_page_shows_the_extra_axes_and_the_basis_per_axis(pipelin
     page = next(text for path, text in pipeline.pages.items() if path.startswith("comparisons/memory"))
     for axis in ("learning_scope", "learning_timing", "distilled_form", "faithfulness_tested"):
         assert AXIS_TITLES[axis] in page
-    row = next(line for line in page.split("\n") if "AAS-2026-09-26-oh-my-pi-01" in line)
+    row = page[page.index('<tr data-kb-system="oh-my-pi">') :]
+    row = row[: row.index("</tr>")]
+    assert "AAS-2026-09-26-oh-my-pi-01" in row
+    cell = row[row.index('data-kb-axis="faithfulness_tested"') :]
+    cell = cell[: cell.index("</td>")]
     # faithfulness_tested: known, basis afforded for the axis, the value 'no'.
-    assert "kb-badge--afforded" in row and "`no`" in row
+    assert 'data-kb-assessment="known"' in cell and "(basis afforded for the axis)" in cell
+    assert 'class="kb-chip kb-chip--afforded kb-profile-value"' in cell and 'data-kb-value="no"' in cell
+    assert "no: afforded (for the axis)" in cell

@@ -63,10 +63,11 @@ def test_comparison_table_embeds_the_chosen_axes(tmp_path: Path, kbgen) -> None:
     result = _build(tmp_path, kbgen, page)
     assert result.code == 0, result.out + result.err
     html = _html(tmp_path)
-    headers = re.findall(r"<th>(.*?)</th>", html)
-    assert headers[:4] == ["System", "Run", "Trace learning", "Write agency"]
+    headers = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', html)
+    assert headers == ["System", "Trace learning", "Write agency"]  # the comparison page's matrix
     assert "Storage substrate" not in html
     assert 'href="../systems/alpha/result/#mem-rte-knowledge"' in html  # a value's evidence record
+    assert 'data-kb-value="automatic"' in html and 'class="kb-facets"' not in html
 
 
 def test_status_matrix_embeds_the_per_system_table(tmp_path: Path, kbgen) -> None:

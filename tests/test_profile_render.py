@@ -72,9 +72,9 @@ def test_comparison_page_matches_golden(kb: PipelineResult, update_goldens: bool
 def test_comparison_page_groups_by_tier_and_lists_systems_without_a_profile(kb: PipelineResult) -> None:
     page = kb.pages["comparisons/memory.md"]
     code, doc, without = (
-        page.index(h) for h in ("## Code-grounded", "## Doc-grounded", "## Systems without")
+        page.index(h) for h in ('id="code-grounded"', 'id="doc-grounded"', "## Systems without")
     )
-    assert code < page.index("[Alpha agent]") < doc < page.index("[Beta notes]") < without
+    assert code < page.index(">Alpha agent</a>") < doc < page.index(">Beta notes</a>") < without
     assert page.index("[Gamma loop](../systems/gamma/index.md)") > without
     assert "[every record and profile (JSON)](../exports/kb.json)" in page
     assert "[this comparison (CSV)](../exports/memory-comparison.csv)" in page
@@ -82,8 +82,12 @@ def test_comparison_page_groups_by_tier_and_lists_systems_without_a_profile(kb: 
 
 def test_a_value_links_to_its_first_evidence_record(kb: PipelineResult) -> None:
     page = kb.pages["comparisons/memory.md"]
-    assert "[`natural-language`](../systems/alpha/result.md#mem-obj-store){ .kb-profile-value" in page
-    assert "[`files`](../systems/beta/index.md#obj-1){ .kb-profile-value" in page
+    assert (
+        '<a class="kb-chip kb-chip--wired kb-profile-value" href="../../systems/alpha/result/#mem-obj-store"'
+        ' title="natural-language: wired — evidence MEM-OBJ-store — Notes are prose."'
+        ' data-kb-value="natural-language">natural-language'
+    ) in page
+    assert 'href="../../systems/beta/#obj-1" title="files: wired — evidence OBJ-1' in page
 
 
 def test_profile_lives_on_the_memory_report_else_the_home_page(kb: PipelineResult) -> None:
@@ -146,6 +150,9 @@ def test_markup_in_a_profile_note_stays_text(tmp_path: Path, payload: str) -> No
         assert _active_markup(rendered) == []
     table = markdown.markdown(pages["systems/demo/index.md"], extensions=MD_EXTENSIONS)
     assert payload in _visible(table)
+    # On the comparison page the note is the title of its axis's mark, as written.
+    comparison = markdown.markdown(pages["comparisons/memory.md"], extensions=MD_EXTENSIONS)
+    assert f"known: {payload}" in _titles(comparison)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -157,7 +164,10 @@ def test_markup_in_the_scope_stays_text_on_the_comparison_page(tmp_path: Path, p
     )
     rendered = markdown.markdown(pages["comparisons/memory.md"], extensions=MD_EXTENSIONS)
     assert _active_markup(rendered) == []
-    assert len(re.findall(r"<tr>", rendered)) == 2  # the header and one row: no cell broke out
+    # The header, the tier and one system: no cell broke out.
+    assert len(re.findall(r"<tr[ >]", rendered)) == 3
+    assert len(re.findall(r"<td[ >]", rendered)) == 10
+    assert payload in _visible(rendered)
 
 
 class _Tags(HTMLParser):
@@ -179,6 +189,22 @@ def _active_markup(fragment: str) -> list[str]:
     parser = _Tags()
     parser.feed(fragment)
     return parser.active
+
+
+class _Titles(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.titles: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.titles += [value or "" for name, value in attrs if name == "title"]
+
+
+def _titles(fragment: str) -> list[str]:
+    """The title attributes of a fragment's elements, as the browser reads them."""
+    parser = _Titles()
+    parser.feed(fragment)
+    return parser.titles
 
 
 def _visible(fragment: str) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.model.profile import ALL_AXES, AXES
 from generator.render import urls
-from generator.render.comparison import memory_comparison_view
+from generator.render.comparison import comparison_matrix, shown_axes
 from generator.render.cross import status_matrix_view
 from generator.render.environment import render
 from generator.render.link_markup import link
@@ -114,11 +114,12 @@ class RecordMacros:
             return self.problems.add(
                 self.env.page, f"comparison_table: {', '.join(map(repr, unknown))} is not an axis"
             )
-        view = memory_comparison_view(self._request(MEMORY_COMPARISON_PAGE))
+        request = self._request(MEMORY_COMPARISON_PAGE)
         # An extra axis no system carries has no column to show.
-        shown = view["axis_keys"]
-        columns = [shown.index(axis) for axis in chosen if axis in shown]
-        return Md(render("embed-comparison.md.j2", view, columns=columns).strip("\n"))
+        shown = shown_axes(request)
+        table = comparison_matrix(request, [axis for axis in chosen if axis in shown])
+        # A blank line first: the matrix is a raw HTML block even right after a paragraph.
+        return Md("\n" + render("embed-comparison.md.j2", {"matrix": table}).strip("\n") + "\n")
 
     def status_matrix(self) -> Md:
         """The status matrix's per-system table."""

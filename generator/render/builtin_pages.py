@@ -172,7 +172,7 @@ BUILTIN_PAGES = (
         view=memory_comparison_view,
         per_system=False,
         type_name="kb/types/memory-comparison.md",
-        markdown_share=1.0,  # one page per KB; its cells are built from Markdown profile cells
+        markdown_share=1.0,  # one page per KB: its matrix is raw HTML, without profiles it is prose
     ),
     PageSpec(
         key=GLOSSARY_PAGE,

@@ -35,11 +35,16 @@ def link(text: str | Md, href: str | None, classes: tuple[str, ...] = (), title:
 
 
 def html_link(
-    text: str | Html, href: str | None, classes: tuple[str, ...] = (), title: str | None = None
+    text: str | Html,
+    href: str | None,
+    classes: tuple[str, ...] = (),
+    title: str | None = None,
+    data: dict[str, str] | None = None,
 ) -> Html:
     """``<a class="…" href="…" title="…">text</a>`` for raw HTML, or the escaped text alone
     when href is refused: the same URL policy and encoding as ``link``. Site links must
-    already be the final URLs (``urls.url_href``): MkDocs rewrites links only in Markdown."""
+    already be the final URLs (``urls.url_href``): MkDocs rewrites links only in Markdown.
+    ``data`` adds ``data-*`` attributes (names without the prefix), for the page's scripts."""
     shown = text if isinstance(text, Html) else rawhtml.escape(text)
     if href is None or href_problem(href) is not None:
         return shown
@@ -50,4 +55,7 @@ def html_link(
     attrs["href"] = encode_href(href)
     if title is not None:
         attrs["title"] = title
+    for name, value in (data or {}).items():
+        if _CLASS.fullmatch(name):
+            attrs[f"data-{name}"] = value
     return rawhtml.element("a", shown, attrs)

@@ -20,6 +20,8 @@ from urllib.parse import urldefrag
 import pytest
 from browser_support import REPO_ROOT, build_site, serve_directory
 
+from generator.model.profile import AXES
+
 pytestmark = pytest.mark.browser
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -27,7 +29,7 @@ RECORDS = FIXTURES / "profile" / "records"
 FOURTEEN = FIXTURES / "profile-fourteen" / "records"
 PAGE = "comparisons/memory/"
 WIDTH, HEIGHT = 1280, 800
-TEN_AXES = 10
+TEN_AXES = len(AXES)  # the ten shared axes; a result may add four
 
 
 def expect(target: Any) -> Any:
@@ -101,15 +103,18 @@ HEADER_BOXES = """() => {
 
 
 def _assert_ten_headers_in_view(page: Any) -> None:
+    """The ten shared axes are in view with everything scrolled fully left; a KB where some
+    system has the four extra axes of results scrolls them in the matrix's own box."""
     page.evaluate(SHOW_HEADERS)
     seen = page.evaluate(HEADER_BOXES)
     assert seen["page"][0] == 0 and seen["page"][1] <= WIDTH, seen  # the page is scrolled fully left
     assert seen["box"][0] == 0, seen  # the matrix itself is scrolled fully left
-    headers = seen["headers"]
+    headers = [header for header in seen["headers"] if header["axis"] in AXES]
     assert len(headers) == TEN_AXES, headers
     outside = [header for header in headers if not header["inside"]]
     assert outside == [], outside
-    assert seen["box"][1] <= seen["box"][2], "the ten axes fit: the matrix does not scroll"
+    if len(seen["headers"]) == TEN_AXES:
+        assert seen["box"][1] <= seen["box"][2], "the ten axes fit: the matrix does not scroll"
 
 
 # Every value chip and facet is on one line: a value never breaks inside.

@@ -128,7 +128,6 @@ def _record(change: RecordChange) -> Iterator[str]:
     if change.possible_different_referent:
         share = f"{change.label_overlap:.0%}" if change.label_overlap is not None else "few"
         yield f"      ! possibly a different referent: the labels share {share} of their words"
-        yield f"        the old label: {change.old.label}"
     for move in change.statuses:
         yield f"      {move.title}: {move.old or '(none)'} → {move.new or '(none)'}"
     for guarantee in change.guarantees:

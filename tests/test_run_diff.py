@@ -403,6 +403,25 @@ def test_a_field_over_the_token_cap_is_compared_whole_without_the_matcher(monkey
     assert not small.whole and [op.op for op in small.ops] == ["equal", "insert", "equal"]
 
 
+def test_huge_hostile_fields_are_compared_within_the_bounds(tmp_path: Path, monkeypatch) -> None:
+    """Two runs whose record bodies are a cycle of words built against the matcher (within
+    the token cap) and half a megabyte of words (over it): the diff is made, the bodies
+    shown replaced whole, and no search ran past its field's budget."""
+    old, new = _pair(tmp_path)
+    cycle = "start " + " ".join(f"w{i % 99}" for i in range(10_000)) + " end"
+    shuffled = "begin " + " ".join(f"w{(i * 7) % 99}" for i in range(10_000)) + " finish"
+    flood = "word " * 100_000
+    for folder, body, other in ((old, cycle, flood), (new, shuffled, flood + "more")):
+        edit(folder, "routes.yaml", lambda d, body=body: record(d, "routes", "RTE-2").update(body=body))
+        edit(folder, "objects.yaml", lambda d, other=other: d["objects"][0].update(body="x " + other))
+    costs = _spied(monkeypatch)
+    diff = _diff(old, new)
+    bodies = {change.new.id: change.fields.texts[0] for change in diff.changed}
+    assert bodies["RTE-2"].whole
+    assert [op.op for op in bodies["OBJ-1"].ops] == ["equal", "insert"]  # the shared head is taken off
+    assert sum(costs) <= WORK_PER_TOKEN * 2 * 10_000
+
+
 def test_the_budget_leaves_out_the_words_the_matcher_calls_popular() -> None:
     """The budget's own reckoning of popular words is the matcher's (its ``bpopular``)."""
     for words in (150, 199, 200, 1_000, 5_000):

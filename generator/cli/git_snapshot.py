@@ -80,9 +80,11 @@ def write_snapshot(repo: git.Repo, revision: str, folder: PurePosixPath, root: P
     target = root.joinpath(*folder.parts)
     target.mkdir(parents=True)
     snapshot = Snapshot(root, target)
-    _write_tree(
-        tree, target, f"{revision}:{folder.as_posix()}/" if folder.parts else f"{revision}:", 0, snapshot
-    )
+    shown = f"{revision}:{folder.as_posix()}/" if folder.parts else f"{revision}:"
+    try:
+        _write_tree(tree, target, shown, 0, snapshot)
+    except (git.GitCommandError, ValueError) as exc:  # an object git cannot read
+        raise SnapshotRefused(f"{shown} cannot be read from the repository's objects ({exc})") from None
     return snapshot
 
 

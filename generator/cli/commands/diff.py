@@ -134,6 +134,9 @@ def _at_revision(revision: str, args: argparse.Namespace) -> Resolved:
         return Resolved(refusal=f"{args.runs[0]}: SYSTEM and --records are paths inside the repository")
     try:
         repo = open_repository(Path(args.repo))
+    except SnapshotRefused as exc:
+        return Resolved(refusal=str(exc))
+    try:
         with tempfile.TemporaryDirectory(prefix="kbgen-diff-") as private:
             snapshot = write_snapshot(repo, revision, folder, Path(private) / "tree")
             refused = [d for d in snapshot.diagnostics if d.severity is Severity.ERROR]
@@ -141,6 +144,8 @@ def _at_revision(revision: str, args: argparse.Namespace) -> Resolved:
             checked = _checked(snapshot.folder, snapshot.root, shown)
     except SnapshotRefused as exc:
         return Resolved(refusal=str(exc))
+    finally:
+        repo.close()  # its git processes end here
     # The loader names files below the copy's root: the repository's own paths, at the revision.
     errors = refused + [replace(d, file=f"{revision}:{d.file}") for d in checked.errors]
     if errors:

@@ -1,8 +1,8 @@
 """A run diff for tools (JSON, with its schema ``schemas/diff.schema.json``) and for people
 (plain text: '+' added, '-' removed, '~' changed, word changes as ``[-old-]{+new+}``).
 
-Both are deterministic: the diff's own order, sorted JSON keys nowhere needed (the
-dataclasses fix the key order), ``\\n`` line endings.
+Both are deterministic: they keep the diff's own order, the JSON keys come in the
+dataclasses' field order, and lines end with a newline.
 """
 
 from __future__ import annotations

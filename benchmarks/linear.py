@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.graph.system_graph import link_system
+from generator.graph.word_diff import word_diff
 from generator.importer.build import build
 from generator.importer.document import parse_document
 from generator.importer.recognisers.amendments import amendment_text
@@ -84,6 +85,23 @@ LEDGER_VALUES = {
 LEDGER_ENTRY = "".join(f"{label}: {LEDGER_VALUES.get(name, 'x')}\n" for name, label in LEDGER_LABELS.items())
 
 
+def _word_diff_edits(text: str) -> None:
+    """kbgen diff of a field whose every seventh word changed."""
+    words = text.split(" ")
+    word_diff(text, " ".join(w + "x" if i % 7 == 0 else w for i, w in enumerate(words)))
+
+
+def _word_diff_shuffled(text: str) -> None:
+    """kbgen diff of a field against its own words in another order: with words repeating
+    in a cycle just under the matcher's 'popular' threshold, its worst case."""
+    words = text.split(" ")
+    word_diff("a " + text, "b " + " ".join(words[(i * 7) % len(words)] for i in range(len(words))))
+
+
+# A hundred words in a cycle: at 10 KB each occurs just under the matcher's 'popular' threshold.
+CYCLE_OF_WORDS = " ".join(f"w{i}" for i in range(100)) + " "
+
+
 def _completion_context(text: str) -> None:
     """The key path under a cursor at the end of a record file's last line (kbgen lsp)."""
     lines = text.split("\n")
@@ -124,6 +142,8 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("lsp completion: a line of spaces", _completion_context, "k|    ..."),
         ("lsp completion: spaces, then '#'", _completion_context, "k|          #x: y"),
         ("lsp completion: many nested keys", _completion_context, "  k:\n"),
+        ("word diff: every 7th word changed", _word_diff_edits, "alpha beta gamma delta "),
+        ("word diff: cyclic words reordered", _word_diff_shuffled, CYCLE_OF_WORDS),
     ]
 
 

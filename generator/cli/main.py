@@ -1,4 +1,5 @@
-"""kbgen: check records, scaffold a system, write the schema, search records, build and preview the site.
+"""kbgen: check records, scaffold a system, write the schema, compare runs, search records, build and
+preview the site.
 
 One parser, one set of exit codes (``util/exit_codes.py``) and one module per command
 (``cli/commands/``), each adding its parser and running it.
@@ -12,6 +13,7 @@ import sys
 from generator import __version__
 from generator.cli.commands import (
     check,
+    diff,
     export,
     import_document,
     linkcheck,
@@ -27,7 +29,20 @@ from generator.util.console import human_console, say
 from generator.util.exit_codes import EXIT_ERRORS
 
 # In the order ``kbgen --help`` lists them: the records first, then the site.
-COMMANDS = (check, sources, new, import_document, set_manifest, schema, export, search, linkcheck, site, lsp)
+COMMANDS = (
+    check,
+    sources,
+    new,
+    import_document,
+    set_manifest,
+    schema,
+    export,
+    diff,
+    search,
+    linkcheck,
+    site,
+    lsp,
+)
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by Ctrl-C
 
 

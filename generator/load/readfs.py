@@ -64,14 +64,14 @@ def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Di
             return None, [_hard_link(display, info.st_nlink)]
         limit = MAX_FILE_BYTES
         if info.st_size > limit:
-            return None, [_too_large(display, info.st_size, limit)]
+            return None, [too_large(display, info.st_size, limit)]
         data = _read_at_most(fd, limit + 1)
     except OSError as exc:
         return None, [error("KB007", f"cannot read file: {exc.strerror}", display)]
     finally:
         os.close(fd)
     if len(data) > limit:  # the file grew after fstat
-        return None, [_too_large(display, len(data), limit)]
+        return None, [too_large(display, len(data), limit)]
     return _decode(data, display)
 
 
@@ -80,7 +80,7 @@ def editor_text(text: str, display: str) -> tuple[str | None, list[Diagnostic]]:
     the size limit, UTF-8 and no control characters."""
     data = text.encode("utf-8", errors="surrogatepass")
     if len(data) > MAX_FILE_BYTES:
-        return None, [_too_large(display, len(data), MAX_FILE_BYTES)]
+        return None, [too_large(display, len(data), MAX_FILE_BYTES)]
     return _decode(data, display)  # a lone surrogate is not UTF-8: KB007 at its place
 
 
@@ -167,7 +167,7 @@ def _hard_link(display: str, links: int) -> Diagnostic:
     )
 
 
-def _too_large(display: str, size: int, limit: int) -> Diagnostic:
+def too_large(display: str, size: int, limit: int) -> Diagnostic:
     return error(
         "KB005",
         f"file is {size} bytes; the limit is {limit}",

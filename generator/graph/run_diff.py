@@ -1,0 +1,229 @@
+"""What changed between two analysis runs of one system: ``diff_runs(old, new)``.
+
+Records are matched by ID, then by kind and label where IDs were renumbered
+(``record_match``); each pair is compared field by field (``record_diff``). Limitations
+are matched by title, annotations by target, supplied records by ID; the run, the
+memory-comparison profile and the prose documents are compared as well. The result is
+frozen and deterministic: every list is in kind and ID order (or model order), never in
+an order that depends on how the folders were read, so two folders and two git
+revisions of the same records give the same diff. An unchanged run gives an empty diff:
+every count is zero but ``unchanged``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel
+
+from generator.graph.field_diff import FieldChanges, compare_models, title_of
+from generator.graph.profile_diff import ProfileDiff, diff_profiles
+from generator.graph.record_diff import RecordChange, RecordRef, diff_record, record_ref
+from generator.graph.record_match import match_records, normalised
+from generator.model import kinds
+from generator.model.files import Run
+from generator.model.ids import sort_key
+from generator.model.records import Annotation, Limitation, RecordBase, Supplied
+from generator.model.system import SystemRecords
+
+T = TypeVar("T", bound=BaseModel)
+
+# The documents of a system compared section by section, in the order pages show them.
+DOCUMENTS = (
+    "result",
+    "memory_report",
+    "analysis_set",
+    "overview",
+    "runtime_report",
+    "epistemic_report",
+    "reconciliation_report",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Records of the two runs by what happened to them."""
+
+    added: int
+    removed: int
+    changed: int
+    renumbered: int
+    unchanged: int
+    possible_different_referents: int
+
+
+@dataclass(frozen=True, slots=True)
+class ItemChange:
+    """A limitation, annotation or supplied record of both runs, and what differs."""
+
+    key: str
+    fields: FieldChanges
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionDiff:
+    """Entries of a list without record IDs, matched by key (title, target, ID)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[ItemChange, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentChange:
+    """A prose document (or an included Markdown file) added, removed or changed, with the
+    titles of its sections that differ."""
+
+    document: str
+    change: Literal["added", "removed", "changed"]
+    sections: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunDiff:
+    """Everything that differs between two runs of one system."""
+
+    old_system: str
+    new_system: str
+    old_run_id: str | None
+    new_run_id: str | None
+    counts: Counts
+    added: tuple[RecordRef, ...]
+    removed: tuple[RecordRef, ...]
+    renumbered: tuple[RecordChange, ...]
+    changed: tuple[RecordChange, ...]
+    run: FieldChanges
+    limitations: CollectionDiff
+    annotations: CollectionDiff
+    supplied: CollectionDiff
+    profile: ProfileDiff
+    documents: tuple[DocumentChange, ...]
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing differs (the records, the run, the lists, profile, documents)."""
+        records = self.added or self.removed or self.renumbered or self.changed
+        lists = self.limitations or self.annotations or self.supplied
+        return not (records or self.run or lists or self.profile or self.documents)
+
+
+def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
+    """Compare two validated runs of one system (the old one first)."""
+    matching = match_records(old.records, new.records, lambda r: r.id, _kind_and_label)
+    pairs = [diff_record(before, after) for before, after in matching.same_id]
+    changed = tuple(sorted((p for p in pairs if p.has_changes), key=lambda p: _order(p.new.id)))
+    renumbered = tuple(
+        sorted((diff_record(a, b) for a, b in matching.renumbered), key=lambda p: _order(p.new.id))
+    )
+    counts = Counts(
+        added=len(matching.added),
+        removed=len(matching.removed),
+        changed=len(changed),
+        renumbered=len(renumbered),
+        unchanged=len(pairs) - len(changed),
+        possible_different_referents=sum(1 for p in changed if p.possible_different_referent),
+    )
+    return RunDiff(
+        old_system=old.slug,
+        new_system=new.slug,
+        old_run_id=old.run.run_id if old.run else None,
+        new_run_id=new.run.run_id if new.run else None,
+        counts=counts,
+        added=_refs(matching.added),
+        removed=_refs(matching.removed),
+        renumbered=renumbered,
+        changed=changed,
+        run=compare_models(Run, old.run, new.run),
+        limitations=_collection(Limitation, old.limitations, new.limitations, lambda x: x.title),
+        annotations=_collection(Annotation, old.annotations, new.annotations, lambda x: f"On {x.target}"),
+        supplied=_collection(Supplied, old.supplied, new.supplied, lambda x: x.id),
+        profile=diff_profiles(old.memory_comparison, new.memory_comparison),
+        documents=_documents(old, new),
+    )
+
+
+def _kind_and_label(record: RecordBase) -> tuple[str, str] | None:
+    """A record's kind code and the label it is matched by: its label (or stand-in), or
+    for a source, which has none, its identity."""
+    spec = kinds.spec_of_id(record.id)
+    label = record.shown_label() or getattr(record, "identity", None)
+    return (spec.code if spec else "", label) if isinstance(label, str) else None
+
+
+def _order(record_id: str) -> tuple[int, tuple[str, str, int, str]]:
+    """Kind order (the registry's), then ID order (RTE-2 before RTE-10)."""
+    spec = kinds.spec_of_id(record_id)
+    codes = kinds.kind_codes()
+    return (codes.index(spec.code) if spec else len(codes), sort_key(record_id))
+
+
+def _refs(records: Sequence[RecordBase]) -> tuple[RecordRef, ...]:
+    return tuple(record_ref(record) for record in sorted(records, key=lambda r: _order(r.id)))
+
+
+def _collection(
+    model: type[T], old: Sequence[T], new: Sequence[T], key: Callable[[T], str]
+) -> CollectionDiff:
+    """Entries matched by normalised key; a key repeated in one run is told apart by its
+    place among those entries ('title (2)')."""
+    before, after = _keyed(old, key), _keyed(new, key)
+    changed = []
+    for match, (shown, item) in after.items():
+        if match in before and before[match][1] != item:
+            fields = compare_models(model, before[match][1], item)
+            if fields:
+                changed.append(ItemChange(shown, fields))
+    return CollectionDiff(
+        added=tuple(shown for match, (shown, _) in after.items() if match not in before),
+        removed=tuple(shown for match, (shown, _) in before.items() if match not in after),
+        changed=tuple(changed),
+    )
+
+
+def _keyed(items: Sequence[T], key: Callable[[T], str]) -> dict[str, tuple[str, T]]:
+    """Normalised key → (key as shown, entry), in list order."""
+    found: dict[str, tuple[str, T]] = {}
+    seen: dict[str, int] = {}
+    for item in items:
+        shown = key(item)
+        match = normalised(shown)
+        seen[match] = seen.get(match, 0) + 1
+        if seen[match] > 1:
+            shown, match = f"{shown} ({seen[match]})", f"{match} ({seen[match]})"
+        found[match] = (shown, item)
+    return found
+
+
+def _documents(old: SystemRecords, new: SystemRecords) -> tuple[DocumentChange, ...]:
+    found: list[DocumentChange] = []
+    for name in DOCUMENTS:
+        change = _document(name, getattr(old, name), getattr(new, name))
+        if change is not None:
+            found.append(change)
+    for path in sorted({*old.prose, *new.prose}):
+        before, after = old.prose.get(path), new.prose.get(path)
+        if before != after:
+            found.append(DocumentChange(path, _change(before, after)))
+    return tuple(found)
+
+
+def _document(name: str, old: BaseModel | None, new: BaseModel | None) -> DocumentChange | None:
+    if old == new:
+        return None
+    if old is None or new is None:
+        return DocumentChange(name, _change(old, new))
+    sections = tuple(
+        title_of(field, info)
+        for field, info in type(new).model_fields.items()
+        if getattr(old, field, None) != getattr(new, field, None)
+    )
+    return DocumentChange(name, "changed", sections)
+
+
+def _change(old: object | None, new: object | None) -> Literal["added", "removed", "changed"]:
+    return "added" if old is None else "removed" if new is None else "changed"

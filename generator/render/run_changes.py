@@ -1,0 +1,233 @@
+"""The body of a changes page: what changed between two runs of one system, as Markdown.
+
+``render_run_changes(diff, old_href, new_href)`` shows the counts, then a section each
+for the run, the added, removed, renumbered and changed records (each record linked to
+its anchor in each run's pages), the limitations, annotations and supplied records, the
+memory-comparison profile and the prose documents. Word changes are shown red and green
+as ``<del>``/``<ins>`` (classes ``kb-diff__del`` and ``kb-diff__ins``, ``kb.css``).
+
+Headings and the record links are Markdown: ``old_href(id)`` and ``new_href(id)`` give
+the href a Markdown link on the changes page writes (``urls.href`` to the record's page
+and anchor; MkDocs rewrites it), or None for no link, and every link goes through
+``link_markup.link``. The changes themselves are raw HTML blocks built with
+``rawhtml`` (every character of record text that HTML, Markdown or macros would act on
+is an entity; every value on one line, so no block holds a blank line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from generator.graph.field_diff import FieldChanges, TextChange
+from generator.graph.profile_diff import AxisChange, ProfileDiff
+from generator.graph.record_diff import RecordChange, RecordRef
+from generator.graph.run_diff import CollectionDiff, DocumentChange, RunDiff
+from generator.graph.word_diff import elided
+from generator.render.environment import render
+from generator.render.link_markup import link
+from generator.render.markdown import Md, escape
+from generator.render.rawhtml import Html, element, table
+from generator.render.rawhtml import escape as html_escape
+
+TEMPLATE = "run-changes.md.j2"
+CONTEXT_WORDS = 12  # shared words kept beside each change in a word diff
+
+Href = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class RecordSection:
+    """One renumbered or changed record: its heading, links into both runs and its changes."""
+
+    id: str  # the new run's ID: the section's anchor is derived from it
+    heading: str
+    links: Md
+    changes: Html
+
+
+@dataclass(frozen=True)
+class ListSection:
+    """A section of changes to one list without record IDs (limitations, …)."""
+
+    title: str
+    anchor: str
+    changes: Html
+
+
+def render_run_changes(diff: RunDiff, old_href: Href, new_href: Href, title: str | None = None) -> str:
+    """The changes page's Markdown, from its title heading on (no front matter)."""
+    old_run = diff.old_run_id or "the old run"
+    new_run = diff.new_run_id or "the new run"
+    lists = [
+        ListSection(name, anchor, _collection(collection))
+        for name, anchor, collection in (
+            ("Limitations", "limitations", diff.limitations),
+            ("Annotations", "annotations", diff.annotations),
+            ("Supplied records", "supplied-records", diff.supplied),
+        )
+        if collection
+    ]
+    context = {
+        "title": title or f"Changes from {old_run} to {new_run}",
+        "empty": diff.is_empty,
+        "counts": _counts(diff),
+        "run": _block(_fields(diff.run)) if diff.run else None,
+        "added": [_listed(ref, new_href) for ref in diff.added],
+        "removed": [_listed(ref, old_href) for ref in diff.removed],
+        "renumbered": [_section(change, old_href, new_href) for change in diff.renumbered],
+        "changed": [_section(change, old_href, new_href) for change in diff.changed],
+        "lists": lists,
+        "profile": _profile(diff.profile) if diff.profile else None,
+        "documents": _documents(diff.documents) if diff.documents else None,
+    }
+    return render(TEMPLATE, context)
+
+
+def _counts(diff: RunDiff) -> Html:
+    counts = diff.counts
+    rows = [
+        ("Added", counts.added),
+        ("Removed", counts.removed),
+        ("Changed", counts.changed),
+        ("of them possibly naming something else", counts.possible_different_referents),
+        ("Renumbered", counts.renumbered),
+        ("Unchanged", counts.unchanged),
+    ]
+    cells = [[html_escape(name), Html(str(number))] for name, number in rows]
+    return _block([table([html_escape("Records"), html_escape("Count")], cells)], "kb-diff kb-diff--counts")
+
+
+def _listed(ref: RecordRef, href: Href) -> Md:
+    """``RTE-21`` (linked) ``(route) label``: one item of the added or removed list."""
+    shown = f" ({ref.kind})" + (f" {_one_line(ref.label)}" if ref.label else "")
+    return Md(link(ref.id, href(ref.id)) + escape(shown))
+
+
+def _section(change: RecordChange, old_href: Href, new_href: Href) -> RecordSection:
+    head = change.new.id if change.old.id == change.new.id else f"{change.old.id} → {change.new.id}"
+    heading = f"{head} — {change.new.label}" if change.new.label else head
+    links = Md(
+        escape("Old run: ")
+        + link(change.old.id, old_href(change.old.id))
+        + escape(" · new run: ")
+        + link(change.new.id, new_href(change.new.id))
+    )
+    lines = list(_record_lines(change)) or [element("p", element("em", html_escape("No change but the ID.")))]
+    return RecordSection(change.new.id, _one_line(heading), links, _block(lines))
+
+
+def _record_lines(change: RecordChange) -> Iterator[Html]:
+    if change.possible_different_referent:
+        overlap = f"{change.label_overlap:.0%}" if change.label_overlap is not None else "few"
+        yield element(
+            "p",
+            _strong("Possibly a different referent:")
+            + html_escape(f" the labels share {overlap} of their words."),
+            {"class": "kb-diff__flag"},
+        )
+    for move in change.statuses:
+        yield _paragraph(move.title, _move(move.old, move.new))
+    for guarantee in change.guarantees:
+        yield _paragraph(f"Guarantee {guarantee.change}", _move(guarantee.old, guarantee.new))
+    if change.evidence_added or change.evidence_removed:
+        yield _paragraph("Evidence", _items(change.evidence_added, change.evidence_removed))
+    yield from _fields(change.fields)
+
+
+def _fields(fields: FieldChanges) -> list[Html]:
+    lines = [_paragraph(text.title, _words(text)) for text in fields.texts]
+    lines += [_paragraph(value.title, _move(value.old, value.new)) for value in fields.values]
+    lines += [_paragraph(change.title, _items(change.added, change.removed)) for change in fields.lists]
+    return lines
+
+
+def _words(change: TextChange) -> Html:
+    if all(op.op == "equal" for op in change.ops):
+        return element("em", html_escape("spacing only"))
+    shown = [
+        html_escape(op.text) if op.op == "equal" else _del(op.text) if op.op == "delete" else _ins(op.text)
+        for op in elided(change.ops, CONTEXT_WORDS)
+    ]
+    note = [element("em", html_escape("(compared whole)"))] if change.whole else []
+    return Html(" ").join([*shown, *note])
+
+
+def _move(old: str | None, new: str | None) -> Html:
+    """``old → new``; a side that is not set shows as 'none'."""
+    none = element("em", html_escape("none"))
+    return Html(" → ").join([_del(old) if old is not None else none, _ins(new) if new is not None else none])
+
+
+def _items(added: Iterable[str], removed: Iterable[str]) -> Html:
+    return Html("; ").join([*(_ins(item) for item in added), *(_del(item) for item in removed)])
+
+
+def _collection(collection: CollectionDiff) -> Html:
+    lines = [_paragraph("Added", _ins(key)) for key in collection.added]
+    lines += [_paragraph("Removed", _del(key)) for key in collection.removed]
+    for item in collection.changed:
+        lines.append(_paragraph("Changed", html_escape(_one_line(item.key))))
+        lines.extend(_fields(item.fields))
+    return _block(lines)
+
+
+def _profile(profile: ProfileDiff) -> Html:
+    lines = []
+    if profile.old_present != profile.new_present:
+        said = "The old run has no profile." if profile.new_present else "The new run has no profile."
+        lines.append(element("p", element("em", html_escape(said))))
+    if profile.scope is not None:
+        lines.append(_paragraph("Scope", _words(profile.scope)))
+    for axis in profile.axes:
+        lines.extend(_axis(axis))
+    return _block(lines)
+
+
+def _axis(axis: AxisChange) -> Iterator[Html]:
+    values = _items(axis.values_added, axis.values_removed)
+    parts = [html_escape(f"{axis.change}.")]
+    if axis.assessment is not None:
+        parts.append(html_escape(" Assessment: ") + _move(axis.assessment.old, axis.assessment.new) + ".")
+    if axis.values_added or axis.values_removed:
+        parts.append(html_escape(" Values: ") + values + ".")
+    yield _paragraph(axis.axis.replace("_", " ").capitalize(), Html("").join(parts))
+    for move in axis.basis:
+        yield _paragraph(move.title, _move(move.old, move.new))
+    if axis.note is not None:
+        yield _paragraph(axis.note.title, _words(axis.note))
+
+
+def _documents(documents: tuple[DocumentChange, ...]) -> Html:
+    lines = []
+    for document in documents:
+        sections = ": " + ", ".join(document.sections) if document.sections else ""
+        lines.append(_paragraph(document.document.replace("_", " "), html_escape(document.change + sections)))
+    return _block(lines)
+
+
+def _block(lines: list[Html], classes: str = "kb-diff") -> Html:
+    """A raw HTML block: a div at the line start, one element a line, no blank line."""
+    inner = Html("\n") + Html("\n").join(lines) + Html("\n") if lines else Html("")
+    return element("div", inner, {"class": classes})
+
+
+def _paragraph(label: str, content: Html) -> Html:
+    return element("p", _strong(f"{label}:") + Html(" ") + content)
+
+
+def _strong(text: str) -> Html:
+    return element("strong", html_escape(_one_line(text)))
+
+
+def _del(text: str) -> Html:
+    return element("del", html_escape(_one_line(text)), {"class": "kb-diff__del"})
+
+
+def _ins(text: str) -> Html:
+    return element("ins", html_escape(_one_line(text)), {"class": "kb-diff__ins"})
+
+
+def _one_line(text: str) -> str:
+    """Text on one line: a line break inside a raw HTML block could end it early."""
+    return " ".join(text.split())

@@ -16,7 +16,6 @@ from generator.pipeline import check_records
 
 ALPHA = Path(__file__).resolve().parent / "fixtures" / "profile" / "records" / "alpha"
 REPO_ROOT = Path(__file__).resolve().parent.parent
-REFERENCE_RESULT = REPO_ROOT.parent / "shared" / "reference" / "AAS-2026-09-26-oh-my-pi-01" / "result.md"
 
 
 def run_copy(root: Path, name: str = "old") -> Path:

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from run_diff_support import REFERENCE_RESULT, REPO_ROOT, checked, edit, record, rename_id, run_copy
+from run_diff_support import REPO_ROOT, checked, edit, record, rename_id, run_copy
 
 from generator.graph import word_diff as word_diff_module
 from generator.graph.record_match import label_overlap, normalised
 from generator.graph.run_diff import RunDiff, diff_runs
 from generator.graph.word_diff import MAX_TOKENS, WORK_PER_TOKEN, WordOp, elided, word_diff
+from generator.model.system import SystemRecords
 from generator.outputs.run_diff_output import as_json, as_text, diff_schema_text, json_text
+from generator.pipeline import check_records
 
 SCHEMA = REPO_ROOT / "schemas" / "diff.schema.json"
 
@@ -451,20 +453,17 @@ def test_the_module_docstring_names_its_bounds() -> None:
 
 
 @pytest.fixture(scope="module")
-def oh_my_pi_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    if not REFERENCE_RESULT.is_file():
-        pytest.skip(f"{REFERENCE_RESULT} is absent (CI places shared/ beside the repo clone)")
-    from generator.importer import import_document
-
-    root = tmp_path_factory.mktemp("runs")
-    outcome = import_document(REFERENCE_RESULT, "oh-my-pi", root / "records", force=False)
-    assert outcome.folder is not None
-    return REPO_ROOT / "records" / "oh-my-pi", outcome.folder
+def oh_my_pi_runs() -> tuple[SystemRecords, SystemRecords]:
+    """The seed's run and the -01 run shipped beside it (records/oh-my-pi/runs/)."""
+    systems = check_records(REPO_ROOT / "records" / "oh-my-pi")
+    assert [s.errors for s in systems] == [[], []]
+    seed, imported = (s.records for s in systems)
+    return seed, imported
 
 
-def test_the_two_real_oh_my_pi_runs(oh_my_pi_runs: tuple[Path, Path]) -> None:
+def test_the_two_real_oh_my_pi_runs(oh_my_pi_runs: tuple[SystemRecords, SystemRecords]) -> None:
     seed, imported = oh_my_pi_runs
-    diff = diff_runs(checked(seed), checked(imported))
+    diff = diff_runs(seed, imported)
     assert not diff.is_empty
     assert (diff.old_run_id, diff.new_run_id) == ("AAS-2026-09-05-oh-my-pi-02", "AAS-2026-09-26-oh-my-pi-01")
     counts = diff.counts
@@ -472,6 +471,6 @@ def test_the_two_real_oh_my_pi_runs(oh_my_pi_runs: tuple[Path, Path]) -> None:
     # The runs number their records independently: most same-ID pairs are flagged.
     assert counts.possible_different_referents > counts.changed // 2
     assert diff.profile.new_present and not diff.profile.old_present
-    again = diff_runs(checked(seed), checked(imported))
+    again = diff_runs(seed, imported)
     assert json_text(again) == json_text(diff)
     _validate(diff)

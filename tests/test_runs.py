@@ -169,3 +169,44 @@ def test_the_editor_checks_a_further_run_as_its_own(records: Path) -> None:
     assert workspace.system_of(records / "demo" / "run.yaml") == (records / "demo").resolve()
     analysis = workspace.analysis(folder)
     assert analysis.checked.records.run.run_id == SECOND and not analysis.checked.errors
+
+
+def test_the_changes_page_links_each_record_to_each_run(records: Path) -> None:
+    # The later run relabels its route: a changed record, linked in both runs' pages.
+    routes = records / "demo" / "runs" / SECOND / "records.yaml"
+    routes.write_text(
+        routes.read_text(encoding="utf-8").replace(
+            "label: Prompt to answer", "label: Prompt to final answer"
+        ),
+        encoding="utf-8",
+    )
+    result = run_pipeline(records)
+    page = result.pages["systems/demo/changes.md"]
+    assert f"Changes from {FIRST} to {SECOND}" in page
+    changed = page.split("## Changed records", 1)[1]
+    # The demo has no result page: its records are on the system page.
+    assert f"[RTE-1](runs/{FIRST.lower()}/index.md#rte-1)" in changed
+    assert "[RTE-1](index.md#rte-1)" in changed
+    assert '<ins class="kb-diff__ins">final</ins>' in changed
+    # The first run has no run before it: no changes page of its own.
+    assert f"systems/demo/runs/{FIRST.lower()}/changes.md" not in result.pages
+
+
+def test_an_unchanged_run_s_changes_page_says_so(records: Path) -> None:
+    page = run_pipeline(records).pages["systems/demo/changes.md"]
+    # Only the run's own fields moved: no record is added, removed or changed.
+    assert "## Run" in page and "<tr><td>Unchanged</td><td>3</td></tr>" in page
+    assert "## Changed records" not in page and "## Added records" not in page
+
+
+def test_kbgen_diff_finds_runs_by_their_ids(records: Path, kbgen) -> None:
+    by_id = kbgen("diff", FIRST, SECOND, "--records", str(records), "--format", "json")
+    assert by_id.code == 0, by_id.err
+    by_folder = kbgen(
+        "diff", str(records / "demo"), str(records / "demo" / "runs" / SECOND), "--format", "json"
+    )
+    assert by_folder.code == 0, by_folder.err
+    assert by_id.json() == by_folder.json()
+    assert by_id.json()["counts"]["changed"] == 0
+    unknown = kbgen("diff", "AAS-2024-05-01-demo-09", SECOND, "--records", str(records))
+    assert unknown.code == 2 and "no run of" in unknown.err

@@ -9,14 +9,16 @@ changed since the run before (``graph/run_diff.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from generator.graph.run_diff import diff_runs
 from generator.model.runs import RunEntry
 from generator.render import urls
-from generator.render.environment import render
+from generator.render.environment import frontmatter, render
 from generator.render.markdown import Md
 from generator.render.registry import SYSTEM_PAGE
+from generator.render.run_changes import render_run_changes as render_diff
 from generator.render.summary import pages_of
 
 if TYPE_CHECKING:
@@ -114,5 +116,33 @@ def render_run_changes(graphs: Sequence[SystemGraph]) -> dict[str, str]:
 
 
 def changes_page(older: SystemGraph, newer: SystemGraph, path: str) -> str:
-    """What changed from ``older`` to ``newer``, two runs of one system."""
-    return "---\nrender_macros: false\n---\n# Changes\n\nTBD\n"
+    """What changed from ``older`` to ``newer``, two runs of one system: each record linked
+    to its anchor in each run's pages (``graph/run_diff.py`` compares them)."""
+    assert older.run is not None and newer.run is not None
+
+    def href_in(graph: SystemGraph) -> Callable[[str], str | None]:
+        def href(record_id: str) -> str | None:
+            place = graph.place_of(record_id)
+            return urls.href(path, urls.page_path(place.page, place.slug), place.anchor) if place else None
+
+        return href
+
+    system = newer.system.run.system if newer.system.run else newer.system.slug
+    body = render_diff(diff_runs(older.system, newer.system), href_in(older), href_in(newer))
+    title = f"{system}: changes from {older.run.label} to {newer.run.label}"
+    intro = render(
+        "_run-changes-intro.md.j2",
+        {"older": _run_view(older, older.run, path), "newer": _run_view(newer, newer.run, path)},
+    )
+    heading, _, rest = body.partition("\n")
+    return "".join(
+        [
+            frontmatter({"type": "run-changes", "title": title, "render_macros": False}),
+            "\n",
+            heading,
+            "\n\n",
+            intro.strip("\n"),
+            "\n",
+            rest,
+        ]
+    )

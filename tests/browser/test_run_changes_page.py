@@ -2,9 +2,10 @@
 words struck through in red, added words underlined in green, the flag of a possible
 different referent, and hostile record text shown as text.
 
-The page is not yet one of the site's pages (the runs layout will place it), so its
-Markdown is converted with the site's extensions and served beside a built site, with
-that site's stylesheets. The screenshot lands in ``test-artifacts/run-changes-page.png``.
+A body made from two made-up runs (every kind of change, hostile text) is converted with
+the site's extensions and served beside a built site, with that site's stylesheets; the
+shipped changes page, between oh-my-pi's two runs, is read in tests/browser/test_runs_site.py.
+The screenshot lands in ``test-artifacts/run-changes-page.png``.
 """
 
 from __future__ import annotations

@@ -18,17 +18,22 @@ from typing import Any
 
 from rich.console import Console
 
+from generator.check import CheckedSystem
 from generator.check.report import capped
 from generator.cli.output_file import write_output
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.run_diff import diff_runs
+from generator.model.files import RUN_ID_PATTERN
+from generator.model.ids import whole_string
+from generator.model.runs import RUNS_FOLDER
 from generator.model.system import SystemRecords
 from generator.outputs.run_diff_output import DIFF_SCHEMA_PATH, as_text, diff_schema_text, json_text
-from generator.pipeline import check_records
+from generator.pipeline import check_records, check_system
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_OK, EXIT_USAGE
 
 COMMAND = "kbgen diff"
+RUN_ID = whole_string(RUN_ID_PATTERN)
 
 
 def add_parser(commands: Any) -> None:
@@ -39,7 +44,10 @@ def add_parser(commands: Any) -> None:
         "one system folder (SYSTEM, below --records) at two revisions of a repository.",
     )
     diff.add_argument(
-        "runs", nargs="*", metavar="RUN", help="OLD and NEW run folders; with --git, the SYSTEM folder"
+        "runs",
+        nargs="*",
+        metavar="RUN",
+        help="OLD and NEW: run IDs (found below --records) or run folders; with --git, the SYSTEM folder",
     )
     diff.add_argument(
         "--git", nargs=2, metavar=("REV_A", "REV_B"), help="compare SYSTEM at these two revisions (old first)"
@@ -48,7 +56,7 @@ def add_parser(commands: Any) -> None:
     diff.add_argument(
         "--records",
         default="records",
-        help="records folder inside the repository, for --git (default: records)",
+        help="records folder: where run IDs are found; inside the repository, for --git (default: records)",
     )
     diff.add_argument("--format", choices=("human", "json"), default="human")
     diff.add_argument("--out", default="-", help="output file, written atomically ('-' or none: stdout)")
@@ -102,26 +110,50 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def resolve_run(argument: str, args: argparse.Namespace) -> Resolved:
-    """One RUN argument as a checked system: a run folder, or with ``--git`` a revision of
-    the SYSTEM folder. (The one place an argument is turned into records.)"""
+    """One RUN argument as a checked system: a run ID (its run is found in
+    ``<records>/<system>/``, among the system folder's own run and those below ``runs/``),
+    a run folder, or with ``--git`` a revision of the SYSTEM folder. (The one place an
+    argument is turned into records.)"""
     if args.git:
         return _at_revision(argument, args)
-    return _in_folder(Path(argument))
+    path = Path(argument)
+    if not path.exists() and RUN_ID.match(argument):
+        return _by_run_id(argument, Path(args.records))
+    return _in_folder(path)
+
+
+def _by_run_id(run_id: str, records: Path) -> Resolved:
+    match = RUN_ID.match(run_id)
+    assert match is not None
+    system = records / match.group("slug")
+    if not system.is_dir():
+        return Resolved(refusal=f"{run_id}: no system folder {system.as_posix()} holds this run")
+    runs = [s for s in check_records(system) if s.records.run and s.records.run.run_id == run_id]
+    if not runs:
+        return Resolved(refusal=f"{run_id}: no run of {system.as_posix()} has this run ID")
+    return _outcome(runs[0])
 
 
 def _in_folder(path: Path) -> Resolved:
     if not path.is_dir():
         return Resolved(refusal=f"{path}: no such run folder")
+    if path.parent.name == RUNS_FOLDER and path.parent.parent.is_dir():
+        # A further run below a system's runs/: checked as that system's run.
+        return _outcome(check_system(path, None, None, path.parent.parent.resolve().name))
     return _checked(path, None, path.as_posix())
 
 
 def _checked(folder: Path, base: Path | None, shown: str) -> Resolved:
-    """The one system a folder holds, checked; its errors when it has any."""
-    systems = check_records(folder, base)
+    """The one system a folder holds (of a system folder with further runs, its own run),
+    checked; its errors when it has any."""
+    systems = [system for system in check_records(folder, base) if not system.source.run_folder]
     if len(systems) != 1:
         found = f"{len(systems)} system folders" if systems else "no record files"
         return Resolved(refusal=f"{shown}: a run folder holds one system's record files; found {found}")
-    system = systems[0]
+    return _outcome(systems[0])
+
+
+def _outcome(system: CheckedSystem) -> Resolved:
     errors = [d for d in system.diagnostics if d.severity is Severity.ERROR]
     return Resolved(errors=errors) if errors else Resolved(records=system.records)
 

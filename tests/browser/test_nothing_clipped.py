@@ -51,3 +51,42 @@ def test_no_generated_page_is_wider_than_the_window(browsing: Any, base_url: str
             assert table["scrolled"] and table["hidden"] == 0, (path, table)
         assert page.evaluate(OVERFLOWING_QUOTES) == 0, path
     assert wide_tables > 0  # the shipped pages have wide tables: the sticky column was tried
+
+
+# Where each multi-line inline code span breaks: the character before each new line.
+CODE_BREAKS = """() => {
+  const found = [];
+  for (const code of document.querySelectorAll('article :not(pre) > code')) {
+    if (code.getClientRects().length < 2) continue;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let previous = null, top = null;
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      for (let at = 0; at < node.length; at++) {
+        if (/\\s/.test(node.data[at])) { previous = null; continue; }
+        const range = document.createRange();
+        range.setStart(node, at); range.setEnd(node, at + 1);
+        const rect = range.getBoundingClientRect();
+        if (top !== null && rect.top > top + 2 && previous !== null) found.push([code.textContent, previous]);
+        top = rect.top; previous = node.data[at];
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_inline_code_breaks_only_after_a_slash_dot_hyphen_or_underscore(
+    browsing: Any, base_url: str, site_dir: Path
+) -> None:
+    page = browsing.page
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    breaks = 0
+    for path in _generated_pages(site_dir):
+        page.goto(f"{base_url}/{path}")
+        page.wait_for_load_state("load")
+        found = page.evaluate(CODE_BREAKS)
+        breaks += len(found)
+        wrong = [(text, before) for text, before in found if before not in "/.-_"]
+        assert wrong == [], (path, wrong[:5])
+    assert breaks > 0  # the shipped pages have long paths that wrap: the rule was tried

@@ -82,7 +82,13 @@ async def _open(client: LanguageClient, path: Path, text: str | None = None) -> 
         )
     )
     await _published(client)
-    return uri
+    # The server publishes every open file of the system, back to back: let the others
+    # arrive, so the next publication awaited is the next check's.
+    while True:
+        try:
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 0.5)
+        except TimeoutError:
+            return uri
 
 
 async def _published(client: LanguageClient) -> types.PublishDiagnosticsParams:

@@ -210,3 +210,11 @@ def test_kbgen_diff_finds_runs_by_their_ids(records: Path, kbgen) -> None:
     assert by_id.json()["counts"]["changed"] == 0
     unknown = kbgen("diff", "AAS-2024-05-01-demo-09", SECOND, "--records", str(records))
     assert unknown.code == 2 and "no run of" in unknown.err
+
+
+def test_the_editor_s_page_urls_are_where_the_site_publishes_each_run(records: Path) -> None:
+    workspace = RecordsWorkspace(base=records.parent, records=records)
+    earlier = workspace.analysis((records / "demo").resolve())
+    current = workspace.analysis((records / "demo" / "runs" / SECOND).resolve())
+    assert earlier.page_url("RTE-1") == f"systems/demo/runs/{FIRST.lower()}/#rte-1"
+    assert current.page_url("RTE-1") == "systems/demo/#rte-1"

@@ -9,7 +9,7 @@ Markdown prose files, as spans of 0-based lines and character columns.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from generator.model.anchors import AnchorText, find_anchors
 from generator.model.ids import anchor_of, grammar, resolve_id
 from generator.model.kinds import qualified_status_fields, spec_of_id
 from generator.model.records import RecordBase, Supplied
+from generator.model.runs import RunHistory
 from generator.pipeline import check_system
 from generator.render.markdown import escape
 from generator.render.registry import PLACEMENT
@@ -73,7 +74,8 @@ class SystemAnalysis:
 
     @property
     def slug(self) -> str:
-        return self.folder.name
+        """The system's slug (a further run's folder is named by its run ID, not its system's)."""
+        return self.checked.records.slug
 
     def absolute(self, display: str) -> Path:
         """The file a diagnostic or an origin names (shown relative to ``base``)."""
@@ -101,7 +103,8 @@ class SystemAnalysis:
 
     def page_url(self, record_id: str) -> str:
         """The record's place on the site, relative to the site root (a directory URL)."""
-        page = page_path(self.graph.page_of(record_id), self.slug).removesuffix(".md")
+        # The graph's slug: where the site publishes this run (below runs/ for an earlier one).
+        page = page_path(self.graph.page_of(record_id), self.graph.slug).removesuffix(".md")
         page = page.removesuffix("index") if page.endswith("/index") else page + "/"
         return f"{page}#{anchor_of(record_id)}"
 
@@ -142,12 +145,18 @@ def _plain(text: object) -> str:
 
 
 def analyse(
-    folder: Path, base: Path, unsaved: Mapping[str, str] | None = None, run_of: str | None = None
+    folder: Path,
+    base: Path,
+    unsaved: Mapping[str, str] | None = None,
+    run_of: str | None = None,
+    history_of: Callable[[CheckedSystem], RunHistory | None] | None = None,
 ) -> SystemAnalysis:
     """Check, link and index one system folder (``unsaved``: path below it → editor text;
-    ``run_of``: the system, when the folder is one of its further runs)."""
+    ``run_of``: the system, when the folder is one of its further runs; ``history_of``: the
+    system's runs with this one, so a page URL is where the site publishes the run)."""
     checked = check_system(folder, base, unsaved, run_of)
-    graph = link_system(checked.records, PLACEMENT)
+    history = history_of(checked) if history_of is not None else None
+    graph = link_system(checked.records, PLACEMENT, history)
     analysis = SystemAnalysis(folder=folder, base=base, checked=checked, graph=graph)
     for loaded in checked.source.files:
         analysis.texts[analysis.absolute(loaded.display)] = "\n".join(loaded.lines)

@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.check import CheckedSystem
 from generator.load.fingerprint import FileDigests, folder_fingerprint
 from generator.load.records import system_folders, system_runs
 from generator.lsp.analysis import SystemAnalysis, analyse
-from generator.model.runs import RUNS_FOLDER
+from generator.model.runs import RUNS_FOLDER, RunHistory, run_history
+from generator.pipeline import check_system
 
 
 @dataclass
@@ -30,6 +32,11 @@ class RecordsWorkspace:
         default_factory=dict
     )  # with the folder's fingerprint
     _digests: FileDigests = field(default_factory=FileDigests)
+    # The other runs of a system being analysed, for its run history: by folder, with the
+    # state of their files.
+    _checked_runs: dict[Path, tuple[tuple[str, tuple[tuple[str, str], ...]], CheckedSystem]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.base = self.base.resolve()
@@ -65,25 +72,60 @@ class RecordsWorkspace:
         return self.system_of(path)
 
     def analysis(self, folder: Path) -> SystemAnalysis:
-        """The system's analysis, made again when a file of the folder changed on disk (a
-        checkout, another editor) since it was made: the folder's entries are compared by
-        status, so an unchanged folder costs a walk of its names."""
+        """The system's analysis, made again when a file of the system changed on disk (a
+        checkout, another editor) since it was made: the system folder's entries, its
+        further runs' included, are compared by status, so an unchanged folder costs a walk
+        of its names."""
         known = self._analyses.get(folder)
-        if known is not None and known[0] == folder_fingerprint(folder, self._digests):
+        if known is not None and known[0] == folder_fingerprint(self._system_root(folder), self._digests):
             return known[1]
         return self.refresh(folder)
 
     def refresh(self, folder: Path) -> SystemAnalysis:
-        """Check and index one system again, with the open files' unsaved text."""
-        held = {
+        """Check and index one system (or one run of it) again, with the open files' unsaved text."""
+        root = self._system_root(folder)
+        fingerprint = folder_fingerprint(root, self._digests)
+        found = analyse(
+            folder,
+            self.base,
+            self._held(folder),
+            self.run_of(folder),
+            lambda checked: self._history(root, checked),
+        )
+        self._analyses[folder] = (fingerprint, found)
+        return found
+
+    def _held(self, folder: Path) -> dict[str, str]:
+        """The unsaved text of the open files of one run folder, by path below it."""
+        return {
             path.relative_to(folder).as_posix(): text
             for path, text in self.unsaved.items()
             if self.system_of(path) == folder  # a further run's files are its own
         }
-        fingerprint = folder_fingerprint(folder, self._digests)
-        found = analyse(folder, self.base, held, self.run_of(folder))
-        self._analyses[folder] = (fingerprint, found)
-        return found
+
+    def _system_root(self, folder: Path) -> Path:
+        return self.records / folder.relative_to(self.records).parts[0]
+
+    def _history(self, root: Path, checked: CheckedSystem) -> RunHistory | None:
+        """The runs of the system with ``checked`` among them; None for a system of one run.
+        The other runs are checked once per state of their files."""
+        runs = system_runs(root)
+        if not runs.folders:
+            return None
+        folders = [*([root] if runs.own_run else []), *(run.resolve() for run in runs.folders)]
+        mine = checked.source.folder.resolve()
+        found = [checked if folder == mine else self._checked_run(folder) for folder in folders]
+        return run_history(root.name, [(run.records.run_folder, run.records) for run in found])
+
+    def _checked_run(self, folder: Path) -> CheckedSystem:
+        held = self._held(folder)
+        key = (folder_fingerprint(folder, self._digests), tuple(sorted(held.items())))
+        known = self._checked_runs.get(folder)
+        if known is not None and known[0] == key:
+            return known[1]
+        checked = check_system(folder, self.base, held, self.run_of(folder))
+        self._checked_runs[folder] = (key, checked)
+        return checked
 
     def kept_text(self, path: Path) -> str:
         """A file's text as its system's latest analysis read it ('' when none did): what a

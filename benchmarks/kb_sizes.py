@@ -49,8 +49,20 @@ def _environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "0"}
 
 
+def _further_runs(target: Path, folder: str, names: list[str]) -> list[str]:
+    """What copytree leaves out: the runs/ folder directly below the system folder."""
+    return (
+        ["runs"]
+        if Path(folder) == ROOT / "records" / target.name.rsplit("-", 1)[0] and "runs" in names
+        else []
+    )
+
+
 def synthesise(folder: Path, systems: int) -> Path:
-    """A project of ``systems`` renamed copies of the shipped systems; returns its folder."""
+    """A project of ``systems`` renamed copies of the shipped systems; returns its folder.
+
+    Each copy is the system folder's own run (its further runs' IDs name the shipped
+    system), so the figures stay those of one run per system."""
     folder.mkdir(parents=True)
     shutil.copy(ROOT / "mkdocs.yml", folder / "mkdocs.yml")
     shutil.copytree(ROOT / "kb", folder / "kb")
@@ -59,7 +71,8 @@ def synthesise(folder: Path, systems: int) -> Path:
         shipped = SHIPPED[n % len(SHIPPED)]
         slug = f"{shipped}-{n:03d}"
         target = folder / "records" / slug
-        shutil.copytree(ROOT / "records" / shipped, target)
+        source = ROOT / "records" / shipped
+        shutil.copytree(source, target, ignore=functools.partial(_further_runs, source))
         run = target / "run.yaml"
         text = run.read_text(encoding="utf-8").replace(f"-{shipped}-", f"-{slug}-")
         text = re.sub(r"(?m)^(  system: .*)$", rf"\g<1> {n:03d}", text, count=1)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -239,6 +238,27 @@ def test_screenshot_of_the_oh_my_pi_system_page_and_the_maps_sizes(browsing: Any
     page.screenshot(path=str(target), full_page=True)
     assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     (ARTIFACTS / "route-maps-1280.json").write_text(json.dumps(sizes, indent=2) + "\n", encoding="utf-8")
+
+
+SVG_IDS_JS = "() => [...document.querySelectorAll('.kb-map__drawing svg')].map(svg => svg.id)"
+
+
+def test_the_maps_are_drawn_again_in_the_dark_scheme(browsing: Any, base_url: str) -> None:
+    page = browsing.page
+    light = _open(page, f"{base_url}/systems/oh-my-pi/")
+    before = page.evaluate(SVG_IDS_JS)
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.wait_for_function(
+        "ids => document.documentElement.dataset.kbMaps === 'drawn' && "
+        "[...document.querySelectorAll('.kb-map__drawing svg')].every(svg => !ids.includes(svg.id))",
+        arg=before,
+        timeout=20_000,
+    )
+    dark = page.evaluate(DRAWN_JS)
+    assert len(page.evaluate(SVG_IDS_JS)) == len(before)  # replaced, not added
+    assert [len(m["nodes"]) for m in dark] == [len(m["nodes"]) for m in light]
+    assert all(node["href"] for m in dark for node in m["nodes"])
+    assert browsing.errors == []
 
 
 FLOW_JS = """(id) => {

@@ -79,6 +79,7 @@
 
   function placeUnrelated(container) {
     if (!container.querySelector(".kb-route-maps__unrelated")) return;
+    container.classList.remove("kb-route-maps--stacked");  // measured beside the list
     var cramped = Array.prototype.some.call(container.querySelectorAll(".kb-map__drawing svg"), function (svg) {
       var natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
       return natural > 0 && svg.getBoundingClientRect().width < natural * LEGIBLE_SCALE;
@@ -86,9 +87,8 @@
     container.classList.toggle("kb-route-maps--stacked", cramped);
   }
 
-  function setUp() {
-    var figures = Array.prototype.slice.call(document.querySelectorAll(".kb-map"));
-    if (!figures.length || typeof window.mermaid === "undefined") return;
+  function drawAll(figures) {
+    document.documentElement.setAttribute("data-kb-maps", "drawing");
     window.mermaid.initialize(settings());
     // One at a time: each drawing measures its labels in the document.
     figures.reduce(function (previous, figure) {
@@ -97,6 +97,29 @@
       document.querySelectorAll(".kb-route-maps").forEach(placeUnrelated);
       document.documentElement.setAttribute("data-kb-maps", "drawn");
     });
+  }
+
+  // The palette switch (light/dark) draws the maps again in the other Mermaid theme.
+  function redrawOnSchemeChange(figures) {
+    var scheme = document.body.getAttribute("data-md-color-scheme");
+    new MutationObserver(function () {
+      var now = document.body.getAttribute("data-md-color-scheme");
+      if (now === scheme) return;
+      scheme = now;
+      figures.forEach(function (figure) {
+        var drawing = figure.querySelector(".kb-map__drawing");
+        if (drawing) drawing.parentNode.removeChild(drawing);
+        figure.removeAttribute("data-kb-drawn");
+      });
+      drawAll(figures);
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }
+
+  function setUp() {
+    var figures = Array.prototype.slice.call(document.querySelectorAll(".kb-map"));
+    if (!figures.length || typeof window.mermaid === "undefined") return;
+    drawAll(figures);
+    redrawOnSchemeChange(figures);
   }
 
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {

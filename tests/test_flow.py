@@ -34,14 +34,19 @@ def test_a_flow_keeps_every_character_of_the_progression(text: str) -> None:
     split = split_steps(text)
     assert split is not None
     lead, steps, tail = split
-    rebuilt = lead + "".join(step + arrow for step, arrow in steps) + tail
-    assert _fold(rebuilt) == _fold(text)
+    # Character for character: the steps and what separates them, and the sentences
+    # before and after (each written here with one space at its break).
+    rebuilt = " ".join(
+        part for part in (lead, "".join(step + separator for step, separator in steps), tail) if part
+    )
+    assert rebuilt == text
     assert all(step.strip() == step and step for step, _ in steps)
     assert steps[-1][1] == ""
 
 
 def test_arrows_inside_code_spans_do_not_split() -> None:
-    assert split_steps("`a -> b` → c") == ("", [("`a -> b`", "→"), ("c", "")], "")
+    assert split_steps("`a -> b` → c") == ("", [("`a -> b`", " → "), ("c", "")], "")
+    assert split_steps("a→b ->  c") == ("", [("a", "→"), ("b", " ->  "), ("c", "")], "")
 
 
 def test_sentences_before_and_after_the_steps_are_paragraphs() -> None:
@@ -50,8 +55,8 @@ def test_sentences_before_and_after_the_steps_are_paragraphs() -> None:
     assert [step for step, _ in steps] == ["caller pack(path)", "copy original", "return content."]
     assert tail == "Caller authors the summary; software performs I/O. No supplied counterpart."
     lead, steps, tail = split_steps(PROGRESSIONS[3]) or ("", [], "")
-    assert (lead, steps[0], tail) == ("Intro sentence.", ("Then a", "→"), "")
-    assert [arrow for _, arrow in steps] == ["→", "->", "-->", ""]
+    assert (lead, steps[0], tail) == ("Intro sentence.", ("Then a", " → "), "")
+    assert [separator for _, separator in steps] == [" → ", " -> ", " --> ", ""]
 
 
 @pytest.mark.parametrize(

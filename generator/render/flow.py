@@ -3,12 +3,13 @@
 The text is split at its arrows (``→``, ``->``, ``-->``; never inside a code span) into
 steps, shown as boxes with the arrows between them; each step goes through the HTML
 linker, so a record ID in it links to its record. Nothing is dropped or reworded: the
-flow shows every character of the text in order, the arrows as written, only the
-spaces around an arrow folded into the layout. Sentences before the first step or after
-the last (``… → host. Code owns format admission; …``) are shown as the paragraph
-before or after the flow rather than inside a box. A text with fewer than two steps,
-an empty step or paragraphs is not a flow (None): it is shown as the field's text.
-Everything here is linear in the text.
+flow holds every character of the text in order, the arrows as written and a space
+where the text has white space beside an arrow (the layout ignores it; copied text and
+search keep it). Sentences before the first step or after the last
+(``… → host. Code owns format admission; …``) are shown as the paragraph before or
+after the flow rather than inside a box. A text with fewer than two steps, an empty step
+or paragraphs is not a flow (None): it is shown as the field's text. Everything here is
+linear in the text.
 """
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(`])")
 
 @dataclass(frozen=True, slots=True)
 class FlowStep:
-    """One box: the step's linked text, the arrow after it as written ('' for the last),
-    and whether it names a declared record."""
+    """One box: the step's linked text, the arrow after it as written ('' for the last)
+    with a space before and after it where the text has white space, and whether the
+    step names a declared record."""
 
     html: Markup
     arrow: str
     names_record: bool
+    before: str = ""
+    after: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +66,11 @@ def _outside(spans: list[tuple[int, int, str]], positions: list[re.Match[str]]) 
 
 
 def split_steps(text: str) -> tuple[str, list[tuple[str, str]], str] | None:
-    """(lead, [(step, arrow after it)], tail) of a progression, the texts as written
-    (stripped at the arrows and the sentence breaks only); None when it is not a flow."""
-    if "\n\n" in text.strip():
+    """(lead, [(step, what separates it from the next)], tail) of a progression: the step
+    texts as written, stripped; each separator is the text between two steps exactly (the
+    arrow and the white space around it; '' after the last). None when it is not a flow."""
+    text = text.strip()
+    if "\n\n" in text:
         return None
     spans = find_code_spans(text)
     arrows = _outside(spans, list(_ARROW.finditer(text)))
@@ -72,8 +78,11 @@ def split_steps(text: str) -> tuple[str, list[tuple[str, str]], str] | None:
         return None
     pieces, position = [], 0
     for match in arrows:
-        pieces.append((text[position : match.start()].strip(), match.group(0)))
-        position = match.end()
+        step = text[position : match.start()]
+        following = text[match.end() :]
+        after = len(following) - len(following.lstrip())
+        pieces.append((step.strip(), text[position + len(step.rstrip()) : match.end() + after]))
+        position = match.end() + after
     pieces.append((text[position:].strip(), ""))
     if any(not step for step, _ in pieces):
         return None
@@ -100,8 +109,15 @@ def progression_flow(linker: Linker, text: str | None) -> Flow | None:
     if split is None:
         return None
     lead, pieces, tail = split
-    steps = tuple(FlowStep(linker.inline(step), arrow, _names_record(linker, step)) for step, arrow in pieces)
+    steps = tuple(_step(linker, step, separator) for step, separator in pieces)
     return Flow(linker.inline(lead) if lead else None, steps, linker.inline(tail) if tail else None)
+
+
+def _step(linker: Linker, step: str, separator: str) -> FlowStep:
+    arrow = separator.strip()
+    before = " " if separator[:1].isspace() else ""
+    after = " " if separator[-1:].isspace() else ""
+    return FlowStep(linker.inline(step), arrow, _names_record(linker, step), before, after)
 
 
 def _names_record(linker: Linker, step: str) -> bool:

@@ -274,6 +274,7 @@ FLOW_JS = """(id) => {
     links: [...field.querySelectorAll('.kb-flow__box a')].map(a => a.href),
     boxes: steps.map(step => step.querySelector('.kb-flow__box').getBoundingClientRect().height > 0),
     text: field.textContent.replace(/\\s+/g, ''),
+    list: field.querySelector('ol.kb-flow').textContent,
     top, bottom,
   };
 }"""
@@ -289,6 +290,7 @@ def test_a_route_record_shows_its_progression_as_a_flow_of_linked_steps(browsing
     assert [step.strip() for step in flow["steps"]] == [part.strip() for part in progression.split("→")]
     assert all(flow["boxes"])
     assert flow["text"] == ("Endpoints/progression:" + progression).replace(" ", "")  # nothing lost
+    assert flow["list"] == progression.strip()  # character for character
     assert {urldefrag(href)[1] for href in flow["links"]} == {"obj-1", "obj-2", "cmp-2", "cmp-3"}
     page.goto(flow["links"][0])
     assert page.evaluate("id => !!document.getElementById(id)", urldefrag(flow["links"][0])[1])
@@ -299,7 +301,7 @@ def test_a_route_record_shows_its_progression_as_a_flow_of_linked_steps(browsing
     page.screenshot(
         path=str(ARTIFACTS / "route-record-1280.png"),
         full_page=True,
-        clip={"x": 0, "y": top, "width": WIDTH, "height": min(HEIGHT, flow["bottom"] - top + 16)},
+        clip={"x": 0, "y": top, "width": WIDTH, "height": min(HEIGHT, flow["bottom"] - top + 72)},
     )
     assert (ARTIFACTS / "route-record-1280.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert browsing.errors == []

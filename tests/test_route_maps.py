@@ -225,3 +225,17 @@ def test_hostile_record_labels_cannot_add_a_statement(tmp_path: Path) -> None:
 def _yaml_string(text: str) -> str:
     """A YAML double-quoted scalar (JSON is one) holding ``text`` exactly."""
     return json.dumps(text)
+
+
+def test_a_map_of_routes_declared_elsewhere_is_titled_by_them(tmp_path: Path) -> None:
+    # Twelve related records fill the first map; the annotation on a route declared
+    # elsewhere is a family of its own, on a second map with no route of the system.
+    routes = "".join(f"  - id: RTE-{n}\n    label: Route {n}\n    owner: CMP-1\n" for n in range(10, 20))
+    notes = (
+        "supplied:\n  - id: RT-RTE-far\n    declared_in: runtime member\n"
+        "annotations:\n  - target: RT-RTE-far\n    body: A note.\n"
+    )
+    result = _pipeline(tmp_path, {"maps.yaml": f"routes:\n{routes}{notes}"})
+    page = result.pages[SYSTEM_PAGE]
+    assert "<figcaption>Map 2: RT-RTE-far</figcaption>" in page
+    assert [len(m.nodes) for m in maps_of(page)] == [MAP_NODES, 2]

@@ -113,11 +113,10 @@ TITLE_ROUTES = 4  # a map's title names this many of its routes, then counts the
 
 def _title(graph: SystemGraph, nodes: list[MapNode]) -> str:
     """The system's own routes a map draws: ``RTE-21, RTE-22 and RTE-24``, or ``RTE-1,
-    RTE-3, RTE-4 and 7 more routes``."""
-    routes = sorted(
-        (n.record_id for n in nodes if n.note is None and isinstance(graph.records.get(n.record_id), Route)),
-        key=sort_key,
-    )
+    RTE-3, RTE-4 and 7 more routes``; without any, the routes declared elsewhere it draws."""
+    drawn = [n.record_id for n in nodes if n.note is None and is_route(graph, n.record_id)]
+    own = [record_id for record_id in drawn if record_id in graph.records]
+    routes = sorted(own or drawn, key=sort_key)  # a map of routes declared elsewhere names those
     if len(routes) > TITLE_ROUTES:
         shown, rest = routes[: TITLE_ROUTES - 1], len(routes) - TITLE_ROUTES + 1
         return ", ".join(shown) + f" and {rest} more routes"

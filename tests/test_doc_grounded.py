@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hostile_support import located, make_records
+from map_support import maps_of
 
 from generator.model.anchors import find_anchors
 from generator.model.url_policy import LinkPolicy, is_git_host, link_policy, source_links
@@ -215,16 +216,15 @@ def test_an_ordered_list_continues_its_numbering(paper: PipelineResult) -> None:
     assert "<ol>\n<li>Over its size limit" in page
 
 
-def test_the_route_diagram_draws_only_structured_relations(paper: PipelineResult) -> None:
-    page = paper.pages["systems/paper-agent/index.md"]
-    diagram = page[page.index("```mermaid") :].split("```")[1]
-    edges = sorted(line.strip() for line in diagram.splitlines() if "->" in line)
-    assert edges == [
-        'n_RTE_1 -->|owner| n_CMP_1["CMP-1"]',
-        'n_RTE_1 -->|reads| n_OBJ_1["OBJ-1"]',
-        'n_RTE_1 -->|writes| n_OBJ_1["OBJ-1"]',
-        'n_RTE_2 -->|owner| n_CMP_1["CMP-1"]',
-        "n_RTE_2 -.->|alternative to| n_RTE_1",
+def test_the_route_map_draws_only_structured_relations(paper: PipelineResult) -> None:
+    # Owner, reads, writes and the records the progression names, one edge per pair; the
+    # alternative dotted. OBJ-1 named in RTE-1's labelled fields draws nothing of its own.
+    (drawn,) = maps_of(paper.pages["systems/paper-agent/index.md"])
+    assert sorted(drawn.edges) == [
+        ("RTE-1", "owner, progression", "CMP-1", False),
+        ("RTE-1", "reads, writes, progression", "OBJ-1", False),
+        ("RTE-2", "alternative to", "RTE-1", True),
+        ("RTE-2", "owner, progression", "CMP-1", False),
     ]
 
 

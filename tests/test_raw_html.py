@@ -1,7 +1,7 @@
 """Generated pages as raw HTML record blocks: headings stay Markdown, record text stays data.
 
-The generated pages keep as Markdown only the front matter, the headings (with their
-attribute lists) and the diagram fence; record blocks are raw HTML that Python-Markdown
+The generated pages keep as Markdown only the front matter and the headings (with their
+attribute lists); record blocks and route maps are raw HTML that Python-Markdown
 passes through. These tests check the page form, that the conversion still yields the
 anchors and table of contents, that hostile record text shows literally in a built page,
 and that the plugin refuses page URLs the raw HTML links do not match.

@@ -237,7 +237,7 @@ def test_record_fields_are_shown_in_declared_order() -> None:
         statuses={"implementation conclusion status": ConclusionStatus.WIRED},
     )
     before = [(item.label, item.rendering, item.value) for item in record_fields(route)]
-    assert before == [("Endpoints/progression", "text", "a → b"), ("Owner", "text", "CMP-1")]
+    assert before == [("Endpoints/progression", "flow", "a → b"), ("Owner", "text", "CMP-1")]
     (after,) = record_fields(route, after_body=True)
     assert after.rendering == "labelled-list" and len(after.value) == 7
     assert (after.value[0].label, after.value[0].value) == ("Immediate return", "The answer.")

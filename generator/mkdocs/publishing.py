@@ -32,7 +32,8 @@ log = logging.getLogger("mkdocs.plugins.kb-records")
 RECORD_ERRORS = "kb-records: the records have errors"
 
 # Markdown extensions the generated pages are written for (badges use attr_list and
-# md_in_html; route diagrams the mermaid fence of superfences).
+# md_in_html; code blocks superfences). Route maps are raw HTML that kb-maps.js draws:
+# they need no mermaid fence.
 REQUIRED_EXTENSIONS = ("attr_list", "md_in_html", "toc", "tables", "admonition", "pymdownx.superfences")
 
 
@@ -41,15 +42,11 @@ def _extension_name(name: str) -> str:
 
 
 def missing_extension(config: MkDocsConfig) -> str | None:
-    """The first Markdown extension (or the mermaid fence) the generated pages need but lack."""
+    """The first Markdown extension the generated pages need but lack."""
     enabled = {_extension_name(name) for name in config.markdown_extensions}
     for name in REQUIRED_EXTENSIONS:
         if name not in enabled:
             return name
-    options = {_extension_name(k): v for k, v in config.mdx_configs.items()}
-    fences = (options.get("pymdownx.superfences") or {}).get("custom_fences") or []
-    if not any(isinstance(fence, dict) and fence.get("name") == "mermaid" for fence in fences):
-        return "pymdownx.superfences (custom fence 'mermaid')"
     return None
 
 

@@ -1,7 +1,7 @@
 """Raw HTML blocks of generated pages kept out of Python-Markdown and spliced back after it.
 
 A generated page is mostly raw HTML blocks (``render/rawhtml.py``) between a few Markdown
-parts (front matter, headings, the diagram fence). Python-Markdown gives a raw block back
+parts (front matter, headings, a few small tables). Python-Markdown gives a raw block back
 unchanged, but only after parsing it with ``HTMLParser`` twice (MkDocs' anchor finder and
 the raw-block preprocessor): on a large page that is most of its conversion. So before
 conversion each raw block is replaced by a marker comment, which Python-Markdown passes

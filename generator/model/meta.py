@@ -12,8 +12,9 @@ from typing import Annotated, Literal, get_args, get_origin
 from pydantic.fields import FieldInfo
 
 # How a record field is shown: paragraph text, code, a badge in the status line,
-# a paragraph per sub-entry, or a list of a sub-model's labelled fields.
-Rendering = Literal["text", "code", "status", "badges", "vocab", "entries", "labelled-list", "hidden"]
+# a paragraph per sub-entry, a list of a sub-model's labelled fields, or prose whose
+# arrows make a flow of steps (a route's progression).
+Rendering = Literal["text", "code", "status", "badges", "vocab", "entries", "labelled-list", "flow", "hidden"]
 
 
 @dataclass(frozen=True)

@@ -318,7 +318,8 @@ class Guarantee(Strict):
 class Route(RecordBase):
     """A route: endpoints and progression, owner, labelled fields and statuses."""
 
-    progression: Text | None = Field(
+    # Shown as a flow of its steps when arrows separate them (``A → B → C``).
+    progression: Annotated[Text | None, Display("flow")] = Field(
         default=None, title="Endpoints/progression", description="Endpoints and progression."
     )
     owner: Text | None = Field(default=None, title="Owner")

@@ -12,13 +12,13 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.model.ids import grammar, kind_of, sort_key
+from generator.model.ids import kind_of, sort_key
 from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
 )
-from generator.model.records import RecordBase, Route
+from generator.model.records import RecordBase
 from generator.model.set_manifest import manifest_digest
 from generator.render import urls
 from generator.render.environment import frontmatter, render
@@ -28,6 +28,7 @@ from generator.render.registry import (
     PageRequest,
     PageSpec,
 )
+from generator.render.route_maps import route_maps
 from generator.render.run_history import run_context
 from generator.render.set_pages import set_members_view, set_review_view
 from generator.render.summary import artifacts_of, counts_of, published_pages
@@ -57,41 +58,6 @@ def _run_frontmatter(graph: SystemGraph, type_name: str, extra: dict[str, Any] |
     values.update(extra or {})
     values["render_macros"] = False
     return frontmatter(values)
-
-
-def _diagram(graph: SystemGraph) -> Md | None:
-    """Routes and their structured relations only: owner, reads, writes, part of,
-    alternative to. An object merely mentioned in a route's prose draws no edge."""
-    routes = [record for record in graph.system.records if isinstance(record, Route)]
-    if not routes:
-        return None
-    lines = ["flowchart LR"]
-    route_ids = {route.id for route in routes}
-    for route in sorted(routes, key=lambda r: sort_key(r.id)):
-        node = _mermaid_id(route.id)
-        lines.append(f'  {node}(["{route.id}"])')
-        for label, target in _relations(graph, route):
-            arrow = "-.->" if label == "alternative to" else "-->"
-            # A route keeps the shape of its own declaration; other records are boxes.
-            shape = "" if target in route_ids else f'["{target}"]'
-            lines.append(f"  {node} {arrow}|{label}| {_mermaid_id(target)}{shape}")
-    return Md("```mermaid\n" + "\n".join(lines) + "\n```")
-
-
-def _relations(graph: SystemGraph, route: Route) -> list[tuple[str, str]]:
-    """(label, target ID) of each structured relation of a route to a declared record."""
-    owners = [graph.resolve(m.group(0)) for m in grammar().in_text.finditer(route.owner or "")]
-    found = [("owner", owner) for owner in owners if owner is not None]
-    found += [("reads", target) for target in route.reads]
-    found += [("writes", target) for target in route.writes]
-    found += [("part of", route.part_of)] if route.part_of else []
-    found += [("alternative to", target) for target in route.alternative_to]
-    declared = graph.declared
-    return list(dict.fromkeys((label, target) for label, target in found if target in declared))
-
-
-def _mermaid_id(record_id: str) -> str:
-    return "n_" + "".join(ch if ch.isalnum() else "_" for ch in record_id)
 
 
 def result_view(request: PageRequest) -> dict[str, Any]:
@@ -172,7 +138,7 @@ def memory_report_view(request: PageRequest) -> dict[str, Any]:
 
 
 def system_view(request: PageRequest) -> dict[str, Any]:
-    """The system page: run, artifacts, counts, route diagram; the records when no other page
+    """The system page: run, artifacts, counts, route maps; the records when no other page
     holds them."""
     graph = request.graph
     system = graph.system
@@ -186,7 +152,7 @@ def system_view(request: PageRequest) -> dict[str, Any]:
             for a in artifacts_of(graph)
         ],
         "counts": counts_of(graph),
-        "diagram": _diagram(graph),
+        "route_maps": route_maps(graph, view.html_linker),
         "supplied": sorted(system.supplied, key=lambda s: sort_key(s.id)),
         "records_by_kind": _records_by_kind(graph) if graph.home_page == page else [],
         "limitations": graph.home_page == page and bool(system.limitations),

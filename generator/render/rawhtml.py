@@ -1,7 +1,7 @@
 """Safe HTML: the ``Html`` type and the escaping path for record text inside raw HTML blocks.
 
 Generated pages keep as Markdown only what MkDocs must see (front matter, headings with
-their attribute lists, the diagram fence); record blocks are raw HTML, which
+their attribute lists); record blocks and route maps are raw HTML, which
 Python-Markdown stashes untouched instead of running its inline patterns over it. Text
 inside raw HTML is never Markdown-escaped (a ``\\*`` would show its backslash): every
 character HTML would act on becomes an entity, and so do braces (macros) and backticks

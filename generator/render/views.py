@@ -22,6 +22,7 @@ from generator.model.records import RecordBase, Source
 from generator.model.walk import collect
 from generator.render import rawhtml, urls
 from generator.render.badges import Badges
+from generator.render.flow import Flow, progression_flow
 from generator.render.link_markup import html_link, link
 from generator.render.profile import profile_context
 from generator.render.registry import (
@@ -169,6 +170,10 @@ class RecordPageView:
             for anchor, amendment in self.graph.amended.get(record_id, [])
         ]
 
+    def progression_flow(self, text: str) -> Flow | None:
+        """A progression as a flow of linked steps for a raw HTML block, or None."""
+        return progression_flow(self.html_linker, text)
+
     def unplaced(self, list_key: str, _kind_section: object = None) -> list[RecordBase]:
         """Records of a kind nobody placed: published on their home page only, in ID order
         (so the page does not depend on how the records are split into files)."""
@@ -224,6 +229,7 @@ class RecordPageView:
             "unplaced": self.unplaced,
             "limitations_table": _limitations_table(self.graph, self.html_linker),
             "amendments_of": self.amendments_of,
+            "progression_flow": self.progression_flow,
             "member_page": bool(self.graph.record_pages),
             **profile_context(self.linker, self.badges),
         }

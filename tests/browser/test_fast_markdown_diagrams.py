@@ -1,4 +1,4 @@
-"""Mermaid (3.6 MB) loads only where a diagram is: a system page draws its route diagram,
+"""Mermaid (3.6 MB) loads only where a diagram is: a system page draws its route maps,
 a page without a diagram never requests the bundle."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ SYSTEM_PAGE = "systems/oh-my-pi/"
 NO_DIAGRAM_PAGES = ["", "systems/oh-my-pi/result/", "glossary/"]
 BUNDLE = "mermaid-11.17.2.min.js"
 DRAWN_JS = """() => {
-  const drawn = document.querySelector("div.mermaid");
+  const drawn = document.querySelector(".kb-map .kb-map__drawing svg");
   return drawn !== null && drawn.getBoundingClientRect().height > 100;
 }"""
 
@@ -26,11 +26,11 @@ def _requests(page: Any, url: str) -> list[str]:
     return requested
 
 
-def test_system_page_draws_its_route_diagram(browsing: Any, base_url: str) -> None:
+def test_system_page_draws_its_route_maps(browsing: Any, base_url: str) -> None:
     requested = _requests(browsing.page, f"{base_url}/{SYSTEM_PAGE}")
     assert any(url.endswith(BUNDLE) for url in requested)
-    # mkdocs-material replaces the fence's <pre class="mermaid"> by a <div class="mermaid">
-    # holding the drawn SVG in a closed shadow root: the diagram shows as the div's size.
+    # kb-maps.js draws each map's source into the page (not into mkdocs-material's closed
+    # shadow root, so that it can link the nodes).
     browsing.page.wait_for_function(DRAWN_JS, timeout=15_000)
     assert browsing.traffic.blocked == []  # no CDN fallback was tried
     assert browsing.errors == []

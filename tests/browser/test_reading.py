@@ -209,7 +209,12 @@ def test_every_link_within_the_site_reaches_a_page_and_anchor(browsing, base_url
         ids[path] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
         if path not in crawled:
             continue  # only linked to: it must exist, its links are not followed
-        for href in page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)"):
+        # An SVG link (a route map's node) has no string href: resolve its attribute.
+        for href in page.eval_on_selector_all(
+            "a[href]",
+            "els => els.map(a => typeof a.href === 'string' ? a.href"
+            " : new URL(a.getAttribute('href'), document.baseURI).href)",
+        ):
             if not href.startswith(f"{base_url}/"):
                 continue
             target, _, fragment = href[len(base_url) :].partition("#")

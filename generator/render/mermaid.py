@@ -1,0 +1,98 @@
+"""Mermaid flowchart source built from record text that cannot break out of its label.
+
+Mermaid reads a quoted label up to the next double quote, then treats what follows as
+syntax (``click``, ``%%`` comments, ``style``); inside the label it renders HTML and
+Markdown, and it rewrites ``#name;`` codes (which the vendored 11.17 does not turn back
+on this path). Rather than rely on that decoding, a label keeps a safe subset: letters,
+digits, spaces and punctuation that means nothing to Mermaid, HTML or Markdown; every
+other ASCII sign becomes a look-alike that means nothing either, and control and
+formatting characters become spaces. The shortened, made-safe label is only what the
+drawn node shows: the node's link carries the full label, escaped as HTML. Node IDs
+and edge labels are the renderer's own. Every function is linear in its input.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+__all__ = ["edge", "flowchart", "node", "safe_label", "short_label"]
+
+# ASCII signs kept as they are: none opens Mermaid, HTML or Markdown syntax inside a
+# quoted label (``:`` and ``;`` need a ``#`` to start a style, and ``#`` is replaced).
+_KEPT = frozenset(" -.,;:/()'+=?!@$^")
+# The other ASCII signs, each as a look-alike.
+_LOOKALIKE = {
+    '"': "'",
+    "<": "‹",
+    ">": "›",
+    "&": "＆",
+    "#": "＃",
+    "%": "％",
+    "[": "(",
+    "]": ")",
+    "{": "(",
+    "}": ")",
+    "|": "¦",
+    "*": "∗",
+    "_": "＿",
+    "`": "'",
+    "\\": "∖",
+    "~": "∼",
+    # Mermaid's placeholders for ``#…;`` codes start with this ligature.
+    "ﬂ": "fl",
+}
+_LABEL_CHARS = 40  # a drawn node's label, at most (the full label is on its link)
+
+
+def _safe_char(char: str) -> str:
+    if char.isascii():
+        if char.isalnum() or char in _KEPT:
+            return char
+        return _LOOKALIKE.get(char, " ")
+    if char in _LOOKALIKE:
+        return _LOOKALIKE[char]
+    # Control, format (bidirectional overrides, zero widths) and separator characters.
+    return " " if unicodedata.category(char)[0] in "CZ" else char
+
+
+def safe_label(text: str) -> str:
+    """Text for inside a quoted Mermaid label: the safe subset, spaces collapsed."""
+    return " ".join("".join(_safe_char(char) for char in text).split())
+
+
+def short_label(text: str, limit: int = _LABEL_CHARS) -> str:
+    """The first words of a label that fit in ``limit`` characters, with an ellipsis when
+    cut (a word longer than half the limit is cut inside)."""
+    words = " ".join(text.split())
+    if len(words) <= limit:
+        return words
+    cut = words[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-–—") + "…"
+
+
+# Node shapes by role: a route is a stadium, a note an asymmetric flag, a record a box.
+_SHAPES = {"route": ('(["', '"])'), "note": ('>"', '"]'), "record": ('["', '"]')}
+
+
+def node(key: str, lines: Sequence[str], shape: str, css_class: str) -> str:
+    """A node statement: ``key`` and ``css_class`` are the renderer's own names; each line
+    of text is made safe and the lines are joined by a line break."""
+    opening, closing = _SHAPES[shape]
+    text = "<br>".join(safe_label(line) for line in lines if line)
+    return f"  {key}{opening}{text}{closing}:::{css_class}"
+
+
+def edge(source: str, target: str, label: str | None, dotted: bool = False) -> str:
+    """An edge statement between two node keys, with the renderer's own label (or none)."""
+    arrow = "-.->" if dotted else "-->"
+    shown = f"|{safe_label(label)}|" if label else ""
+    return f"  {source} {arrow}{shown} {target}"
+
+
+def flowchart(direction: str, statements: Sequence[str]) -> str:
+    """The whole flowchart source, one statement a line, ``\\n`` line endings."""
+    return "\n".join([f"flowchart {direction}", *statements]) + "\n"

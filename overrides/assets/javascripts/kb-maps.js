@@ -1,0 +1,132 @@
+/* Analysis KB: draw the route maps of a system page and link their nodes.
+ *
+ * Each `.kb-map` figure holds its Mermaid source (`pre.kb-map__source`, hidden) and a
+ * list of its nodes as links (`[data-kb-node]`: the node's key, the record's href, its
+ * ID and full label). The vendored Mermaid (loaded by overrides/main.html on pages that
+ * have a map) draws the source into the page, with `securityLevel: "strict"`; then each
+ * drawn node is wrapped in an SVG link taken from the list, its full label as the
+ * link's title (shown on hover). No link comes from the Mermaid source: it has no
+ * `click` line, and its labels hold no markup. Without Mermaid or on an error the list
+ * stays, and is the map's text form. No network, no other dependency.
+ */
+(function () {
+  "use strict";
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var NODE_ID = /-flowchart-(n\d+)-\d+$/;  // Mermaid's id of a drawn node: <diagram>-flowchart-<key>-<n>
+  var drawn = 0;
+
+  function settings() {
+    var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
+    return {
+      startOnLoad: false,
+      securityLevel: "strict",
+      theme: dark ? "dark" : "default",
+      themeVariables: { fontSize: "14px" },
+      flowchart: { htmlLabels: true, useMaxWidth: true, nodeSpacing: 20, rankSpacing: 48, wrappingWidth: 170 }
+    };
+  }
+
+  function nodeLinks(figure) {
+    var links = {};
+    figure.querySelectorAll("[data-kb-node]").forEach(function (item) {
+      var link = item.querySelector("a[href]");
+      if (link) links[item.getAttribute("data-kb-node")] = link;
+    });
+    return links;
+  }
+
+  function linkNodes(svg, links) {
+    svg.querySelectorAll("g.node").forEach(function (group) {
+      var match = NODE_ID.exec(group.id);
+      var source = match ? links[match[1]] : undefined;
+      if (!source) return;
+      var link = document.createElementNS(SVG_NS, "a");
+      link.setAttribute("href", source.getAttribute("href"));
+      link.setAttribute("class", "kb-map__link");
+      link.setAttribute("aria-label", source.textContent);
+      var title = document.createElementNS(SVG_NS, "title");
+      title.textContent = source.textContent;
+      link.appendChild(title);
+      group.parentNode.insertBefore(link, group);
+      link.appendChild(group);
+    });
+  }
+
+  function draw(figure) {
+    var source = figure.querySelector("pre.kb-map__source");
+    if (!source || figure.getAttribute("data-kb-drawn")) return Promise.resolve();
+    drawn += 1;
+    var id = "kb-map-" + drawn;
+    return window.mermaid.render(id, source.textContent).then(function (result) {
+      var drawing = document.createElement("div");
+      drawing.className = "kb-map__drawing";
+      drawing.innerHTML = result.svg;
+      var svg = drawing.querySelector("svg");
+      if (svg) linkNodes(svg, nodeLinks(figure));
+      source.parentNode.insertBefore(drawing, source);
+      figure.setAttribute("data-kb-drawn", "true");
+    }).catch(function () {
+      figure.setAttribute("data-kb-drawn", "failed");
+      var list = figure.querySelector("details");
+      if (list) list.open = true;
+    });
+  }
+
+  // The list of unrelated routes stays beside the maps while they keep this share of
+  // their natural size; below it, it moves under them and the maps take the width.
+  var LEGIBLE_SCALE = 0.8;
+
+  function placeUnrelated(container) {
+    if (!container.querySelector(".kb-route-maps__unrelated")) return;
+    container.classList.remove("kb-route-maps--stacked");  // measured beside the list
+    var cramped = Array.prototype.some.call(container.querySelectorAll(".kb-map__drawing svg"), function (svg) {
+      var natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
+      return natural > 0 && svg.getBoundingClientRect().width < natural * LEGIBLE_SCALE;
+    });
+    container.classList.toggle("kb-route-maps--stacked", cramped);
+  }
+
+  function drawAll(figures) {
+    document.documentElement.setAttribute("data-kb-maps", "drawing");
+    window.mermaid.initialize(settings());
+    // One at a time: each drawing measures its labels in the document.
+    figures.reduce(function (previous, figure) {
+      return previous.then(function () { return draw(figure); });
+    }, Promise.resolve()).then(function () {
+      document.querySelectorAll(".kb-route-maps").forEach(placeUnrelated);
+      document.documentElement.setAttribute("data-kb-maps", "drawn");
+    });
+  }
+
+  // The palette switch (light/dark) draws the maps again in the other Mermaid theme.
+  function redrawOnSchemeChange(figures) {
+    var scheme = document.body.getAttribute("data-md-color-scheme");
+    new MutationObserver(function () {
+      var now = document.body.getAttribute("data-md-color-scheme");
+      if (now === scheme) return;
+      scheme = now;
+      figures.forEach(function (figure) {
+        var drawing = figure.querySelector(".kb-map__drawing");
+        if (drawing) drawing.parentNode.removeChild(drawing);
+        figure.removeAttribute("data-kb-drawn");
+      });
+      drawAll(figures);
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }
+
+  function setUp() {
+    var figures = Array.prototype.slice.call(document.querySelectorAll(".kb-map"));
+    if (!figures.length || typeof window.mermaid === "undefined") return;
+    drawAll(figures);
+    redrawOnSchemeChange(figures);
+  }
+
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
+    window.document$.subscribe(setUp);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUp);
+  } else {
+    setUp();
+  }
+})();

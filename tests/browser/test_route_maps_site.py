@@ -1,0 +1,308 @@
+"""The shipped systems' route maps at 1280x800, as drawn in Chromium.
+
+What the maps must draw is computed here from the record files themselves (plain YAML,
+not the generator's model or renderer): the relations of each route that its structured
+fields state. The test then reads the drawn SVG: each expected relation is an edge, no
+edge is anything else, every node links to an anchor that exists, shows its label, and
+the routes with no relation are the ones listed beside the maps. Screenshots for
+reviewers go to ``test-artifacts/``, with the maps' measured sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import pytest
+import yaml
+from browser_support import REPO_ROOT
+
+pytestmark = pytest.mark.browser
+
+WIDTH, HEIGHT = 1280, 800
+RECORDS = REPO_ROOT / "records"
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+SYSTEMS = sorted(
+    folder.name
+    for folder in RECORDS.iterdir()
+    if any("routes:" in f.read_text() for f in folder.glob("*.yaml"))
+)
+# An ID as the records write them: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store).
+ID_TOKEN = re.compile(r"\b[A-Z]+(?:-[A-Z]+)*-(?:[0-9]+|[a-z0-9]+(?:-[a-z0-9]+)*)")
+DECLARING = (
+    "sources",
+    "components",
+    "objects",
+    "routes",
+    "claims",
+    "absences",
+    "authority_paths",
+    "supplied",
+)
+
+DRAWN_JS = """() => [...document.querySelectorAll('.kb-map')].map(figure => {
+  const heads = {};
+  figure.querySelectorAll('[data-kb-node]').forEach(item => {
+    heads[item.dataset.kbNode] = item.querySelector('a').textContent.split(' — ')[0];
+  });
+  const svg = figure.querySelector('.kb-map__drawing svg');
+  const edges = [...svg.querySelectorAll('path[data-id^="L_"], path[id*="L_"]')].map(path => {
+    const m = /L_(n[0-9]+)_(n[0-9]+)_[0-9]+/.exec(path.dataset.id || path.id);
+    return m ? [heads[m[1]], heads[m[2]]] : null;
+  }).filter(Boolean);
+  const nodes = [...svg.querySelectorAll('g.node')].map(group => {
+    const link = group.closest('a.kb-map__link');
+    return {
+      key: (/-flowchart-(n[0-9]+)-[0-9]+$/.exec(group.id) || [])[1],
+      text: group.textContent.replace(/\\s+/g, ' ').trim(),
+      href: link ? new URL(link.getAttribute('href'), location.href).href : null,
+      title: link && link.querySelector('title') ? link.querySelector('title').textContent : null,
+    };
+  });
+  const box = svg.getBoundingClientRect();
+  return {heads, edges, nodes, width: Math.round(box.width), height: Math.round(box.height),
+          natural: Math.round(svg.viewBox.baseVal.width), right: box.right};
+})"""
+UNRELATED_JS = """() => {
+  const aside = document.querySelector('.kb-route-maps .kb-route-maps__unrelated');
+  if (!aside) return null;
+  const box = aside.getBoundingClientRect();
+  const maps = document.querySelector('.kb-route-maps__drawn').getBoundingClientRect();
+  return {ids: [...aside.querySelectorAll('li > a')].map(a => a.textContent),
+          hrefs: [...aside.querySelectorAll('li > a')].map(a => a.href),
+          left: box.left, top: box.top, mapsRight: maps.right, mapsBottom: maps.bottom,
+          stacked: aside.parentElement.classList.contains('kb-route-maps--stacked')};
+}"""
+
+
+# ---------------------------------------------------------------- the records, read plainly
+
+
+def _lists(system: str) -> dict[str, list[dict[str, Any]]]:
+    """The system's record lists, merged over its files."""
+    merged: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted((RECORDS / system).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for key, value in data.items():
+            if isinstance(value, list) and key in (*DECLARING, "annotations"):
+                merged.setdefault(key, []).extend(value)
+    return merged
+
+
+def _named(text: str | None, declared: set[str]) -> Iterator[str]:
+    """The declared IDs a text names: the longest declared prefix of each ID-like token."""
+    for match in ID_TOKEN.finditer(text or ""):
+        token = match.group(0)
+        while token and token not in declared:
+            token = token.rpartition("-")[0]
+        if token:
+            yield token
+
+
+def expected_relations(system: str) -> tuple[set[frozenset[str]], set[str], set[str]]:
+    """(related pairs, related routes, all routes) from the records' structured fields."""
+    lists = _lists(system)
+    declared = {record["id"] for key in DECLARING for record in lists.get(key, [])}
+    routes = {route["id"] for route in lists.get("routes", [])}
+    supplied_routes = {
+        s["id"] for s in lists.get("supplied", []) if "-RTE-" in s["id"] or s["id"].startswith("RTE-")
+    }
+    pairs: set[frozenset[str]] = set()
+
+    def relate(route: str, target: str) -> None:
+        if target in declared and target != route:
+            pairs.add(frozenset((route, target)))
+
+    for route in lists.get("routes", []):
+        rid = route["id"]
+        for target in [
+            *_named(route.get("owner"), declared),
+            *route.get("reads", []),
+            *route.get("writes", []),
+        ]:
+            relate(rid, target)
+        for target in [
+            *([route["part_of"]] if route.get("part_of") else []),
+            *route.get("alternative_to", []),
+        ]:
+            relate(rid, target)
+        for target in _named(route.get("progression"), declared):
+            if not target.startswith("SRC-"):
+                relate(rid, target)
+    for key in ("components", "objects"):
+        for record in lists.get(key, []):
+            for target in _named(record.get("label"), declared):
+                if target in routes or target in supplied_routes:
+                    relate(target, record["id"])
+    for note in lists.get("annotations", []):
+        if note["target"] in routes or note["target"] in supplied_routes:
+            pairs.add(frozenset((note["target"], "On " + note["target"])))
+    related = {end for pair in pairs for end in pair if end in routes}
+    return pairs, related, routes
+
+
+# ---------------------------------------------------------------- the drawn maps
+
+
+def _open(page: Any, url: str) -> list[dict[str, Any]]:
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(url)
+    page.wait_for_function("document.documentElement.dataset.kbMaps === 'drawn'", timeout=20_000)
+    return page.evaluate(DRAWN_JS)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_maps_draw_each_related_route_and_nothing_else(browsing: Any, base_url: str, system: str) -> None:
+    pairs, related, _ = expected_relations(system)
+    maps = _open(browsing.page, f"{base_url}/systems/{system}/")
+    drawn = {frozenset(edge) for m in maps for edge in m["edges"]}
+    assert related, system  # every shipped system relates some of its routes
+    assert drawn == pairs
+    for route in related:
+        assert any(route in edge for edge in drawn), route
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_node_links_to_its_record_and_shows_its_label(
+    browsing: Any, base_url: str, system: str
+) -> None:
+    lists = _lists(system)
+    labels = {r["id"]: r.get("label") for key in DECLARING for r in lists.get(key, [])}
+    maps = _open(browsing.page, f"{base_url}/systems/{system}/")
+    targets: dict[str, set[str]] = {}
+    for drawn_map in maps:
+        assert len(drawn_map["nodes"]) == len(drawn_map["heads"])  # every node drawn
+        for node in drawn_map["nodes"]:
+            head = drawn_map["heads"][node["key"]]
+            assert node["href"] and node["title"] and node["title"].startswith(head), node
+            label = labels.get(head)
+            if label:  # not a bare ID: the label's first word is on the node, all of it on hover
+                assert node["text"] != head and label.split()[0] in node["text"], (node, label)
+                assert node["title"] == f"{head} — {label}"
+            page_url, anchor = urldefrag(node["href"])
+            targets.setdefault(page_url, set()).add(anchor)
+    for page_url, anchors in sorted(targets.items()):
+        browsing.page.goto(page_url)
+        missing = browsing.page.evaluate(
+            "ids => ids.filter(id => !document.getElementById(id))", sorted(anchors)
+        )
+        assert missing == [], page_url
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_routes_without_relations_are_listed_beside_the_maps(
+    browsing: Any, base_url: str, system: str
+) -> None:
+    _, related, routes = expected_relations(system)
+    _open(browsing.page, f"{base_url}/systems/{system}/")
+    listed = browsing.page.evaluate(UNRELATED_JS)
+    if routes == related:
+        assert listed is None
+        return
+    assert listed is not None and set(listed["ids"]) == routes - related
+    assert all(
+        urldefrag(href)[1] == route.lower()
+        for href, route in zip(listed["hrefs"], listed["ids"], strict=True)
+    )
+    if listed["stacked"]:  # the maps would be cramped beside it: it comes under them
+        assert listed["top"] >= listed["mapsBottom"] - 1
+    else:
+        assert listed["left"] >= listed["mapsRight"]
+
+
+def test_screenshot_of_the_oh_my_pi_system_page_and_the_maps_sizes(browsing: Any, base_url: str) -> None:
+    page = browsing.page
+    sizes = {}
+    for system in SYSTEMS:
+        maps = _open(page, f"{base_url}/systems/{system}/")
+        sizes[system] = [
+            {
+                "nodes": len(m["nodes"]),
+                "edges": len(m["edges"]),
+                "height": m["height"],
+                "width": m["width"],
+                "natural_width": m["natural"],
+            }
+            for m in maps
+        ]
+        for m in maps:  # legible: drawn at no less than 80% of its natural size
+            assert m["width"] >= 0.8 * m["natural"] - 1, (system, m["width"], m["natural"])
+            assert m["height"] <= HEIGHT, (system, m["height"])  # a map fits in one screen
+    _open(page, f"{base_url}/systems/oh-my-pi/")
+    ARTIFACTS.mkdir(exist_ok=True)
+    target = ARTIFACTS / "oh-my-pi-system-1280.png"
+    page.screenshot(path=str(target), full_page=True)
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    (ARTIFACTS / "route-maps-1280.json").write_text(json.dumps(sizes, indent=2) + "\n", encoding="utf-8")
+
+
+SVG_IDS_JS = "() => [...document.querySelectorAll('.kb-map__drawing svg')].map(svg => svg.id)"
+
+
+def test_the_maps_are_drawn_again_in_the_dark_scheme(browsing: Any, base_url: str) -> None:
+    page = browsing.page
+    light = _open(page, f"{base_url}/systems/oh-my-pi/")
+    before = page.evaluate(SVG_IDS_JS)
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.wait_for_function(
+        "ids => document.documentElement.dataset.kbMaps === 'drawn' && "
+        "[...document.querySelectorAll('.kb-map__drawing svg')].every(svg => !ids.includes(svg.id))",
+        arg=before,
+        timeout=20_000,
+    )
+    dark = page.evaluate(DRAWN_JS)
+    assert len(page.evaluate(SVG_IDS_JS)) == len(before)  # replaced, not added
+    assert [len(m["nodes"]) for m in dark] == [len(m["nodes"]) for m in light]
+    assert all(node["href"] for m in dark for node in m["nodes"])
+    assert browsing.errors == []
+
+
+FLOW_JS = """(id) => {
+  const heading = document.getElementById(id);
+  let field = heading.nextElementSibling;
+  while (field && !field.classList.contains('kb-flow-field')) field = field.nextElementSibling;
+  if (!field) return null;
+  const steps = [...field.querySelectorAll('.kb-flow__step')];
+  const top = heading.getBoundingClientRect().top + window.scrollY;
+  const bottom = field.getBoundingClientRect().bottom + window.scrollY;
+  return {
+    steps: steps.map(step => step.querySelector('.kb-flow__box').textContent),
+    links: [...field.querySelectorAll('.kb-flow__box a')].map(a => a.href),
+    boxes: steps.map(step => step.querySelector('.kb-flow__box').getBoundingClientRect().height > 0),
+    text: field.textContent.replace(/\\s+/g, ''),
+    list: field.querySelector('ol.kb-flow').textContent,
+    top, bottom,
+  };
+}"""
+
+
+def test_a_route_record_shows_its_progression_as_a_flow_of_linked_steps(browsing: Any, base_url: str) -> None:
+    page = browsing.page
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{base_url}/systems/instinctual-memory/runtime/")
+    flow = page.evaluate(FLOW_JS, "rte-1")
+    progression = next(r for r in _lists("instinctual-memory")["routes"] if r["id"] == "RTE-1")["progression"]
+    assert flow is not None
+    assert [step.strip() for step in flow["steps"]] == [part.strip() for part in progression.split("→")]
+    assert all(flow["boxes"])
+    assert flow["text"] == ("Endpoints/progression:" + progression).replace(" ", "")  # nothing lost
+    assert flow["list"] == progression.strip()  # character for character
+    assert {urldefrag(href)[1] for href in flow["links"]} == {"obj-1", "obj-2", "cmp-2", "cmp-3"}
+    page.goto(flow["links"][0])
+    assert page.evaluate("id => !!document.getElementById(id)", urldefrag(flow["links"][0])[1])
+    page.goto(f"{base_url}/systems/instinctual-memory/runtime/#rte-1")
+    flow = page.evaluate(FLOW_JS, "rte-1")
+    ARTIFACTS.mkdir(exist_ok=True)
+    top = max(0, flow["top"] - 16)
+    page.screenshot(
+        path=str(ARTIFACTS / "route-record-1280.png"),
+        full_page=True,
+        clip={"x": 0, "y": top, "width": WIDTH, "height": min(HEIGHT, flow["bottom"] - top + 72)},
+    )
+    assert (ARTIFACTS / "route-record-1280.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert browsing.errors == []
+    assert urljoin(base_url, "/") in flow["links"][0]

@@ -514,20 +514,30 @@ class Discovery:
     nested: bool = True  # False when the folder given is itself one system
 
 
+def _listing(
+    folder: Path, slug: str, display: str, refused: list[SystemSource]
+) -> dict[str, str] | None:
+    """Each entry of a folder by name, with its kind (no symlink followed); None, and the
+    folder among ``refused`` (as a failed system ``slug``), when it cannot be opened."""
+    fd, problems = open_folder(str(folder), display)
+    if fd is None:
+        refused.append(SystemSource(slug, folder, display, diagnostics=problems))
+        return None
+    try:
+        with os.scandir(fd) as listing:
+            return {entry.name: entry_kind(entry) for entry in sorted(listing, key=lambda e: e.name)}
+    finally:
+        os.close(fd)
+
+
 def discover_systems(records: Path, base: Path | None = None) -> Discovery:
     """Find the system folders of a records folder without following any symlink."""
     base = base or Path.cwd()
     display = _display(records, base).rstrip("/") + "/"
     found = Discovery()
-    fd, problems = open_folder(str(records), display)
-    if fd is None:
-        found.refused.append(SystemSource(records.name, records, display, diagnostics=problems))
+    kinds = _listing(records, records.name, display, found.refused)
+    if kinds is None:
         return found
-    try:
-        with os.scandir(fd) as listing:
-            kinds = {entry.name: entry_kind(entry) for entry in sorted(listing, key=lambda e: e.name)}
-    finally:
-        os.close(fd)
     if any(kind == "file" and name.endswith(RECORD_SUFFIXES) for name, kind in kinds.items()):
         return Discovery(folders=[records], nested=False)
     for name, kind in kinds.items():
@@ -564,15 +574,9 @@ def system_runs(system: Path, base: Path | None = None) -> SystemRuns:
     except OSError:
         return found  # no further runs (an unreadable runs/ is refused by open_folder below)
     display = _display(runs, base).rstrip("/") + "/"
-    fd, problems = open_folder(str(runs), display)
-    if fd is None:
-        found.refused.append(SystemSource(system.name, runs, display, diagnostics=problems))
+    kinds = _listing(runs, system.name, display, found.refused)
+    if kinds is None:
         return found
-    try:
-        with os.scandir(fd) as listing:
-            kinds = {entry.name: entry_kind(entry) for entry in sorted(listing, key=lambda e: e.name)}
-    finally:
-        os.close(fd)
     for name, entry in kinds.items():
         shown = display + printable(name)
         if name.startswith((".", "_")):

@@ -45,8 +45,13 @@ def expect(target: Any) -> Any:
 
 
 def open_search(page: Any, base_url: str, key: str = "/") -> Any:
+    """Load the start page, open the search with its keyboard shortcut, return the focused box."""
+    return open_search_at(page, f"{base_url}/{START}", key)
+
+
+def open_search_at(page: Any, url: str, key: str = "/") -> Any:
     """Load a page, open the search with its keyboard shortcut, return the focused box."""
-    page.goto(f"{base_url}/{START}")
+    page.goto(url)
     page.wait_for_load_state("load")
     page.keyboard.press(key)
     box = page.locator("input.md-search__input")
@@ -199,10 +204,7 @@ def markup_label_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_label_with_markup_shows_as_text_in_search_results(browsing, markup_label_site):
     page = browsing.page
-    page.goto(f"{markup_label_site}/systems/demo/result/")
-    page.wait_for_load_state("load")
-    page.keyboard.press("/")
-    box = page.locator("input.md-search__input")
+    box = open_search_at(page, f"{markup_label_site}/systems/demo/result/")
     link = first_result_for(page, box, "RTE-1", "RTE-1")
     expect(link.locator("h1")).to_contain_text('<img src=x onerror="window.pwned=1">')
     assert link.locator("img").count() == 0
@@ -212,10 +214,7 @@ def test_label_with_markup_shows_as_text_in_search_results(browsing, markup_labe
 def test_an_id_of_several_systems_opens_the_current_pages_systems(browsing, base_url):
     """On decapod's memory report, SRC-1 (every system declares one) is decapod's."""
     page = browsing.page
-    page.goto(f"{base_url}/systems/decapod/memory-report/")
-    page.wait_for_load_state("load")
-    page.keyboard.press("/")
-    box = page.locator("input.md-search__input")
+    box = open_search_at(page, f"{base_url}/systems/decapod/memory-report/")
     box.press_sequentially("SRC-1", delay=30)
     link = page.locator(FIRST_LINK)
     expect(link).to_have_attribute("href", re.compile(r"/systems/decapod/(\?[^#]*)?#src-1$"), timeout=15_000)
@@ -262,10 +261,7 @@ def test_each_result_shows_a_snippet_with_the_matched_words_marked(browsing, bas
 def test_a_snippet_marks_words_of_hostile_text_without_making_markup(browsing, markup_label_site):
     """A word inside escaped markup is marked as text: no element of the record's is made."""
     page = browsing.page
-    page.goto(f"{markup_label_site}/systems/demo/result/")
-    page.wait_for_load_state("load")
-    page.keyboard.press("/")
-    box = page.locator("input.md-search__input")
+    box = open_search_at(page, f"{markup_label_site}/systems/demo/result/")
     box.press_sequentially("onerror", delay=30)
     title = page.locator(".md-search-result__item:first-child h1")
     expect(title).to_contain_text('<img src=x onerror="window.pwned=1">', timeout=15_000)

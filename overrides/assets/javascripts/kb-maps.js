@@ -117,7 +117,12 @@
 
   function setUp() {
     var figures = Array.prototype.slice.call(document.querySelectorAll(".kb-map"));
-    if (!figures.length || typeof window.mermaid === "undefined") return;
+    if (!figures.length) {
+      // A system whose routes relate to nothing has no map to draw: its routes are listed.
+      if (document.querySelector(".kb-route-maps")) document.documentElement.setAttribute("data-kb-maps", "drawn");
+      return;
+    }
+    if (typeof window.mermaid === "undefined") return;
     drawAll(figures);
     redrawOnSchemeChange(figures);
   }

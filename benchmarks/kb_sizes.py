@@ -49,13 +49,9 @@ def _environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "0"}
 
 
-def _further_runs(target: Path, folder: str, names: list[str]) -> list[str]:
+def _further_runs(source: Path, folder: str, names: list[str]) -> list[str]:
     """What copytree leaves out: the runs/ folder directly below the system folder."""
-    return (
-        ["runs"]
-        if Path(folder) == ROOT / "records" / target.name.rsplit("-", 1)[0] and "runs" in names
-        else []
-    )
+    return ["runs"] if Path(folder) == source and "runs" in names else []
 
 
 def synthesise(folder: Path, systems: int) -> Path:

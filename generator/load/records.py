@@ -514,9 +514,7 @@ class Discovery:
     nested: bool = True  # False when the folder given is itself one system
 
 
-def _listing(
-    folder: Path, slug: str, display: str, refused: list[SystemSource]
-) -> dict[str, str] | None:
+def _listing(folder: Path, slug: str, display: str, refused: list[SystemSource]) -> dict[str, str] | None:
     """Each entry of a folder by name, with its kind (no symlink followed); None, and the
     folder among ``refused`` (as a failed system ``slug``), when it cannot be opened."""
     fd, problems = open_folder(str(folder), display)

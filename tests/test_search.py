@@ -276,3 +276,20 @@ def test_the_index_stays_within_a_fifth_over_the_text_it_indexes(built_site):
     size = (built_site / "search" / "search_index.json").stat().st_size
     print(f"\nsearch index: {size} bytes for {text} bytes of indexed text: {size / text:.2f}x")
     assert size < 1.2 * text
+
+
+def test_an_index_of_every_run_is_written_beside_the_current_runs(built_site):
+    """The site's index holds the current runs; kb-all-runs.json, read on an earlier run's
+    pages, holds every run, the earlier runs' entries at their own pages."""
+    current = _site_index(built_site)
+    every = search.index_of_site_data(
+        json.loads((built_site / search.ALL_RUNS_INDEX).read_text(encoding="utf-8"))
+    )
+    assert not any("/runs/" in entry.system for entry in current.entries)
+    earlier = [entry for entry in every.entries if entry.system == "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"]
+    assert earlier and all(
+        entry.url.startswith("systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/") for entry in earlier
+    )
+    assert len(every.entries) == len(current.entries) + len(earlier)
+    assert current.search("Hashline") == []
+    assert every.search("Hashline")[0].entry.id == "CMP-4"

@@ -312,6 +312,7 @@ def load_index(records: Path, all_runs: bool = False) -> RecordIndex | None:
 
 
 SITE_INDEX = "search/search_index.json"
+ALL_RUNS_INDEX = "search/kb-all-runs.json"  # every run's records: read on an earlier run's pages
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,10 @@ _PLACEHOLDER = "\0kb-record-index\0"
 
 
 def write_site_index(
-    site_dir: Path, graphs: Iterable[SystemGraph], memo: PerGraph[GraphParts] | None = None
+    site_dir: Path,
+    graphs: Iterable[SystemGraph],
+    memo: PerGraph[GraphParts] | None = None,
+    earlier_runs: Iterable[SystemGraph] = (),
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
@@ -406,6 +410,10 @@ def write_site_index(
     The index goes under ``config.kb``: the theme passes only ``config`` and ``docs`` on
     to the worker; the rest of ``config`` stays, the page highlighter uses it. None when
     search is not enabled.
+
+    With ``earlier_runs``, an index of every run (``ALL_RUNS_INDEX``) is written beside it:
+    the search box of an earlier run's page reads that one. The default index is of the
+    current runs alone, its scores untouched by the earlier runs' words.
     """
     path = site_dir / SITE_INDEX
     if not path.is_file():
@@ -413,15 +421,20 @@ def write_site_index(
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         return None  # not mkdocs-material's index: leave it alone
-    pages = page_documents(data.get("docs") or [])
+    pages = list(page_documents(data.get("docs") or []))
     data["docs"] = []
     data["config"]["kb"] = _PLACEHOLDER
     around = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     placeholder = json.dumps(_PLACEHOLDER)
     if around.count(placeholder) != 1:
         raise ValueError(f"{SITE_INDEX}: the theme's index holds the record index's placeholder")
+    graphs = list(graphs)
     text = around.replace(placeholder, site_index_text(graphs, memo, pages))
     path.write_text(text, encoding="utf-8", newline="\n")
+    earlier = list(earlier_runs)
+    if earlier:
+        every_run = site_index_text([*graphs, *earlier], None, pages)
+        (site_dir / ALL_RUNS_INDEX).write_text(every_run, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))
 
 

@@ -231,7 +231,7 @@ def test_every_link_within_the_site_reaches_a_page_and_anchor(browsing, base_url
 def test_search_finds_the_result_page(browsing, base_url):
     current = "systems/oh-my-pi/result/"  # search reads each system's current run
     page = browsing.page
-    visit(page, f"{base_url}/{RESULT}")
+    visit(page, f"{base_url}/{current}")
     box = page.locator("input.md-search__input")  # on a wide screen: the box in the header
     expect(box).to_be_visible()
     box.click()

@@ -268,3 +268,26 @@ def test_a_snippet_marks_words_of_hostile_text_without_making_markup(browsing, m
     assert title.locator("mark").all_inner_texts() == ["onerror"]
     assert page.locator(".md-search-result img").count() == 0
     assert page.evaluate("window.pwned") is None
+
+
+EARLIER_RESULT = "systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/result/"
+
+
+def test_an_earlier_run_s_pages_search_every_run_and_rank_that_run_first(browsing, base_url):
+    """Hashline is a word of oh-my-pi's seed run only: an earlier run's page finds it (and
+    ranks its own run's CMP-4 first); a current page does not."""
+    page = browsing.page
+    box = open_search_at(page, f"{base_url}/{EARLIER_RESULT}")
+    link = first_result_for(page, box, "Hashline", "CMP-4")
+    expect(link).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT) + r"(\?[^#]*)?#cmp-4$"))
+    assert link.locator(".md-tag").all_inner_texts() == [
+        "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02",
+        "component",
+    ]
+    box.fill("")
+    first_result_for(page, box, "CMP-4", "CMP-4")  # an ID of both runs: this run's first
+    expect(page.locator(FIRST_LINK)).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT)))
+    box = open_search(page, base_url)  # the current run's result page
+    box.press_sequentially("Hashline", delay=30)
+    expect(page.locator(".md-search-result__meta")).to_have_text(re.compile("No matching"), timeout=15_000)
+    assert browsing.errors == []

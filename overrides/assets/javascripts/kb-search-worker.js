@@ -9,6 +9,10 @@ var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 var records = null
 // The system of the page the search box is on (main.html passes it), or "".
 var here = new URLSearchParams(self.location.search).get("system") || ""
+// On an earlier run's pages (main.html passes runs=all), the index of every run, written
+// beside the site's index; elsewhere the current runs' index the theme hands over.
+var allRuns = new URLSearchParams(self.location.search).get("runs") === "all"
+var ALL_RUNS_INDEX = "../../search/kb-all-runs.json"
 
 function escapeHtml(text) {
   // Material renders titles, texts and tags as HTML.
@@ -83,8 +87,14 @@ addEventListener("message", function (event) {
   var message = event.data
   if (message.type === SETUP) {
     var data = message.data.config.kb
-    records = data ? new self.kbSearch.RecordIndex(data) : null
-    postMessage({ type: READY })
+    var ready = function (index) {
+      records = index ? new self.kbSearch.RecordIndex(index) : null
+      postMessage({ type: READY })
+    }
+    if (!allRuns) return ready(data)
+    fetch(new URL(ALL_RUNS_INDEX, self.location.href))
+      .then(function (response) { return response.ok ? response.json() : data })
+      .then(ready, function () { ready(data) })
   } else if (message.type === QUERY) {
     var hits = records ? hereFirst(records.search(message.data), message.data) : []
     var terms = {}

@@ -162,3 +162,62 @@ def test_the_comparison_page_shows_the_extra_axes_and_the_basis_per_axis(pipelin
     assert 'data-kb-assessment="known"' in cell and "(basis afforded for the axis)" in cell
     assert 'class="kb-chip kb-chip--afforded kb-profile-value"' in cell and 'data-kb-value="no"' in cell
     assert "no: afforded (for the axis)" in cell
+
+
+# What of the result does not read on the pages as the document writes it, and why: the
+# importer's accepted differences (docs/importing.md).
+ACCEPTED = {
+    # Column headers the record model names by its own field titles.
+    (231, "Source ID"),
+    (231, "Access gaps and conclusion prevented"),
+    (293, "Source-native object and memory classification"),
+    (445, "Source-native object and lineage"),
+    (1081, "Affected IDs"),
+    # An evidence-layer cell: the layer as its vocabulary value, the rest as its note.
+    (234, "Doctrine/design, with README performance assertions kept as attributed claims"),
+    # A quotation kept as prose with its attribution: its template string's backticks
+    # read as a code span.
+    (412, "`INSERT INTO graph_edges (source, target, edge_type, weight, timestamp)"),
+    (416, "timestamp = excluded.timestamp`,"),
+}
+# A record's heading line, 'ID — Label; status': the page shows the label and a status badge.
+_HEADING = re.compile(r"(?P<id>[A-Z]+-\d+) —\s*(?P<label>[^;]+?)(?:; (?P<status>[^;:]+))?(?:[;:].*)?\Z")
+
+
+def _heading_shown(unit: str, rendered: str) -> bool:
+    heading = _HEADING.match(unit)
+    if heading is None or f"{heading['id']} — {heading['label'].strip()}" not in rendered:
+        return False
+    return not heading["status"] or heading["status"] in rendered
+
+
+def test_every_sentence_of_the_result_reaches_the_current_run_s_pages(pipeline) -> None:
+    """Every sentence, item and cell of the document body is on the current run's pages, as
+    text (a quoted code line as written in the page's Markdown), but the accepted ones."""
+    import html
+
+    from test_import_reference import _front_and_body, _units
+    from test_seeds import markdown_to_text
+
+    lines = _text().split("\n")
+    _, body = _front_and_body(_text())
+    pages = [
+        md
+        for path, md in pipeline.pages.items()
+        if path.startswith("systems/oh-my-pi/") and "/runs/" not in path and not path.endswith("/changes.md")
+    ]
+    rendered = " ".join(" ".join(markdown_to_text(md).split()) for md in pages)
+    written = " ".join(" ".join(html.unescape(md).split()) for md in pages)
+    missing = []
+    for number, unit in _units(body):
+        if unit in rendered or (number, unit) in ACCEPTED:
+            continue
+        line = " ".join(lines[number - 1].strip().lstrip(">").split())
+        if line and line in written:  # a quoted code line, kept as written
+            continue
+        if _heading_shown(unit, rendered):
+            continue
+        missing.append((number, unit))
+    assert missing == []
+    # Each accepted difference is still one (a fix of the importer shows up here).
+    assert {unit for unit in _units(body) if unit in ACCEPTED} == ACCEPTED

@@ -28,7 +28,7 @@ from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.render.cross import render_cross_system
 from generator.render.pages import render_system
 from generator.render.registry import PLACEMENT, SYSTEM_PAGE
-from generator.render.run_history import render_run_changes, runs_summary
+from generator.render.run_history import ChangesMemo, render_run_changes, runs_summary
 from generator.render.summary import published_pages, summarize
 from generator.render.urls import page_path, reserved_slugs
 
@@ -53,6 +53,7 @@ class SystemCache:
     """The stages of each system folder, keyed by folder, display base and fingerprint."""
 
     entries: dict[tuple[str, str, bool], tuple[str, SystemStages]] = field(default_factory=dict)
+    changes: ChangesMemo = field(default_factory=dict)  # the changes pages between runs
     digests: FileDigests = field(default_factory=FileDigests)  # for the folders' fingerprints
     hits: int = 0
     misses: int = 0
@@ -269,7 +270,8 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
             graph = _graph(system, known, runs.get(id(system)))
             (result.graphs if graph.is_current else result.earlier_runs).append(graph)
             pages.update(_system_pages(graph, known))
-        pages.update(render_run_changes([*result.graphs, *result.earlier_runs]))
+        memo = cache.changes if cache is not None else None
+        pages.update(render_run_changes([*result.graphs, *result.earlier_runs], memo))
         # The comparison, the status matrix and the other cross-system pages read the
         # current run of each system.
         pages.update(render_cross_system(result.graphs))

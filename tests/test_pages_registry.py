@@ -248,6 +248,8 @@ def test_the_builtin_registry_keeps_no_trace_of_another() -> None:
         ({"path": "systems/{slug}/result.md"}, "already registered"),
         ({"path": "../outside.md"}, "lower-case path"),
         ({"path": "systems/sources.md"}, "'{slug}'"),
+        ({"path": "systems/{slug}/changes.md"}, "is a run's"),
+        ({"path": "systems/{slug}/runs/sources.md"}, "is a run's"),
     ],
 )
 def test_registry_refuses_a_clashing_or_malformed_spec(change: dict[str, str], message: str) -> None:

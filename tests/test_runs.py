@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -218,3 +219,92 @@ def test_the_editor_s_page_urls_are_where_the_site_publishes_each_run(records: P
     current = workspace.analysis((records / "demo" / "runs" / SECOND).resolve())
     assert earlier.page_url("RTE-1") == f"systems/demo/runs/{FIRST.lower()}/#rte-1"
     assert current.page_url("RTE-1") == "systems/demo/#rte-1"
+
+
+HOSTILE_NAME = '<script>alert(1)</script> & "Demo"'
+
+
+def test_a_hostile_system_name_is_text_on_the_banner_and_the_changes_page(records: Path) -> None:
+    for path in (_run_file(records), _run_file(records, SECOND)):
+        text = path.read_text(encoding="utf-8").replace("  system: Demo\n", f"  system: '{HOSTILE_NAME}'\n")
+        path.write_text(text, encoding="utf-8")
+    result = run_pipeline(records)
+    assert not result.errors
+    changes = result.pages["systems/demo/changes.md"]
+    front = changes.split("---\n", 2)[1]
+    assert "<script>" not in front and "&lt;script&gt;" in front  # the theme prints the title raw
+    banner = result.pages[f"systems/demo/runs/{FIRST.lower()}/index.md"].split("!!! warning", 1)[1]
+    banner = banner.split("\n\n", 2)[1]
+    assert "<script>" not in banner and "&lt;script&gt;" in banner
+
+
+def test_a_symlinked_runs_folder_or_run_is_refused_and_not_read(records: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(records / "demo" / "runs" / SECOND, elsewhere / SECOND)
+    (records / "demo" / "runs" / "AAS-2024-07-01-demo-03").symlink_to(elsewhere / SECOND)
+    systems = check_records(records, records.parent)
+    refused = [d for s in systems for d in s.diagnostics if d.code == "KB308"]
+    assert [(d.file, d.line, d.col) for d in refused] == [("records/demo/runs/AAS-2024-07-01-demo-03", 1, 1)]
+    assert "not a run folder" in refused[0].message
+    assert [s.source.run_folder for s in systems if not s.errors] == ["", SECOND]
+    shutil.rmtree(records / "demo" / "runs")
+    (records / "demo" / "runs").symlink_to(elsewhere)
+    systems = check_records(records, records.parent)
+    (link,) = [d for s in systems for d in s.diagnostics if d.file == "records/demo/runs/"]
+    assert (link.code, link.line, link.col) == ("KB008", 1, 1)
+    assert [s.source.run_folder for s in systems if not s.errors] == [""]  # nothing read through it
+
+
+def test_a_failed_replacement_puts_the_further_runs_back(records: Path, monkeypatch: Any) -> None:
+    import os
+
+    from generator.importer import write
+
+    kept = sorted(p.relative_to(records).as_posix() for p in (records / "demo").rglob("*"))
+    real = os.rename
+
+    def failing(source: object, target: object) -> None:
+        if str(target) == str(records / "demo") and ".import-" in str(source):  # the new folder into place
+            raise OSError("disk full")
+        real(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(write.os, "rename", failing)
+    with pytest.raises(OSError):
+        write.write_folder(records, "demo", {"run.yaml": "run: {}\n"})
+    assert sorted(p.relative_to(records).as_posix() for p in (records / "demo").rglob("*")) == kept
+    assert [p.name for p in records.iterdir()] == ["demo"]  # no staging folder left
+
+
+def test_import_as_run_refuses_a_document_without_a_run_id(tmp_path: Path, kbgen) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(TWO_RUNS, records)
+    document = tmp_path / "result.md"
+    document.write_text("# An analysis\n\n## Bounded synthesis\n\nA paragraph.\n", encoding="utf-8")
+    result = kbgen("import", str(document), "--system", "demo", "--records", str(records), "--as-run")
+    assert result.code != 0
+    assert f"{document.as_posix()}:1:1: error KB610 " in result.out + result.err
+    assert "states no run ID" in result.out + result.err
+    assert sorted(p.name for p in (records / "demo" / "runs").iterdir()) == [SECOND]
+
+
+def test_serve_makes_a_changes_page_again_only_when_a_run_changed(records: Path, monkeypatch) -> None:
+    from generator.pipeline import SystemCache
+    from generator.render import run_history
+
+    made: list[str] = []
+    real = run_history.changes_page
+
+    def counted(older, newer, path):  # type: ignore[no-untyped-def]
+        made.append(path)
+        return real(older, newer, path)
+
+    monkeypatch.setattr(run_history, "changes_page", counted)
+    cache = SystemCache()
+    first = run_pipeline(records, cache=cache).pages["systems/demo/changes.md"]
+    assert run_pipeline(records, cache=cache).pages["systems/demo/changes.md"] is first
+    assert made == ["systems/demo/changes.md"]
+    routes = records / "demo" / "runs" / SECOND / "records.yaml"
+    text = routes.read_text(encoding="utf-8")
+    routes.write_text(text.replace("Prompt to answer", "Prompt to reply"), encoding="utf-8")
+    again = run_pipeline(records, cache=cache).pages["systems/demo/changes.md"]
+    assert made == ["systems/demo/changes.md"] * 2 and "reply" in again

@@ -20,16 +20,13 @@ from generator.load.readfs import printable
 from generator.load.records import DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from generator.model.files import RUN_ID_PATTERN
-from generator.model.ids import RecordKind, grammar, kind_of, whole_string
+from generator.model.ids import RUN_ID, RecordKind, grammar, kind_of
 from generator.model.kinds import kind_names, list_kinds, shared_kind_titles
 from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
 from generator.model.vocab import Member
 from generator.model.walk import collect
-
-_RUN_ID = whole_string(RUN_ID_PATTERN)
 
 _REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 
@@ -438,7 +435,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
                     hint="State the value, or change the disposition.",
                 )
     if run.run_id:
-        match = _RUN_ID.match(run.run_id)
+        match = RUN_ID.match(run.run_id)
         if match:
             if run.run_date and match.group("date") != run.run_date.isoformat():
                 yield error(

@@ -23,23 +23,16 @@ from generator.graph.profile_diff import ProfileDiff, diff_profiles
 from generator.graph.record_diff import RecordChange, RecordRef, diff_record, record_ref
 from generator.graph.record_match import match_records, normalised
 from generator.model import kinds
-from generator.model.files import Run
+from generator.model.files import BUILTIN_SINGLE_MODELS, Run
 from generator.model.ids import sort_key
 from generator.model.records import Annotation, Limitation, RecordBase, Supplied
 from generator.model.system import SystemRecords
 
 T = TypeVar("T", bound=BaseModel)
 
-# The documents of a system compared section by section, in the order pages show them.
-DOCUMENTS = (
-    "result",
-    "memory_report",
-    "analysis_set",
-    "overview",
-    "runtime_report",
-    "epistemic_report",
-    "reconciliation_report",
-)
+# The documents of a system compared section by section, in the order pages show them:
+# every one-per-system mapping but the run and the profile, compared on their own.
+DOCUMENTS = tuple(key for key in BUILTIN_SINGLE_MODELS if key not in ("run", "memory_comparison"))
 
 
 @dataclass(frozen=True, slots=True)

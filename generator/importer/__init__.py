@@ -9,7 +9,6 @@ reader of ``readfs``; every step is linear in the document.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +22,9 @@ from generator.importer.emit import dump_file
 from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.write import target_problem, write_folder
 from generator.load.readfs import open_folder, read_text
+from generator.model.ids import RUN_ID
 from generator.model.runs import RUNS_FOLDER
 from generator.model.set_manifest import MANIFEST_FILE
-
-_RUN_FOLDER = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\Z")
 
 
 @dataclass
@@ -121,9 +119,14 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     run_id = _run_id(files.get("run.yaml", ""))
     if run_id is None:
         hint = "State the run ID (run-id in the frontmatter) so the run folder can be named by it."
-        unnamed = error("KB610", "the document states no run ID; nothing written", path.as_posix(), hint=hint)
+        unnamed = error(
+            "KB610",
+            "the document states no run ID (AAS-YYYY-MM-DD-<system>-NN); nothing written",
+            path.as_posix(),
+            hint=hint,
+        )
         return ImportOutcome(None, [*problems, unnamed])
-    problem = target_problem(system / RUNS_FOLDER, run_id, force, _RUN_FOLDER)
+    problem = target_problem(system / RUNS_FOLDER, run_id, force, RUN_ID)
     if problem is not None:
         return ImportOutcome(None, [*problems, problem])
     folder = write_folder(system / RUNS_FOLDER, run_id, files)
@@ -135,4 +138,4 @@ def _run_id(run_file: str) -> str | None:
     data = yaml.safe_load(run_file) if run_file else None
     run = data.get("run") if isinstance(data, dict) else None
     value = run.get("run_id") if isinstance(run, dict) else None
-    return value if isinstance(value, str) and _RUN_FOLDER.match(value) else None
+    return value if isinstance(value, str) and RUN_ID.match(value) else None

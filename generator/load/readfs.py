@@ -244,6 +244,8 @@ def _walk_folder(
     with os.scandir(fd) as listing:
         entries = sorted(listing, key=lambda e: e.name)
     for entry in entries:
+        if entry.name in skip:
+            continue  # read (or refused) on its own: a system's runs/
         child_relative = f"{relative}{entry.name}"
         child_display = f"{display}{printable(entry.name)}"
         kind = entry_kind(entry)
@@ -256,8 +258,6 @@ def _walk_folder(
             continue
         if kind == "file":
             yield FolderEntry(child_relative, child_display, fd, entry.name), []
-            continue
-        if entry.name in skip:
             continue
         if depth + 1 >= MAX_FOLDER_DEPTH:
             yield (

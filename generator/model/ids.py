@@ -155,7 +155,7 @@ def sort_key(record_id: str) -> tuple[str, str, int, str]:
 RUN_ID_PATTERN = (
     r"^AAS-(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<seq>[0-9]{2})$"
 )
-_RUN_ID = whole_string(RUN_ID_PATTERN)
+RUN_ID = whole_string(RUN_ID_PATTERN)  # a whole run ID, its date and system slug as groups
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class IdGrammar:
 
     def _check(self, value: str) -> str:
         if self.run:
-            if not _RUN_ID.match(value):
+            if not RUN_ID.match(value):
                 raise PydanticCustomError("run_id", "not a run ID")
         elif not grammar().whole.match(value):
             raise PydanticCustomError("record_id", "not a record ID")

@@ -26,6 +26,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from generator.graph.placement import PagePlacement
+from generator.model.runs import RUNS_FOLDER
 from generator.model.system import SystemRecords
 from generator.model.vocab import Member
 
@@ -107,6 +108,11 @@ class PageSpec:
     markdown_share: float = 0.2
 
 
+# Beside a run's pages: what changed since the run before (``render/run_history.py``). With
+# the earlier runs' folder (``model/runs.py``), no page type may take it.
+RUN_CHANGES_FILE = "changes.md"
+
+
 def _refusal(spec: PageSpec, earlier: Mapping[str, PageSpec]) -> str | None:
     if not _KEY.match(spec.key):
         return f"page key {spec.key!r} is not lower-case words joined by '-'"
@@ -118,6 +124,9 @@ def _refusal(spec: PageSpec, earlier: Mapping[str, PageSpec]) -> str | None:
         return f"page path {spec.path!r}: '{{slug}}' must appear exactly in per-system pages"
     if any(other.path == spec.path for other in earlier.values()):
         return f"page path {spec.path!r} is already registered"
+    below = spec.path.partition("{slug}/")[2]
+    if spec.per_system and (below == RUN_CHANGES_FILE or below.startswith(f"{RUNS_FOLDER}/")):
+        return f"page path {spec.path!r} is a run's: its changes page, or the earlier runs' folder"
     return None
 
 

@@ -20,6 +20,7 @@ from generator.render.markdown import Md
 from generator.render.registry import SYSTEM_PAGE
 from generator.render.run_changes import render_run_changes as render_diff
 from generator.render.summary import pages_of
+from generator.render.views import frontmatter_title
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -98,20 +99,36 @@ def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[s
     }
 
 
-def render_run_changes(graphs: Sequence[SystemGraph]) -> dict[str, str]:
-    """The changes page of every run that has a run before it (path → Markdown)."""
+# ``kbgen serve``: each changes page with the two graphs it was made from, by their ids; an
+# unchanged system keeps its graphs across rebuilds, so its changes page is not made again.
+ChangesMemo = dict[tuple[int, int], tuple["SystemGraph", "SystemGraph", str, str]]
+
+
+def render_run_changes(graphs: Sequence[SystemGraph], memo: ChangesMemo | None = None) -> dict[str, str]:
+    """The changes page of every run that has a run before it (path → Markdown); with a
+    ``memo``, a page whose two runs' graphs are unchanged is reused."""
     by_slug: dict[str, dict[str, SystemGraph]] = {}
     for graph in graphs:
         if graph.history is not None and graph.run is not None:
             by_slug.setdefault(graph.system.slug, {})[graph.run.folder] = graph
     pages: dict[str, str] = {}
+    kept: ChangesMemo = {}
     for runs in by_slug.values():
         for graph in runs.values():
             assert graph.history is not None and graph.run is not None
             before = graph.history.before(graph.run)
-            if before is not None:
-                path = changes_path(graph.run)
-                pages[path] = changes_page(runs[before.folder], graph, path)
+            if before is None:
+                continue
+            older, path = runs[before.folder], changes_path(graph.run)
+            found = memo.get((id(older), id(graph))) if memo is not None else None
+            # The graphs are held with the page, so their ids cannot be reused meanwhile.
+            if found is None or found[0] is not older or found[1] is not graph or found[2] != path:
+                found = (older, graph, path, changes_page(older, graph, path))
+            kept[id(older), id(graph)] = found
+            pages[path] = found[3]
+    if memo is not None:
+        memo.clear()
+        memo.update(kept)
     return dict(sorted(pages.items()))
 
 
@@ -137,7 +154,8 @@ def changes_page(older: SystemGraph, newer: SystemGraph, path: str) -> str:
     heading, _, rest = body.partition("\n")
     return "".join(
         [
-            frontmatter({"type": "run-changes", "title": title, "render_macros": False}),
+            # The theme prints the title into <title> and the nav unescaped: it is record text.
+            frontmatter({"type": "run-changes", "title": frontmatter_title(title), "render_macros": False}),
             "\n",
             heading,
             "\n\n",

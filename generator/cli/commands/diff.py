@@ -23,8 +23,7 @@ from generator.check.report import capped
 from generator.cli.output_file import write_output
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.run_diff import diff_runs
-from generator.model.files import RUN_ID_PATTERN
-from generator.model.ids import whole_string
+from generator.model.ids import RUN_ID
 from generator.model.runs import RUNS_FOLDER
 from generator.model.system import SystemRecords
 from generator.outputs.run_diff_output import DIFF_SCHEMA_PATH, as_text, diff_schema_text, json_text
@@ -33,7 +32,6 @@ from generator.util.console import say
 from generator.util.exit_codes import EXIT_OK, EXIT_USAGE
 
 COMMAND = "kbgen diff"
-RUN_ID = whole_string(RUN_ID_PATTERN)
 
 
 def add_parser(commands: Any) -> None:

@@ -167,6 +167,12 @@ RULES: dict[str, Rule] = {
             "import-quote-source",
             "A quotation's commit matches several sources and its record does not say which.",
         ),
+        Rule(
+            "KB614",
+            "import-structure-lost",
+            "A record the document declares, or its label, status, evidence anchor, quotation or "
+            "revision, is not in the records written.",
+        ),
         Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
         Rule(
             "KB702",

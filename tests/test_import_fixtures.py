@@ -1,8 +1,10 @@
 """One hand-made document per construct and per broken form, under ``tests/fixtures/import/``.
 
 Each case folder holds ``document.md`` or ``document.txt`` and ``expected.txt``: the import's
-coverage figure (``coverage KEPT/UNITS``: sentences, list items, table cells, headings,
-quotation lines and frontmatter values the records keep) and the diagnostics it must
+structure figures (``structure records KEPT/STATED …``: the declared records, their labels,
+statuses, anchors, quotations and revisions the records keep), its coverage figure
+(``coverage KEPT/UNITS``: sentences, list items, table cells, headings, quotation lines and
+frontmatter values the records keep) and the diagnostics it must
 give, one ``CODE line:col`` per line (sorted). A construct case (a
 folder not named after a rule code) also keeps the record files the import writes in
 ``expected/``. ``pytest --update-goldens`` rewrites both; review the diff.
@@ -39,7 +41,16 @@ def test_import_fixture(name, tmp_path, monkeypatch, kbgen, update_goldens) -> N
     result = kbgen("import", document.name, "--system", "tiny", "--format", "json")
     payload = result.json()
     coverage = payload["coverage"]
-    found = [f"coverage {coverage['kept']}/{coverage['units']}", *_located(payload, document.name)]
+    shape = " ".join(
+        f"{name} {figure['kept']}/{figure['stated']}"
+        for name, figure in payload["structure"].items()
+        if figure["stated"]
+    )
+    found = [
+        f"structure {shape or 'none'}",
+        f"coverage {coverage['kept']}/{coverage['units']}",
+        *_located(payload, document.name),
+    ]
     expected_file = case / "expected.txt"
     written = {
         p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "records" / "tiny").glob("*.yaml"))

@@ -159,7 +159,8 @@ def test_a_rendered_page_s_source_revision_is_the_reviewed_boundary() -> None:
         "| Source ID | Kind | Identity/location |\n|---|---|---|\n"
         "| SRC-1 | Git | `https://github.com/e/t` |\n"
     )
-    files, diagnostics, coverage = render_measured(text, "doc.md", "tiny")
+    measured = render_measured(text, "doc.md", "tiny")
+    files, diagnostics, coverage = measured.files, measured.diagnostics, measured.coverage
     run = yaml.safe_load(files["run.yaml"])["run"]
     assert run["reviewed_boundary"] == {"source": "SRC-1", "revision": revision}
     assert "source-revision" not in files["result.yaml"]  # not kept as prose too

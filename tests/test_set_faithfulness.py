@@ -22,6 +22,7 @@ import yaml
 from set_support import REFERENCE, REPO_ROOT
 from test_seeds import _normalise, markdown_to_text
 
+from generator.importer.columns import ROUTE_FIELD_ALIASES
 from generator.model.ids import grammar
 from generator.model.set_manifest import manifest_text
 from generator.pipeline import PipelineResult, run_pipeline
@@ -29,7 +30,13 @@ from generator.pipeline import PipelineResult, run_pipeline
 MEMBERS = ("overview.md", "runtime.md", "memory.md", "epistemic.md", "reconciliation.md")
 SLUG = "instinctual-memory"
 # Labels of the reference that the records hold as a field shown under the field's title.
-FIELD_LABELS = ("Representational form: ", "Claimed operation: ")
+# A route's labelled fields written in an earlier contract's wording (``Invalidation/expiry``,
+# ``Activation/effect``) are shown under the model's titles too.
+FIELD_LABELS = (
+    "Representational form: ",
+    "Claimed operation: ",
+    *(f"{label[:1].upper()}{label[1:]}: " for label in ROUTE_FIELD_ALIASES),
+)
 _ID_LINK = re.compile(r"\[([A-Za-z0-9-]+)\]\([^)\s]*\)")
 _WRITTEN_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 

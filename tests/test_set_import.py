@@ -61,7 +61,7 @@ def test_members_in_the_reference_forms_import_as_typed_fields(tmp_path: Path) -
     records = {record.id: record for record in checked.records.records}
     route = records["RTE-2"]
     assert route.fields is None
-    assert "Immediate return: every note." in (route.remarks or "")
+    assert "Immediate return: every note." in (route.body or "")  # kept in place, as written
     claim = records["EPI-CLM-1"]
     assert claim.conclusion_status.value == "claimed"
     assert claim.claim.startswith("notes are checked before they are kept.")

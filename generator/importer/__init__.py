@@ -20,6 +20,7 @@ from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
 from generator.importer.sets import merge_members, pinned_members, verify_members
+from generator.importer.structure import Structure, lost_structure
 from generator.importer.write import target_problem, write_folder
 from generator.load.readfs import open_folder, read_text
 from generator.model.ids import RUN_ID
@@ -34,6 +35,7 @@ class ImportOutcome:
     folder: Path | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     coverage: Coverage | None = None  # what of the document the records keep
+    structure: Structure | None = None  # what of the document's records the records keep
 
 
 def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
@@ -50,16 +52,28 @@ def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
 
 def render_files(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic]]:
     """The record files a document becomes (name → YAML text), and the import findings."""
-    files, diagnostics, _ = render_measured(text, display, slug)
-    return files, diagnostics
+    measured = render_measured(text, display, slug)
+    return measured.files, measured.diagnostics
 
 
-def render_measured(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic], Coverage]:
+@dataclass
+class Measured:
+    """A document's record files (name → YAML text), the import findings, and what of the
+    document's words and structure the files keep."""
+
+    files: dict[str, str]
+    diagnostics: list[Diagnostic]
+    coverage: Coverage
+    structure: Structure
+
+
+def render_measured(text: str, display: str, slug: str) -> Measured:
     """The record files, the findings, and what of the document the files keep."""
     result = build(parse_document(text), display, slug)
+    structure, lost_records = lost_structure(text, result.files.values(), display)
     coverage, lost = lost_text(text, result.files.values(), display)
     files = {name: dump_file(mapping) for name, mapping in result.files.items()}
-    return files, result.diagnostics + lost, coverage
+    return Measured(files, result.diagnostics + lost_records + lost, coverage, structure)
 
 
 def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
@@ -81,8 +95,8 @@ def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     problems.extend(verify_members(folder, pinned, texts))
     if problems:
         return ImportOutcome(None, problems)
-    files, diagnostics, coverage = merge_members(texts, folder, slug)
-    return ImportOutcome(write_folder(records, slug, files), diagnostics, coverage)
+    files, diagnostics, coverage, structure = merge_members(texts, folder, slug)
+    return ImportOutcome(write_folder(records, slug, files), diagnostics, coverage, structure)
 
 
 def import_document(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
@@ -96,9 +110,9 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
     text, problems = read_document(path)
     if text is None:
         return ImportOutcome(None, problems)
-    files, diagnostics, coverage = render_measured(text, path.as_posix(), slug)
-    folder = write_folder(records, slug, files)
-    return ImportOutcome(folder, problems + diagnostics, coverage)
+    measured = render_measured(text, path.as_posix(), slug)
+    folder = write_folder(records, slug, measured.files)
+    return ImportOutcome(folder, problems + measured.diagnostics, measured.coverage, measured.structure)
 
 
 def import_run(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
@@ -115,7 +129,8 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     text, problems = read_document(path)
     if text is None:
         return ImportOutcome(None, problems)
-    files, diagnostics, coverage = render_measured(text, path.as_posix(), slug)
+    measured = render_measured(text, path.as_posix(), slug)
+    files, diagnostics = measured.files, measured.diagnostics
     run_id = _run_id(files.get("run.yaml", ""))
     if run_id is None:
         hint = "State the run ID (run-id in the frontmatter) so the run folder can be named by it."
@@ -130,7 +145,7 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     if problem is not None:
         return ImportOutcome(None, [*problems, problem])
     folder = write_folder(system / RUNS_FOLDER, run_id, files)
-    return ImportOutcome(folder, problems + diagnostics, coverage)
+    return ImportOutcome(folder, problems + diagnostics, measured.coverage, measured.structure)
 
 
 def _run_id(run_file: str) -> str | None:

@@ -21,10 +21,19 @@ ALIASES: dict[str, dict[str, str]] = {
     "*": {"label": "label", "part of": "part_of"},
     "sources": {
         "source id": "id",
+        "id": "id",
         "kind": "source_kind",
+        "identity/location": "identity",
+        "identity": "identity",
+        "location": "identity",
+        "revision or capture": "revision",
+        "capture": "revision",
+        "revision": "revision",
         "evidence layer": "layer",
         "inspected scope": "scope",
         "access gaps and conclusion prevented": "access_gaps",
+        "access gaps": "access_gaps",
+        "citation anchors": "citation_anchors",
     },
     "components": {
         "source-native component": "source_native",
@@ -52,6 +61,20 @@ ALIASES: dict[str, dict[str, str]] = {
         "evidence that would resolve it": "resolving_evidence",
     },
 }
+
+
+# Paragraphs that, after a record declared by a paragraph, are still that record's text
+# (an amendment a lens makes to it, the reasons a record was retained, its supersession).
+CONTINUATION_LABELS = ("amendment", "retained reasons", "retained reason", "superseded by")
+
+
+def continues_record(text: str) -> bool:
+    """``Amendment (memory lens): …`` or ``Retained reasons: …``: the record's text goes on."""
+    head, colon, _ = text.lstrip("*_ ").partition(":")
+    if not colon or len(head) > 80:
+        return False
+    label = fold(head.replace("*", ""))
+    return any(label == name or label.startswith(name + " (") for name in CONTINUATION_LABELS)
 
 
 # A column header that opens with one of these names that field whatever follows
@@ -87,10 +110,24 @@ def _labels(list_key: str, registry: kinds.KindRegistry) -> dict[str, str]:
     return found
 
 
+# Other wordings of a route's labelled fields, from earlier versions of the route contract.
+ROUTE_FIELD_ALIASES: dict[str, str] = {
+    "selection": "selection_predicate",
+    "invalidation/expiry": "invalidation_or_expiry",
+    "invalidation": "invalidation_or_expiry",
+    "expiry": "invalidation_or_expiry",
+    "activation": "activation_or_effect",
+    "activation/effect": "activation_or_effect",
+    "later read back": "later_read_back",
+}
+
+
 def route_field_of(label: str) -> str | None:
-    """The route's labelled field (``Immediate return`` → ``immediate_return``)."""
+    """The route's labelled field (``Immediate return`` → ``immediate_return``), by its title
+    or an earlier contract's wording (``Selection``, ``Invalidation/expiry``)."""
     folded = fold(label)
-    return next((name for name, title in ROUTE_FIELD_LABELS.items() if fold(title) == folded), None)
+    found = next((name for name, title in ROUTE_FIELD_LABELS.items() if fold(title) == folded), None)
+    return found or ROUTE_FIELD_ALIASES.get(folded)
 
 
 def list_key_of_id(record_id: str) -> str | None:
@@ -122,6 +159,7 @@ def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozense
     for aliases in ALIASES.values():
         labels.update(aliases)
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
+    labels.update(ROUTE_FIELD_ALIASES)
     labels.update({"guarantee strength", "amendment"})
     labels.update(fold(title) for title in kinds.shared_kind_titles().values())
     labels.update(fold(title) for titles in DOCUMENT_SECTION_TITLES.values() for title in titles.values())

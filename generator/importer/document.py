@@ -1,36 +1,22 @@
 """The structure of an analysis document: a tree of sections holding located blocks.
 
-One parser serves both input forms. Markdown marks its headings with ``#``; a plain-text
-document (the seeds) writes a heading as a short line of its own that ends without
-punctuation. Either way the text is cut into blank-line separated blocks, each with the
-1-based line and column where it starts; the recognisers in ``recognisers/`` then decide
-what a block means (a record declaration, a table, a quotation, …). The parser itself
-only finds structure, and it is linear in the input: every line is looked at once.
+A Markdown document (frontmatter, or ``#`` headings) is read by a CommonMark parser
+(``markdown_blocks``); a plain-text document (the seeds) writes a heading as a short line
+of its own that ends without punctuation, and is cut into blank-line separated runs of
+lines here. Either way each block has the 1-based line and column where it starts; the
+recognisers in ``recognisers/`` then decide what a block means (a record declaration, a
+table, a quotation, …). Finding the structure is linear in the input.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from generator.importer.markdown_blocks import Block, markdown_blocks
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.tables import is_table_line
-
-
-@dataclass
-class Block:
-    """A run of lines that belong together: a paragraph, a table, a list, a quotation, a heading."""
-
-    kind: str  # "heading", "paragraph", "table", "list", "quote", "fence"
-    line: int
-    col: int
-    lines: list[str]
-    level: int = 0  # heading level
-
-    @property
-    def text(self) -> str:
-        """The block's lines joined as one text (a paragraph's soft breaks become spaces)."""
-        return " ".join(part.strip() for part in self.lines if part.strip())
 
 
 @dataclass
@@ -55,19 +41,33 @@ class Document:
     root: Section
 
 
-_ATX = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*\Z")
-_FENCE = re.compile(r"^(```|~~~)")
+# An ATX heading's opening: one to six ``#`` and a space (or nothing) after them.
+_ATX_OPEN = re.compile(r"#{1,6}(?:[ \t]|\Z)")
+
+
+def document_lines(text: str) -> list[str]:
+    """The document's lines, whatever its line endings."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def is_markdown(lines: list[str], first: int) -> bool:
+    """A document with frontmatter or an ATX heading is Markdown; otherwise plain text."""
+    return first > 0 or any(_ATX_OPEN.match(line) for line in lines[first:])
+
+
+def document_blocks(lines: list[str]) -> tuple[str | None, int, bool, list[Block]]:
+    """The frontmatter, where the body starts, whether it is Markdown, and the body's blocks."""
+    frontmatter, first = _frontmatter(lines)
+    markdown = frontmatter is not None or is_markdown(lines, first)
+    if markdown:
+        return frontmatter, first, True, list(markdown_blocks(lines, first))
+    blocks = _join_tables(list(_text_blocks(lines, first)), lines)
+    return frontmatter, first, False, [_promote_text_heading(block) for block in blocks]
 
 
 def parse_document(text: str) -> Document:
     """Cut the text into a section tree of located blocks."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    frontmatter, first = _frontmatter(lines)
-    markdown = frontmatter is not None or any(_ATX.match(line) for line in lines[first:])
-    blocks = list(_blocks(lines, first, markdown))
-    if not markdown:
-        blocks = _join_tables(blocks, lines)
-        blocks = [_promote_text_heading(block) for block in blocks]
+    frontmatter, _, markdown, blocks = document_blocks(document_lines(text))
     root = _tree(blocks)
     return Document("markdown" if markdown else "text", frontmatter, 2 if frontmatter else 0, root)
 
@@ -95,8 +95,9 @@ def _frontmatter(lines: list[str]) -> tuple[str | None, int]:
     return None, 0
 
 
-def _blocks(lines: list[str], first: int, markdown: bool):
-    """Yield the blocks of ``lines[first:]`` in order."""
+def _text_blocks(lines: list[str], first: int) -> Iterator[Block]:
+    """Yield the blocks of a plain-text ``lines[first:]`` in order: blank-line separated runs
+    of lines of one kind (quotation, table row, list item, paragraph)."""
     index = first
     while index < len(lines):
         line = lines[index]
@@ -105,30 +106,13 @@ def _blocks(lines: list[str], first: int, markdown: bool):
             continue
         start = index
         col = len(line) - len(line.lstrip()) + 1
-        heading = _ATX.match(line) if markdown else None
-        if heading:
-            yield Block("heading", index + 1, heading.start(2) + 1, [heading.group(2)], len(heading.group(1)))
-            index += 1
-            continue
-        if markdown and _FENCE.match(line.lstrip()):
-            index = _until_fence_end(lines, index)
-            yield Block("fence", start + 1, col, lines[start:index])
-            continue
         kind = _kind_of(line)
         index += 1
-        while index < len(lines) and lines[index].strip() and not (markdown and _ATX.match(lines[index])):
+        while index < len(lines) and lines[index].strip():
             if _kind_of(lines[index]) != kind and not _continues(kind, lines[index]):
                 break
             index += 1
         yield Block(kind, start + 1, col, lines[start:index])
-
-
-def _until_fence_end(lines: list[str], index: int) -> int:
-    marker = lines[index].lstrip()[:3]
-    index += 1
-    while index < len(lines) and not lines[index].lstrip().startswith(marker):
-        index += 1
-    return min(index + 1, len(lines))
 
 
 def _kind_of(line: str) -> str:
@@ -169,22 +153,36 @@ def _promote_text_heading(block: Block) -> Block:
 
 
 def _tree(blocks: list[Block]) -> Section:
-    """Nest blocks under headings; plain-text headings (level 0) get their level from ``levels``."""
-    from generator.importer.sections import heading_level
+    """Nest blocks under headings; plain-text headings (level 0) get their level from ``levels``.
+
+    A record heading written at its kind heading's own level (``### Components`` then
+    ``### CMP-1 — …``) nests under the kind: it is placed half a level deeper, so the next
+    record heading of that level closes it and a deeper heading stays inside it.
+    """
+    from generator.importer.sections import heading_level, kind_list_of_title, starts_with_id
 
     root = Section("", 0, 1)
     stack = [root]
+    depths = [0.0]  # the nesting depth of each open section (a half level for re-levelled records)
     for block in blocks:
         if block.kind != "heading":
             stack[-1].blocks.append(block)
             continue
-        level = block.level or heading_level(block.lines[0], [s.title for s in stack], block is blocks[0])
+        title = block.lines[0]
+        level = block.level or heading_level(title, [s.title for s in stack], block is blocks[0])
         if level is None:  # not a heading after all
             stack[-1].blocks.append(Block("paragraph", block.line, block.col, block.lines))
             continue
-        while len(stack) > 1 and stack[-1].level >= level:
+        depth = float(level)
+        if starts_with_id(title):
+            kind = next((s for s in reversed(stack) if kind_list_of_title(s.title)), None)
+            if kind is not None and kind.level == level:
+                depth = level + 0.5
+        while len(stack) > 1 and depths[-1] >= depth:
             stack.pop()
-        section = Section(block.lines[0], level, block.line, block.col)
+            depths.pop()
+        section = Section(title, level, block.line, block.col)
         stack[-1].children.append(section)
         stack.append(section)
+        depths.append(depth)
     return root

@@ -17,6 +17,8 @@ from generator.model.ids import kind_of
 from generator.model.sets import DOCUMENT_SECTION_TITLES
 
 SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
+# A single result has no other member: an ID it cites without declaring is only that.
+CITED_ONLY = "no declaration in the imported result (cited, not declared)"
 # The file each top-level list is written to, as the shipped systems are laid out.
 FILE_OF_LIST = {"authority_paths": "authority"}
 
@@ -39,7 +41,7 @@ def assemble(
     records, annotations, limitations = _refusals(gathered, body, records, annotations, limitations)
     refused -= set(records)
     # A record kept as prose is not 'declared in another member': it is not supplied either.
-    supplied = _supplied(gathered, set(records) | refused)
+    supplied = _supplied(gathered, set(records) | refused, SUPPLIED_FROM if kind != "result" else CITED_ONLY)
     sources = [rid for rid in records if kind_of(rid) == "SRC"] + [
         s["id"] for s in supplied if kind_of(s["id"]) == "SRC"
     ]
@@ -143,7 +145,7 @@ def _unplace(body: dict[str, Any], record_id: str, list_key: str, paragraph: str
         shared.setdefault(list_key, {}).setdefault("blocks", []).append(paragraph)
 
 
-def _supplied(gathered: Gathered, declared: set[str]) -> list[dict[str, Any]]:
+def _supplied(gathered: Gathered, declared: set[str], declared_in: str) -> list[dict[str, Any]]:
     """A supplied record for every ID the document cites but does not declare, with a warning."""
     for draft in gathered.drafts.values():
         gathered.cite_value(draft.data.get("part_of"), draft.line, draft.col)
@@ -158,7 +160,7 @@ def _supplied(gathered: Gathered, declared: set[str]) -> list[dict[str, Any]]:
             col,
             hint="Declare it in the document, or name the member that declares it in 'declared_in'.",
         )
-        entry: dict[str, Any] = {"id": record_id, "declared_in": SUPPLIED_FROM}
+        entry: dict[str, Any] = {"id": record_id, "declared_in": declared_in}
         if record_id in gathered.supplied_labels:
             entry["label"] = gathered.supplied_labels[record_id]
         out.append(entry)

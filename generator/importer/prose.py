@@ -7,7 +7,6 @@ becomes typed rows; any other table stays generic.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from generator.importer.columns import field_of, fold, list_key_of_id
@@ -20,8 +19,7 @@ from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
 from generator.importer.reconciliation import typed_paragraph
 from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
-
-PROVENANCE_TABLES = {"proposal-mapping": 0}  # typed tables whose first column is not prose
+from generator.model.prose import ROW_TYPES
 
 
 class ProseWalker:
@@ -61,7 +59,7 @@ class ProseWalker:
             return [self.list_block(block)]
         if block.kind == "quote":
             return self.quote(block, amendment) if self.set_member else [self.quote_paragraph(block)]
-        if block.kind == "fence":
+        if block.kind in ("fence", "html"):  # verbatim: never a declaration
             return [self.paragraph("\n".join(block.lines), block)]
         if self.set_member == "reconciliation_report" and not self.plain:
             typed = typed_paragraph(self.gathered, block)
@@ -154,9 +152,9 @@ class ProseWalker:
         kind = typed_kind(header)
         typed = typed_table(kind, data) if kind else None
         table = typed or generic_table(header, data)
-        skip = PROVENANCE_TABLES.get(kind or "")
+        skip = provenance_columns(kind)
         for row in data:
-            cells = [c for i, c in enumerate(row.cells) if i != skip]
+            cells = [c for i, c in enumerate(row.cells) if i not in skip]
             self.gathered.cite(" ".join(cells), row.line, 1)
         return [{"table": table}]
 
@@ -181,10 +179,12 @@ class ProseWalker:
 
     def record_rows(self, header: list[str], rows: list[Row]) -> list[str]:
         """Declare one record per row; returns the IDs declared, in order."""
-        declared = []
+        declared: list[str] = []
         for row in rows:
             record_id = row.cells[0].strip()
             list_key = list_key_of_id(record_id)
+            if record_id in declared and list_key == "sources" and self.layer_row(record_id, header, row):
+                continue
             draft = declare(self.gathered, record_id, list_key, row.line, 1, None)
             if draft is None:
                 continue
@@ -197,14 +197,27 @@ class ProseWalker:
             declared.append(record_id)
         return declared
 
+    def layer_row(self, record_id: str, header: list[str], row: Row) -> bool:
+        """A further row of a source this register declared: one more evidence layer of it."""
+        from generator.importer.source_cells import further_layer
+
+        cells = {
+            field_of("sources", name) or fold(name): cell
+            for name, cell in zip(header, row.cells, strict=False)
+        }
+        if not further_layer(self.gathered.drafts[record_id], cells):
+            return False
+        self.gathered.cite(" ".join(row.cells[1:]), row.line, 1)
+        return True
+
     def _cell(self, draft: Draft, header: str, cell: str) -> None:
-        from generator.importer.source_cells import source_cell
+        from generator.importer.source_cells import revision_value, source_cell
 
         if not cell.strip():
             return
-        if draft.list_key == "sources" and source_cell(draft, fold(header), cell):
-            return
         name = field_of(draft.list_key, header)
+        if draft.list_key == "sources" and name is not None and source_cell(draft, name, cell):
+            return
         if (
             name is None
             and draft.list_key in ("components", "objects")
@@ -215,8 +228,8 @@ class ProseWalker:
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
             draft.add_prose(f"{header}: {cell}")
             return
-        if name == "revision" and re.fullmatch(r"`[^`]+`", cell.strip()):
-            cell = cell.strip()[1:-1]  # a revision written as one code span: the markup is not the value
+        if name == "revision":
+            cell = revision_value(cell)
         draft.set(name, cell)
         if draft.list_key == "claims" and name == "boundary":
             first = cell.split(".")[0].strip().lower()
@@ -245,6 +258,15 @@ class ProseWalker:
                     draft.set(field, cell.strip())
             self.gathered.cite(" ".join(row.cells), row.line, 1)
             self.gathered.limitations.append(draft)
+
+
+def provenance_columns(kind: str | None) -> frozenset[int]:
+    """The columns of a typed table that hold provenance (proposal tags), not prose: the IDs
+    in them cite nothing."""
+    row = ROW_TYPES.get(kind or "")
+    if row is None:
+        return frozenset()
+    return frozenset(index for index, name in enumerate(row.COLUMNS) if name in row.PROVENANCE_FIELDS)
 
 
 def _label_like(text: str) -> bool:

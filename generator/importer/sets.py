@@ -22,6 +22,8 @@ from generator.importer.build import build
 from generator.importer.coverage import Coverage, combined, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
+from generator.importer.structure import Structure, lost_structure
+from generator.importer.structure import combined as combined_structure
 from generator.model.files import Run
 from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from generator.model.vocab import Member
@@ -87,7 +89,7 @@ def _front(text: str) -> dict[str, Any]:
 
 def merge_members(
     texts: dict[str, str], folder: Path, slug: str
-) -> tuple[dict[str, str], list[Diagnostic], Coverage]:
+) -> tuple[dict[str, str], list[Diagnostic], Coverage, Structure]:
     """The system folder's files (name → YAML text) built from the member texts, the
     findings, and what of the members the files keep (each measured against its own files
     and the set's run)."""
@@ -122,12 +124,17 @@ def merge_members(
     if elsewhere:
         merged["set.yaml"]["supplied"] = elsewhere
     parts = []
+    shapes = []
     for name, mappings in own_files.items():
-        part, lost = lost_text(texts[name], [*mappings, merged["set.yaml"]], f"{folder.as_posix()}/{name}")
+        display = f"{folder.as_posix()}/{name}"
+        shape, lost_records = lost_structure(texts[name], [*mappings, merged["set.yaml"]], display)
+        shapes.append(shape)
+        findings.extend(lost_records)
+        part, lost = lost_text(texts[name], [*mappings, merged["set.yaml"]], display)
         parts.append(part)
         findings.extend(lost)
     files = {name: dump_file(mapping) for name, mapping in sorted(merged.items())}
-    return files, findings, combined(parts)
+    return files, findings, combined(parts), combined_structure(shapes)
 
 
 def _still_elsewhere(supplied: list[dict[str, Any]], declared: set[str]) -> list[dict[str, Any]]:

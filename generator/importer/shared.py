@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.importer.columns import list_key_of_id
+from generator.importer.columns import continues_record, list_key_of_id, route_field_of
 from generator.importer.context import Gathered
 from generator.importer.declare import declare
 from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft, apply_labelled
 from generator.importer.prose import ProseWalker
 from generator.importer.recognisers.declarations import Declaration, declaration
-from generator.importer.recognisers.fields import field_sentences, labelled, status_line
+from generator.importer.recognisers.fields import Field, field_sentences, labelled, status_line
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import QuoteText, attributed_paragraph, block_quote
 from generator.importer.sections import kind_list_of_title
 from generator.importer.status_groups import group_statuses
 from generator.model.ids import grammar, kind_of
+from generator.model.records import ROUTE_FIELD_LABELS
 
 
 class SharedWalker:
@@ -70,13 +71,21 @@ class SharedWalker:
             self.quote(quoting, block_quote(block.lines), block)
             self.quoting = quoting  # a record may be followed by several quotations
             return []
+        if quoting is not None and block.kind == "paragraph" and continues_record(block.text):
+            # ``Amendment (memory lens): …``, ``Retained reasons: …``: still the record's text,
+            # and the quotations after it are still its own.
+            self.line_into(quoting, block.text, block.line, block.col)
+            self.quoting = quoting
+            return []
+        if block.kind == "list" and not self.prose.plain and self._declares_items(block):
+            return self.item_declarations(block, statuses)
         if block.kind == "table":
             before = set(self.gathered.drafts)
             prose = self.prose.blocks(block)
             declared = [i for i in self.gathered.drafts if i not in before]
             self._group(declared, statuses)
             return prose + ([{"records": declared}] if declared else [])
-        if block.kind != "paragraph" or len(block.lines) != 1:
+        if not self._may_declare(block):
             return self.prose.blocks(block)
         found = declaration(block.text, heading=False)
         if found is None:
@@ -100,6 +109,51 @@ class SharedWalker:
         self._group([found.record_id], statuses)
         self.quoting = draft
         return [{"records": [found.record_id]}]
+
+    def _declares_items(self, block: Block) -> bool:
+        first = list_item(block.lines[0])
+        found = declaration(first.text, heading=False) if first else None
+        return found is not None and not found.amendment and list_key_of_id(found.record_id) is not None
+
+    def item_declarations(self, block: Block, statuses: dict[str, str]) -> list[Any]:
+        """A list whose items open ``ID — Label. Body``: a record per item; an item that
+        declares nothing is the text of the record declared before it."""
+        items: list[tuple[int, int, str]] = []
+        for offset, line in enumerate(block.lines):
+            item = list_item(line)
+            if item is not None and not line[:1].isspace():
+                items.append((block.line + offset, item.col, item.text))
+            elif items and line.strip():
+                number, col, text = items[-1]
+                items[-1] = (number, col, text + " " + line.strip())
+        placed: list[str] = []
+        draft: Draft | None = None
+        for number, col, text in items:
+            found = declaration(text, heading=False)
+            made = (
+                declare(
+                    self.gathered, found.record_id, list_key_of_id(found.record_id), number, col, found.label
+                )
+                if found is not None and not found.amendment
+                else None
+            )
+            if made is None or found is None:
+                if draft is not None:
+                    self.line_into(draft, text, number, col)
+                else:
+                    self.gathered.cite(text, number, col)
+                    placed.append(text)
+                continue
+            draft = made
+            self.gathered.cite(text, number, col)
+            if found.rest:
+                self.line_into(draft, found.rest, number, col)
+            self._group([found.record_id], statuses)
+            placed.append(found.record_id)
+        self.quoting = draft
+        ids = [i for i in placed if i in self.gathered.drafts]
+        loose = [i for i in placed if i not in self.gathered.drafts]
+        return [*([{"items": loose}] if loose else []), *([{"records": ids}] if ids else [])]
 
     def _group(self, ids: list[str], statuses: dict[str, str]) -> None:
         for record_id in ids:
@@ -183,8 +237,13 @@ class SharedWalker:
             )
         return [{"records": [draft.data["id"]]}, *following]
 
+    def _may_declare(self, block: Block) -> bool:
+        """A paragraph may open a declaration: in Markdown a whole (wrapped) paragraph, in
+        plain text a line of its own (plain text writes one paragraph per line)."""
+        return block.kind == "paragraph" and (not self.prose.plain or len(block.lines) == 1)
+
     def _declares_another(self, block: Block, draft: Draft) -> bool:
-        if block.kind != "paragraph" or len(block.lines) != 1:
+        if not self._may_declare(block):
             return False
         found = declaration(block.text, heading=False)
         return (
@@ -281,6 +340,16 @@ class SharedWalker:
         if parts is None:
             return False
         fields, rest = parts
+        if draft.list_key == "routes" and not _states_every_route_field(fields):
+            # A paragraph stating some of a route's labelled fields among other sentences
+            # (an earlier route contract's wording): its other text fields are read, and the
+            # route's labelled sentences stay its prose as written, neither split into a
+            # partial set of fields nor swallowed by the first label.
+            parts = field_sentences(draft.list_key, text, route_fields=False)
+            if parts is None:
+                draft.add_prose(text)
+                return True
+            fields, rest = parts
         for field in fields:
             apply_labelled(draft, field, text)
         if rest:
@@ -299,6 +368,13 @@ class SharedWalker:
             entry["lines"] = quote.lines
         self.gathered.note_quote(entry, quote, block.line + len(block.lines) - 1, block.col)
         draft.add_quote(entry)
+
+
+def _states_every_route_field(fields: list[Field]) -> bool:
+    """Whether a paragraph's labelled fields include all of a route's labelled fields, or
+    none of them (its other text fields, ``Endpoints/progression:``, ``Owner:``, are read)."""
+    named = {route_field_of(field.label) for field in fields} - {None}
+    return not named or set(ROUTE_FIELD_LABELS) <= named
 
 
 def _append(blocks: list[Any], item: Any, list_key: str | None) -> None:

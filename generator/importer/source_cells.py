@@ -1,4 +1,9 @@
-"""The source register's cells that fill a source's nested fields (layers, access gaps, location)."""
+"""The source register's cells that fill a source's nested fields (layers, access gaps, location).
+
+A register names its columns in several ways (``Identity/location``, ``Revision or
+capture``, ``Access gaps``); ``columns.field_of`` knows them all, so the cells are handled
+here by the field they fill, not by their title.
+"""
 
 from __future__ import annotations
 
@@ -12,35 +17,79 @@ _URL = re.compile(r"https?://[^\s;,`'\"<>]+")
 _LAYERS = sorted((layer.value for layer in EvidenceLayer), key=len, reverse=True)
 
 
-def source_cell(draft: Draft, header: str, cell: str) -> bool:
-    """Fill a source's nested field from one register cell; False when the header is not one of them."""
+def layer_entry(cell: str) -> dict[str, str] | None:
+    """``Doctrine/design, with README assertions kept as claims`` → the controlled layer
+    that opens the cell and the rest as its note; None when no layer opens it."""
     cell = cell.strip()
-    if header == "identity/location":
+    folded = cell.lower()
+    value = next((layer for layer in _LAYERS if folded.startswith(layer)), None)
+    if value is None or (len(cell) > len(value) and cell[len(value)] not in ";,:— ("):
+        return None
+    note = cell[len(value) :].lstrip(";,:— ").strip()
+    return {"layer": value, **({"note": note} if note else {})}
+
+
+def revision_value(cell: str) -> str:
+    """A revision cell as the record holds it, as written (a commit, ``SHA-256 <hex>``,
+    ``sha256:<hex>``); one written as a single code span loses its backticks, which are
+    markup, not the value."""
+    cell = cell.strip()
+    if re.fullmatch(r"`[^`]+`", cell):
+        return cell[1:-1]
+    return cell
+
+
+def source_cell(draft: Draft, name: str, cell: str) -> bool:
+    """Fill a source's nested field (``name``, the field the column names) from one register
+    cell; False when the field is not one of them."""
+    cell = cell.strip()
+    if name == "identity":
         draft.set("identity", cell)
         url = _URL.search(cell)
         if url:
             draft.data["location"] = url.group(0)
         return True
-    if header == "evidence layer":
-        # The controlled layer opens the cell; what follows a separator is its note
-        # (``Doctrine/design, with README assertions kept as claims``).
-        folded = cell.lower()
-        value = next((layer for layer in _LAYERS if folded.startswith(layer)), None)
-        if value is None or (len(cell) > len(value) and cell[len(value)] not in ";,:— ("):
+    if name == "layer":
+        entry = layer_entry(cell)
+        if entry is None:
             return False
-        note = cell[len(value) :].lstrip(";,:— ").strip()
-        entry = {"layer": value, **({"note": note} if note else {})}
         draft.data.setdefault("layers", []).append(entry)
         return True
-    if header == "inspected scope":
+    if name == "scope":
         layers = draft.data.get("layers")
         if not layers:
             return False  # no layer to hold it: kept as the source's prose
         layers[-1]["scope"] = cell
         draft.text_fields.append(cell)
         return True
-    if header == "access gaps and conclusion prevented":
+    if name == "access_gaps":
         draft.data.setdefault("access_gaps", []).append({"gap": cell})
         draft.text_fields.append(cell)
         return True
     return False
+
+
+# The fields a further layer row states for its own layer, when they differ from the source's.
+LAYER_ROW_FIELDS = ("source_kind", "identity", "revision", "scope", "citation_anchors", "access_gaps")
+
+
+def further_layer(draft: Draft, cells: dict[str, str]) -> bool:
+    """A further register row of a source already declared (one row per evidence layer):
+    its layer joins the source's layers with what the row says of it. False when the row
+    names no evidence layer (it is then not a layer row, and stays a duplicate)."""
+    entry = layer_entry(cells.get("layer", ""))
+    if entry is None:
+        return False
+    for name in LAYER_ROW_FIELDS:
+        value = cells.get(name, "").strip()
+        if not value:
+            continue
+        if name == "revision":
+            value = revision_value(value)
+        own = draft.data.get(name)
+        if name != "scope" and isinstance(own, str) and own.strip() == value:
+            continue  # the same as the source's: said once
+        entry[name] = value
+        draft.text_fields.append(value)
+    draft.data.setdefault("layers", []).append(entry)
+    return True

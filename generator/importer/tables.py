@@ -9,13 +9,23 @@ from generator.importer.recognisers.tables import Row
 from generator.model.ids import grammar
 from generator.model.prose import ROW_TYPES
 
-TYPED_COLUMNS = {kind: [fold(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()}
+
+def column_meaning(title: str) -> str:
+    """A column title as its meaning: case, markup and a plural's ``s`` dropped, so
+    ``Specialist proposal`` and ``specialist proposals`` head the same column."""
+    folded = fold(title.replace("`", "").replace("*", ""))
+    return " ".join(word[:-1] if len(word) > 3 and word.endswith("s") else word for word in folded.split())
+
+
+TYPED_COLUMNS = {
+    kind: [column_meaning(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()
+}
 
 
 def typed_kind(header: list[str]) -> str | None:
-    """The typed table whose column titles are exactly this header, in order."""
-    folded = [fold(cell) for cell in header]
-    return next((kind for kind, columns in TYPED_COLUMNS.items() if columns == folded), None)
+    """The typed table whose column titles mean this header, in order."""
+    meant = [column_meaning(cell) for cell in header]
+    return next((kind for kind, columns in TYPED_COLUMNS.items() if columns == meant), None)
 
 
 def typed_kind_of_words(line: str) -> str | None:

@@ -142,6 +142,8 @@ def record_badges(record: RecordBase) -> list[Shown]:
     spec = kinds.spec_of_id(record.id)
     fields = type(record).model_fields
     for name, _ in spec.status_fields if spec else ():
+        if getattr(record, name) is None:
+            continue
         label = (fields[name].title or name).lower()
         badges.append(Shown(label, "status", getattr(record, name)))
     if record.architectural_status:

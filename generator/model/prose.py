@@ -101,6 +101,16 @@ class ProposalMappingRow(TypedRow):
     disposition: Text = Field(title="Canonical disposition")
 
 
+class ProposalRecordRow(TypedRow):
+    """A mapping that names the canonical record and its disposition in columns of their own."""
+
+    proposals: Provenance = Field(
+        title="Specialist proposal", description="Lens-local proposal tags: provenance, not records."
+    )
+    record: Text = Field(title="Canonical record")
+    disposition: Text = Field(title="Disposition")
+
+
 ROW_TYPES: dict[str, type[TypedRow]] = {
     "coverage-inventory": CoverageRow,
     "route-completion": RouteCompletionRow,
@@ -111,6 +121,7 @@ ROW_TYPES: dict[str, type[TypedRow]] = {
     "lifecycle": LifecycleRow,
     "claim-comparison": ClaimComparisonRow,
     "proposal-mapping": ProposalMappingRow,
+    "proposal-record-mapping": ProposalRecordRow,
 }
 
 

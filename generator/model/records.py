@@ -156,11 +156,25 @@ class RecordBase(Strict):
 
 
 class EvidenceLayerEntry(Strict):
-    """One evidence layer a source contributes, with the scope inspected in it."""
+    """One evidence layer a source contributes, with the scope inspected in it.
+
+    A register that states a source once per layer (the ID repeated on each row) gives each
+    further layer what its row says beside the source's own: a kind, identity or revision
+    written differently, and the layer's own citation anchors and access gaps.
+    """
 
     layer: EvidenceLayer = Field(title="Evidence layer")
     note: Annotated[Text | None, Display(joiner=" — ")] = None
     scope: Annotated[Text | None, Display(joiner=". ")] = Field(default=None, title="Inspected scope")
+    source_kind: Annotated[Text | None, Display(joiner=". ")] = Field(default=None, title="Kind")
+    identity: Annotated[Text | None, Display(joiner=". ")] = Field(default=None, title="Identity/location")
+    revision: Revision | None = Field(default=None, title="Revision")
+    citation_anchors: Annotated[Text | None, Display(joiner=". ")] = Field(
+        default=None, title="Citation anchors"
+    )
+    access_gaps: Annotated[Text | None, Display(joiner=". ")] = Field(
+        default=None, title="Access gaps and conclusion prevented"
+    )
 
 
 class AccessGap(Strict):
@@ -353,7 +367,10 @@ class Claim(RecordBase):
         description="The claimed operation and its source, as written (a claim stated by its "
         "label and body alone has none).",
     )
-    conclusion_status: ConclusionStatus = Field(title="Conclusion status")
+    # A claim may state its conclusion in one status, in several labelled ones (``design
+    # conclusion status: claimed; external implementation conclusion status: uninspected``,
+    # held in ``statuses``) or in none: published analyses do all three.
+    conclusion_status: ConclusionStatus | None = Field(default=None, title="Conclusion status")
     boundary: Text | None = Field(
         default=None,
         title="Conclusion status and boundary",

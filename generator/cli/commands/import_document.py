@@ -51,6 +51,8 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
             "folder": outcome.folder.as_posix() if outcome.folder else None,
             "diagnostics": [d.as_dict() for d in found],
         }
+        if outcome.structure is not None:
+            payload["structure"] = outcome.structure.as_dict()
         if outcome.coverage is not None:
             payload["coverage"] = {"units": outcome.coverage.units, "kept": outcome.coverage.kept}
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
@@ -63,7 +65,9 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     errors = [d for d in found if d.severity is Severity.ERROR]
     verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
     kept = ""
+    if outcome.structure is not None:
+        kept = f"{outcome.structure.summary()}; "
     if outcome.coverage is not None:
-        kept = f"kept {outcome.coverage.kept:,} of {outcome.coverage.units:,} sentences, items and cells; "
+        kept += f"kept {outcome.coverage.kept:,} of {outcome.coverage.units:,} sentences, items and cells; "
     say(err, f"kbgen import: wrote {outcome.folder}/; {kept}{verdict}", "red" if errors else None)
     return EXIT_ERRORS if errors else EXIT_OK

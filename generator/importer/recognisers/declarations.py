@@ -81,14 +81,32 @@ _BOLD_CLOSE = re.compile(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)\Z", r
 _BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)\Z", re.S)
 
 
+# Where a plain label may end: a full stop closing a sentence (not one after a lone letter,
+# as in ``e.g.``) or a colon, either followed by white space or the end.
+_LABEL_END = re.compile(r"(?<![\s.][A-Za-z])(?<!\A[A-Za-z])\.(?=\s|\Z)|:(?=\s|\Z)")
+
+
 def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:
-    """Split ``Label. Body`` or ``Label: body`` at the first sentence stop or colon; a bold
-    label (``**Label.** Body``, or ``Label.** Body`` when the bold opened before the ID)
-    ends where the bold does."""
+    """Split ``Label. Body`` or ``Label: body`` where the label ends: at its first full stop,
+    or at a colon when no full stop comes first (never inside a code span); a bold label
+    (``**Label.** Body``, or ``Label.** Body`` when the bold opened before the ID) ends
+    where the bold does."""
     bold = _BOLD_LABEL.match(text) or (_BOLD_CLOSE.match(text) if bold_open else None)
     if bold:
         return bold.group("label").strip(), bold.group("rest").strip()
-    match = re.search(r"(?<![A-Z])(?:\.|:)(?:\s+|$)", text)
-    if match is None:
+    end = first_outside_code(_LABEL_END, text)
+    if end is None:
         return (text.strip() or None), ""
-    return text[: match.start()].strip() or None, text[match.end() :].strip()
+    return text[: end.start()].strip() or None, text[end.end() :].strip()
+
+
+def first_outside_code(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` that is not inside a backtick code span (an even
+    number of backticks before it); one pass over the text."""
+    ticks, last = 0, 0
+    for match in pattern.finditer(text):
+        ticks += text.count("`", last, match.start())
+        last = match.start()
+        if ticks % 2 == 0:
+            return match
+    return None

@@ -19,7 +19,7 @@ _VALUE = "|".join(re.escape(v) for v in STATUS_VALUES)
 # bold or not) that ends the clause, or that a qualifier follows to the clause's end
 # ("wired, conditional on installation."; "wired storage, external inspection afforded").
 _STATUS_IN_PROSE = re.compile(
-    r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w ,/()'-]{2,90}?):\s(?P<bold>\*\*)?(?P<value>"
+    r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w ,/()'-]{2,130}?):\s(?P<bold>\*\*)?(?P<value>"
     + _VALUE
     + r")(?(bold)\*\*)(?P<qualifier>(?:[ ,(—–-][^.;]*?)?)(?=\.(?:\s|$)|;|$)"
 )
@@ -104,9 +104,12 @@ _TEXT_FIELDS = frozenset(
     }
 )
 _SENTENCE_LABEL = re.compile(r"(?:^|(?<=\. ))(?P<label>[A-Z][\w /-]{0,40}): ")
+# A route's labelled field may also open a clause after a semicolon, in lower case
+# (``Immediate return: …; later read-back: …``).
+_CLAUSE_LABEL = re.compile(r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w /-]{0,40}): ")
 
 
-def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
+def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tuple[list[Field], str] | None:
     """Split a paragraph of ``Label: value.`` sentences into the text fields it states, or None.
 
     A sentence opening with a label that names a text field of the record's kind starts
@@ -117,14 +120,23 @@ def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
     status. What is not a text field's value (status sentences, evidence, other labels,
     text after the last field) is returned as prose, in order.
     """
-    from generator.importer.columns import field_of
+    from generator.importer.columns import field_of, route_field_of
 
     if text.count(": ") < 2:
         return None
-    starts = list(_SENTENCE_LABEL.finditer(text))
+    route = list_key == "routes" and route_fields
+    starts = [
+        m
+        for m in (_CLAUSE_LABEL if route else _SENTENCE_LABEL).finditer(text)
+        if m.group("label")[:1].isupper() or route_field_of(m.group("label"))
+    ]
     if len(starts) < 2 or starts[0].start() != 0:
         return None
-    named = [field_of(list_key, m.group("label")) in _TEXT_FIELDS for m in starts]
+    named = [
+        field_of(list_key, m.group("label")) in _TEXT_FIELDS
+        or (route and route_field_of(m.group("label")) is not None)
+        for m in starts
+    ]
     stated = [split_status(text[m.end() : m.end() + 40].replace("**", "")) is not None for m in starts]
     # Two text fields, or a text field and a status sentence (``Claimed operation: ….
     # Claim conclusion status: claimed.``); one field and other prose stays one value.
@@ -135,6 +147,12 @@ def field_sentences(list_key: str, text: str) -> tuple[list[Field], str] | None:
     for index, match in enumerate(starts):
         end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
         value = text[match.end() : end].strip()
+        if (
+            route
+            and index + 1 < len(starts)
+            and text[starts[index + 1].start() - 2 : starts[index + 1].start()] == "; "
+        ):
+            value = value.removesuffix(";")  # the clause's separator is not the value's
         if not named[index]:
             prose.append(text[match.start() : end].strip())
             continue

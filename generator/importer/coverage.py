@@ -32,13 +32,14 @@ import yaml
 
 from generator.diagnostics import Diagnostic, error
 from generator.importer.columns import FIELD_PREFIXES, model_names
+from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
 from generator.importer.frontmatter_shape import unsafe_shape
+from generator.importer.markdown_blocks import Block
 from generator.model.ids import builtin_grammar
 
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
-_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*\Z")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*\Z")
@@ -81,16 +82,18 @@ class Coverage:
 
 
 def document_units(text: str) -> list[Unit]:
-    """Every unit of a document (Markdown or plain text), in order."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """Every unit of a document (Markdown or plain text), in order, read from the blocks the
+    importer reads (``document.document_blocks``): the two agree on what is a heading, a
+    table, a list or a quotation."""
+    lines = document_lines(text)
     units: list[Unit] = []
-    start = 0
     if lines and lines[0].strip() == "---":
         end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
         if end is not None:
             units.extend(_frontmatter_units(lines[1:end]))
-            start = end + 1
-    units.extend(_body_units(lines, start))
+    _, _, _, blocks = document_blocks(lines)
+    for block in blocks:
+        units.extend(_block_units(block))
     return [unit for unit in units if words(unit.text)]
 
 
@@ -119,83 +122,83 @@ def _frontmatter_units(lines: list[str]) -> Iterator[Unit]:
             yield Unit("frontmatter", current.value, mark.line + 2, mark.column + 1)
 
 
-def _body_units(lines: list[str], start: int) -> Iterator[Unit]:
-    index = start
+def _block_units(block: Block) -> Iterator[Unit]:
+    """The units of one block: a heading's title, a quotation's lines and attribution parts,
+    a table's cells, a list's items, a fence's lines, a paragraph's sentences."""
+    if block.kind == "heading":
+        yield Unit("heading", block.lines[0], block.line, block.col)
+    elif block.kind == "quote":
+        yield from _quote_units(block)
+    elif block.kind == "table":
+        for offset, line in enumerate(block.lines):
+            yield from _row_units(line, block.line + offset)
+    elif block.kind == "list":
+        yield from _item_units(block)
+    elif block.kind == "fence":
+        for offset, line in enumerate(block.lines):
+            if line.strip() and not _FENCE.match(line):
+                yield Unit("quote", line, block.line + offset, 1)
+    else:
+        yield from _paragraph_units(block)
+
+
+def _quote_units(block: Block) -> Iterator[Unit]:
+    for offset, line in enumerate(block.lines):
+        body = re.sub(r"^\s*>\s?", "", line)
+        if _ATTRIBUTION.match(body):
+            for part in attribution_parts(_ATTRIBUTION.sub("", body)):
+                kind = "pin" if _PIN.fullmatch(part.strip(" `")) else "quote"
+                yield Unit(kind, part, block.line + offset, 1)
+        else:
+            yield Unit("quote", body, block.line + offset, 1)
+
+
+def _row_units(line: str, number: int) -> Iterator[Unit]:
+    """A table row's cells: a pipe row (its separator row has none) or a tab row."""
+    if line.lstrip().startswith("|"):
+        if not _TABLE_RULE.match(line):
+            yield from _cells(line, number)
+        return
+    col = 1
+    for cell in line.split("\t"):
+        if cell.strip():
+            yield from _sentences([(number, cell)], "cell", col)
+        col += len(cell) + 1
+
+
+def _item_units(block: Block) -> Iterator[Unit]:
+    """Each item of a list (a marker line and its continuation lines) as sentences."""
+    item: list[tuple[int, str]] = []
+    for offset, line in enumerate(block.lines):
+        marker = _LIST_ITEM.match(line)
+        if marker and item:
+            yield from _sentences(item, "item")
+            item = []
+        if marker:
+            item.append((block.line + offset, line[marker.end() :]))
+        elif line.strip():
+            item.append((block.line + offset, line))
+    if item:
+        yield from _sentences(item, "item")
+
+
+def _paragraph_units(block: Block) -> Iterator[Unit]:
+    """A paragraph's sentences; a labelled line (``Route function: …``) starts a field of its
+    own, and a plain-text line holding tabs is a table row."""
     paragraph: list[tuple[int, str]] = []
-
-    def flush() -> Iterator[Unit]:
-        if paragraph:
-            yield from _sentences(paragraph, "sentence")
-            paragraph.clear()
-
-    while index < len(lines):
-        line = lines[index]
-        number = index + 1
-        if not line.strip():
-            yield from flush()
-            index += 1
-            continue
-        heading = _ATX.match(line)
-        if heading:
-            yield from flush()
-            yield Unit("heading", heading.group(2), number, heading.start(2) + 1)
-            index += 1
-            continue
-        if _FENCE.match(line):
-            yield from flush()
-            marker = line.strip()[:3]
-            index += 1
-            while index < len(lines) and not lines[index].strip().startswith(marker):
-                if lines[index].strip():
-                    yield Unit("quote", lines[index], index + 1, 1)
-                index += 1
-            index += 1
-            continue
-        stripped = line.lstrip()
-        if stripped.startswith(">"):
-            yield from flush()
-            body = re.sub(r"^\s*>\s?", "", line)
-            if _ATTRIBUTION.match(body):
-                for part in attribution_parts(_ATTRIBUTION.sub("", body)):
-                    kind = "pin" if _PIN.fullmatch(part.strip(" `")) else "quote"
-                    yield Unit(kind, part, number, 1)
-            else:
-                yield Unit("quote", body, number, 1)
-            index += 1
-            continue
-        if stripped.startswith("|"):
-            yield from flush()
-            if not _TABLE_RULE.match(line):
-                yield from _cells(line, number)
-            index += 1
-            continue
+    for offset, line in enumerate(block.lines):
+        number = block.line + offset
         if "\t" in line.strip():
-            # A plain-text table row: its cells are separated by tabs.
-            yield from flush()
-            col = 1
-            for cell in line.split("\t"):
-                if cell.strip():
-                    yield from _sentences([(number, cell)], "cell", col)
-                col += len(cell) + 1
-            index += 1
+            yield from _sentences(paragraph, "sentence")
+            paragraph = []
+            yield from _row_units(line, number)
             continue
         if paragraph and _LABELLED_LINE.match(line):
-            yield from flush()  # a labelled line (``Route function: …``) is a field of its own
-        item = _LIST_ITEM.match(line)
-        if item:
-            yield from flush()
-            paragraph.append((number, line[item.end() :]))
-            index += 1
-            # The item's continuation lines (indented, or lazy) until a blank or a new block.
-            while index < len(lines) and lines[index].strip() and not _starts_block(lines[index]):
-                paragraph.append((index + 1, lines[index]))
-                index += 1
-            yield from _sentences(paragraph, "item")
-            paragraph.clear()
-            continue
-        paragraph.append((number, line))
-        index += 1
-    yield from flush()
+            yield from _sentences(paragraph, "sentence")
+            paragraph = []
+        if line.strip():
+            paragraph.append((number, line))
+    yield from _sentences(paragraph, "sentence")
 
 
 # A quotation's pin: a commit, abbreviated or full, or a capture's digest.
@@ -216,13 +219,6 @@ def attribution_parts(text: str) -> list[str]:
         else:
             parts.append(piece)
     return parts
-
-
-def _starts_block(line: str) -> bool:
-    stripped = line.lstrip()
-    return bool(
-        _ATX.match(line) or _FENCE.match(line) or _LIST_ITEM.match(line) or stripped.startswith((">", "|"))
-    )
 
 
 def _cells(line: str, number: int) -> Iterator[Unit]:

@@ -133,3 +133,113 @@ def test_the_import_contracts_hold() -> None:
     run = subprocess.run(["lint-imports"], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout[-3000:]
     assert "5 kept, 0 broken" in run.stdout
+
+
+# ---------------------------------------------------------------- import forms and document types
+
+FIELD_NOTE = """\
+---
+type: kb/types/field-analysis-note.md
+run-id: AAS-2026-01-01-note-01
+system: Note
+run-date: '2026-01-01'
+result-disposition: complete
+target-class: enclosing runtime
+boundary-kind: whole-system
+reviewed-boundary: 0123456789abcdef0123456789abcdef01234567
+analysis-cutoff: '2026-01-02'
+evidence-tier: code-grounded
+---
+
+# Note agentic-system analysis
+
+## Source register
+
+| Source ID | Kind | Identity/location | Revision |
+|---|---|---|---|
+| SRC-1 | Git | `https://github.com/e/note` | `0123456789abcdef0123456789abcdef01234567` |
+
+## Records
+
+### Components
+
+Record CMP-1 (Agent loop). Implementation conclusion status: wired. Evidence: SRC-1 `src/loop.py:1-9`.
+
+## Findings
+
+CMP-1 runs the loop.
+"""
+
+
+def _record_form(block, state):
+    """``Record CMP-1 (Label). Body``: a declaration form of this test's own."""
+    import re
+
+    from generator.importer.columns import list_key_of_id
+    from generator.importer.declare import declare
+
+    match = re.match(r"^Record (?P<id>[A-Z]+-[0-9]+) \((?P<label>[^)]+)\)\.\s*(?P<rest>.*)$", block.text)
+    if match is None:
+        return None
+    walker = state.walker
+    record_id = match.group("id")
+    draft = declare(
+        walker.gathered, record_id, list_key_of_id(record_id), block.line, 8, match.group("label")
+    )
+    if draft is None:
+        return None
+    walker.gathered.cite(block.text, block.line, block.col)
+    walker.line_into(draft, match.group("rest"), block.line, block.col)
+    return [{"records": [record_id]}]
+
+
+def test_a_new_import_form_and_document_type_are_one_declaration_each(tmp_path: Path) -> None:
+    from generator.importer import import_document
+    from generator.importer.doc_types import TYPES, DocumentType, using_types
+    from generator.importer.form_registry import FORMS, using_forms
+    from generator.importer.forms import FormSpec
+
+    form = FormSpec(
+        "record-lead-in", "kind-section", frozenset({"paragraph"}), 45, _record_form, markers=("Record",)
+    )
+    note = DocumentType(
+        "field-note",
+        "result",
+        ("field-analysis-note",),
+        file_name="result.yaml",
+        section_synonyms={"Records": "shared_records", "Findings": "bounded_synthesis"},
+        walkers={"shared_records": "shared"},
+        member_identity=False,
+    )
+    document = tmp_path / "note.md"
+    document.write_text(FIELD_NOTE, encoding="utf-8")
+    forms_before, types_before = FORMS.forms, TYPES.types
+    with using_forms(FORMS.with_forms(form)), using_types(TYPES.with_types(note)):
+        outcome = import_document(document, "note", tmp_path / "records")
+    assert outcome.folder is not None
+    assert not [d.as_text() for d in outcome.diagnostics if d.code in ("KB601", "KB608", "KB612", "KB614")]
+    components = json.loads(json.dumps(_yaml(outcome.folder / "components.yaml")))["components"]
+    assert components == [
+        {
+            "id": "CMP-1",
+            "label": "Agent loop",
+            "body": "Implementation conclusion status: wired. Evidence: SRC-1 `src/loop.py:1-9`.",
+            "statuses": {"implementation conclusion status": "wired"},
+            "evidence": ["SRC-1 src/loop.py:1-9"],
+        }
+    ]
+    result = _yaml(outcome.folder / "result.yaml")["result"]
+    assert result["bounded_synthesis"] == {"blocks": ["CMP-1 runs the loop."]}
+    (checked,) = check_records(outcome.folder, tmp_path)
+    assert checked.errors == []
+    # The built-in registries are untouched: without them the form is prose, the type unknown.
+    assert (FORMS.forms, TYPES.types) == (forms_before, types_before)
+    plain = import_document(document, "plain", tmp_path / "records")
+    assert plain.folder is not None and not (plain.folder / "components.yaml").exists()
+    assert {d.code for d in plain.diagnostics} >= {"KB601", "KB608"}
+
+
+def _yaml(path: Path) -> Any:
+    import yaml
+
+    return yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -18,13 +18,14 @@ import yaml
 from generator.diagnostics import Diagnostic
 from generator.importer.columns import fold
 from generator.importer.context import Gathered
+from generator.importer.doc_types import RUN_FIELDS, DocumentType, active_types
 from generator.importer.document import Block, Document, Section
 from generator.importer.finish import assemble
 from generator.importer.frontmatter_shape import unsafe_shape
-from generator.importer.ledger import LEDGER, LedgerWalker
+from generator.importer.ledger import LedgerWalker
 from generator.importer.prose import ProseWalker
 from generator.importer.refusals import mend_mapping, refuses
-from generator.importer.sections import SHARED, section_keys
+from generator.importer.sections import section_keys
 from generator.importer.shared import SharedWalker
 from generator.model.files import Run
 from generator.model.profile import MemoryComparison
@@ -40,35 +41,41 @@ class ImportResult:
 
 def build(document: Document, display: str, slug: str, kind: str | None = None) -> ImportResult:
     """Turn a parsed document into the record files of system ``slug``; ``kind`` is the
-    document key (a set's member), else a result or memory report by its type and title."""
+    document type's key (a set's member), else the type its ``type:`` declares, else a
+    result or memory report by its title."""
     gathered = Gathered(display)
     front = _frontmatter(document, gathered)
     title_section = _title_section(document)
     title = title_section.title or slug
     doc_type = str(front.get("type") or "") or _type_line(title_section)
     member = kind is not None  # a member of a set: see drafts.finish
-    if kind is None:
-        kind = declared_kind(doc_type)
-        if kind is None:
-            kind = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+    types = active_types()
+    if kind is not None:
+        spec = types.by_key(kind)
+    else:
+        declared = types.declared(doc_type)
+        if declared is None:
+            by_title = "memory_report" if "memory" in (doc_type + " " + title).lower() else "result"
+            declared = types.by_key(by_title)
             if front.get("type"):
                 gathered.warn(
                     "KB601",
                     f"type {doc_type!r} names no document type the importer reads; "
-                    f"read as a {kind.replace('_', ' ')} by its title",
+                    f"read as a {by_title.replace('_', ' ')} by its title",
                     document.frontmatter_line + _key_line(document.frontmatter or "", "type"),
                     1,
                     hint="A single document names the type agentic-system-analysis-result or "
                     "agent-memory-analysis-report; import an analysis set as its folder.",
                 )
-    prose = ProseWalker(gathered, document.form == "text", kind if member else None)
+        spec = declared
+    prose = ProseWalker(gathered, document.form == "text", spec.key if member else None)
     shared = SharedWalker(gathered, prose)
-    body = _sections(title_section, kind, gathered, prose, shared)
+    body = _sections(title_section, spec, gathered, prose, shared)
     if prose.amendments:
         body["amendments"] = prose.amendments
-    held = IMPORTED_KEYS | (SET_MEMBER_KEYS.get(kind, frozenset()) if member else frozenset())
+    held = IMPORTED_KEYS | (spec.member_keys if member else frozenset())
     _keep_other_frontmatter(front, document, gathered, body, held)
-    files = assemble(gathered, kind, title, doc_type, front, body, document.form, set_member=member)
+    files = assemble(gathered, spec, title, doc_type, front, body, document.form, set_member=member)
     _mend_run_and_profile(files, body, document, gathered)
     return ImportResult(files, gathered.diagnostics)
 
@@ -124,19 +131,11 @@ def _mend_run_and_profile(
         first["blocks"] = kept + first.get("blocks", [])
 
 
-# The type specs a single document may name, by file name (the folder it is written under,
-# ``types/``, ``kb/types/`` or ``agentic-systems/types/``, does not matter).
-DECLARED_TYPES = {
-    "agentic-system-analysis-result": "result",
-    "agent-memory-analysis-report": "memory_report",
-}
-
-
 def declared_kind(doc_type: str) -> str | None:
-    """The document a ``type:`` path declares: a result is a result whatever else it carries
-    (a memory profile, a title naming memory)."""
-    name = doc_type.strip().rsplit("/", 1)[-1]
-    return DECLARED_TYPES.get(name[: -len(".md")] if name.endswith(".md") else name)
+    """The document model a ``type:`` path declares: a result is a result whatever else it
+    carries (a memory profile, a title naming memory)."""
+    spec = active_types().declared(doc_type)
+    return spec.model if spec else None
 
 
 def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
@@ -159,14 +158,6 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     return front
 
 
-# Frontmatter fields that become run fields, as written (a set's overview owns the run).
-RUN_FIELDS = {
-    "result-disposition": "disposition",
-    "target-class": "target_class",
-    "boundary-kind": "boundary_kind",
-    "analysis-cutoff": "analysis_cutoff",
-    "evidence-tier": "evidence_tier",
-}
 # Frontmatter keys the records hold (run identity, type, profile; description as the run
 # summary; the display name and run date of a single document's run).
 IMPORTED_KEYS = frozenset(
@@ -182,14 +173,6 @@ IMPORTED_KEYS = frozenset(
         *RUN_FIELDS,
     }
 )
-# What else a set member's frontmatter says that the records hold: the overview's run fields,
-# system (its title names it), run date (its run ID holds it) and inputs commit; the memory
-# member's report status.
-# A set's memory member keeps its report status as a field.
-SET_MEMBER_KEYS = {
-    "overview": frozenset({*RUN_FIELDS, "system", "run-date", "inputs-commit"}),
-    "memory_report": frozenset({"report-status"}),
-}
 
 
 def _keep_other_frontmatter(
@@ -240,10 +223,16 @@ def _type_line(title_section: Section) -> str:
 
 
 def _sections(
-    title_section: Section, kind: str, gathered: Gathered, prose: ProseWalker, shared: SharedWalker
+    title_section: Section, spec: DocumentType, gathered: Gathered, prose: ProseWalker, shared: SharedWalker
 ) -> dict[str, Any]:
-    """Each top-level section under its model key; an unknown one joins the section before it."""
-    keys = section_keys(kind)
+    """Each top-level section under its model key; an unknown one joins the section before it.
+    A section a walker other than the prose walker reads (``spec.walkers``) goes to it."""
+    keys = {**section_keys(spec.model), **{fold(t): key for t, key in spec.section_synonyms.items()}}
+    walkers = {
+        "shared": shared.shared_records,
+        "annotations": shared.annotations,
+        "ledger": lambda section: LedgerWalker(gathered, prose).section(section),
+    }
     body: dict[str, Any] = {}
     previous: str | None = None
     for section in _top_sections(title_section, gathered):
@@ -252,7 +241,7 @@ def _sections(
             target = previous or next(iter(keys.values()))
             gathered.warn(
                 "KB608",
-                f"section {section.title!r} is not a section of a {kind.replace('_', ' ')}; "
+                f"section {section.title!r} is not a section of a {spec.model.replace('_', ' ')}; "
                 f"kept as a subsection of {target!r}",
                 section.line,
                 section.col,
@@ -261,14 +250,8 @@ def _sections(
             entry.setdefault("sections", []).append(prose.subsection(section))
             continue
         previous = key
-        if key == SHARED:
-            body[key] = shared.shared_records(section)
-        elif key == "annotations":
-            body[key] = shared.annotations(section)
-        elif key == LEDGER and kind == "epistemic_report":
-            body[key] = LedgerWalker(gathered, prose).section(section)
-        else:
-            body[key] = prose.section(section)
+        walker = walkers.get(spec.walkers.get(key, ""), prose.section)
+        body[key] = walker(section)
     return body
 
 

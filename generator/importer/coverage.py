@@ -34,6 +34,7 @@ from generator.diagnostics import Diagnostic, error
 from generator.importer.columns import FIELD_PREFIXES, model_names
 from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
+from generator.importer.form_registry import active_forms
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.markdown_blocks import Block
 from generator.model.ids import builtin_grammar
@@ -334,12 +335,15 @@ def measure(
     files: Iterable[Any],
     labels: frozenset[str] = frozenset(),
     structural: frozenset[str] = frozenset(),
+    markers: tuple[tuple[str, ...], ...] = (),
 ) -> Coverage:
     """Measure a document against the record files an import made of it.
 
     ``labels`` are the folded field labels the model names (``claimed operation``,
     ``conclusion status``, …): a unit opening with one, or consisting of one (a table's
     header cell), may be kept without it. ``structural`` are the models' field names.
+    ``markers`` are the folded words a declaration form opens with before the ID (its
+    structure, as ``On`` is an annotation's).
     """
     index = _Index(record_words(files, structural))
     units = document_units(text)
@@ -362,11 +366,12 @@ def measure(
                 rest = words(label.group("rest"))
                 found = index.find(rest) if rest else True
         if found is not True:
-            owner = _OWNER.match(unit.text)
+            marked = next((m for m in markers if unit_words[: len(m)] == list(m)), None)
+            owner = _OWNER.match(_after_words(unit.text, len(marked)) if marked else unit.text)
             if owner:
                 # A record's ID opening a unit is structure (the record it is declared on or
                 # that an annotation or amendment names); the rest is its text.
-                rest = words(unit.text[owner.end() :])
+                rest = words(owner.string[owner.end() :])
                 found = index.find(rest) if rest else index.find(words(owner.group("id")))
         if found is False:
             # The importer may have split the unit into fields (a label and a body, a status
@@ -387,7 +392,8 @@ def measure(
 def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, list[Diagnostic]]:
     """Measure an import and report each unit it did not keep (KB612, error), at its line."""
     names, labels = model_names()
-    coverage = measure(text, files, labels, names)
+    markers = tuple(tuple(words(marker)) for form in active_forms().forms for marker in form.markers)
+    coverage = measure(text, files, labels, names, markers)
     found = [
         error(
             "KB612",
@@ -419,6 +425,12 @@ def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, 
             )
         )
     return coverage, found
+
+
+def _after_words(text: str, count: int) -> str:
+    """``text`` after its first ``count`` words."""
+    found = list(re.finditer(r"[^\W_]+", text))
+    return text[found[count - 1].end() :] if 0 < count <= len(found) else text
 
 
 def combined(parts: Iterable[Coverage]) -> Coverage:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.importer.context import Gathered
+from generator.importer.doc_types import DocumentType
 from generator.importer.drafts import Draft, finish
 from generator.importer.refusals import as_paragraph, mend
 from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text
@@ -16,16 +17,13 @@ from generator.model.files import Run
 from generator.model.ids import kind_of
 from generator.model.sets import DOCUMENT_SECTION_TITLES
 
-SUPPLIED_FROM = "another member of the analysis set (not declared in the imported document)"
-# A single result has no other member: an ID it cites without declaring is only that.
-CITED_ONLY = "no declaration in the imported result (cited, not declared)"
 # The file each top-level list is written to, as the shipped systems are laid out.
 FILE_OF_LIST = {"authority_paths": "authority"}
 
 
 def assemble(
     gathered: Gathered,
-    kind: str,
+    spec: DocumentType,
     title: str,
     doc_type: str,
     front: dict[str, Any],
@@ -41,7 +39,7 @@ def assemble(
     records, annotations, limitations = _refusals(gathered, body, records, annotations, limitations)
     refused -= set(records)
     # A record kept as prose is not 'declared in another member': it is not supplied either.
-    supplied = _supplied(gathered, set(records) | refused, SUPPLIED_FROM if kind != "result" else CITED_ONLY)
+    supplied = _supplied(gathered, set(records) | refused, spec.cited_only)
     sources = [rid for rid in records if kind_of(rid) == "SRC"] + [
         s["id"] for s in supplied if kind_of(s["id"]) == "SRC"
     ]
@@ -56,20 +54,18 @@ def assemble(
     files: dict[str, dict[str, Any]] = {
         "run.yaml": {"run": run, **({"supplied": supplied} if supplied else {})}
     }
-    for spec in kinds.registered():
-        listed = [record for rid, record in records.items() if gathered.drafts[rid].list_key == spec.list_key]
+    for kind in kinds.registered():
+        listed = [record for rid, record in records.items() if gathered.drafts[rid].list_key == kind.list_key]
         if listed:
-            files[f"{FILE_OF_LIST.get(spec.list_key, spec.list_key)}.yaml"] = {spec.list_key: listed}
+            files[f"{FILE_OF_LIST.get(kind.list_key, kind.list_key)}.yaml"] = {kind.list_key: listed}
     if limitations:
         files["limitations.yaml"] = {"limitations": limitations}
     if annotations:
         files["annotations.yaml"] = {"annotations": annotations}
     if isinstance(front.get("memory-comparison"), dict):
         files["profile.yaml"] = {"memory_comparison": front["memory-comparison"]}
-    document = _document(kind, title, doc_type, body)
-    files["result.yaml" if kind == "result" else "report.yaml"] = {
-        kind: _with_identity(document, front, kind) if set_member else document
-    }
+    document = _document(spec.model, title, doc_type, body)
+    files[spec.file_name] = {spec.model: _with_identity(document, front, spec) if set_member else document}
     return files
 
 
@@ -287,17 +283,17 @@ def _named_source(record: dict[str, Any], path: str) -> str | None:
 MEMBER_FIELDS = {"description": "description", "run-id": "run_id", "reviewed-boundary": "reviewed_boundary"}
 
 
-def _with_identity(document: dict[str, Any], front: dict[str, Any], kind: str) -> dict[str, Any]:
-    """A set member's document carries its frontmatter's description, run and boundary."""
-    if kind == "result" or (kind == "memory_report" and "run-id" not in front):
+def _with_identity(document: dict[str, Any], front: dict[str, Any], spec: DocumentType) -> dict[str, Any]:
+    """A set member's document carries its frontmatter's description, run and boundary, and
+    what else its type keeps of it (``spec.identity_keys``)."""
+    if not spec.member_identity or (spec.identity_needs_run_id and "run-id" not in front):
         return document
     identity = {key: str(front[name]) for name, key in MEMBER_FIELDS.items() if front.get(name)}
-    if kind == "memory_report" and front.get("report-status"):
-        identity["report_status"] = str(front["report-status"])
-    if kind == "overview":
+    if spec.run_holds_boundary:
         identity.pop("reviewed_boundary", None)  # the run holds it
-        if front.get("inputs-commit"):
-            identity["inputs_commit"] = str(front["inputs-commit"])
+    for name, key in spec.identity_keys.items():
+        if front.get(name):
+            identity[key] = str(front[name])
     title, doc_type = document.pop("title"), document.pop("type")
     return {"title": title, "type": doc_type, **identity, **document}
 

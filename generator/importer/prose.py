@@ -12,8 +12,11 @@ from typing import Any
 from generator.importer.columns import field_of, fold, list_key_of_id
 from generator.importer.context import Gathered
 from generator.importer.declare import declare
+from generator.importer.doc_types import document_type
 from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft
+from generator.importer.form_registry import active_forms
+from generator.importer.forms import FormState
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
@@ -51,24 +54,33 @@ class ProseWalker:
         return {"title": section.title, **self.section(section)} if section.title else self.section(section)
 
     def blocks(self, block: Block) -> list[Any]:
-        """The prose blocks one document block becomes (none when it only declared records)."""
+        """The prose blocks one document block becomes (none when it only declared records):
+        the first form of the registry in force that reads it (``builtin_forms``), else
+        its paragraphs."""
         amendment, self.last_amendment = self.last_amendment, None
-        if block.kind == "table":
-            return self.table(block)
-        if block.kind == "list":
-            return [self.list_block(block)]
-        if block.kind == "quote":
-            return self.quote(block, amendment) if self.set_member else [self.quote_paragraph(block)]
-        if block.kind in ("fence", "html"):  # verbatim: never a declaration
-            return [self.paragraph("\n".join(block.lines), block)]
-        if self.set_member == "reconciliation_report" and not self.plain:
-            typed = typed_paragraph(self.gathered, block)
-            if typed is not None:
-                self.amendments.append(typed)
-                self.last_amendment = typed
-                # The amendments are shown where the first one was written.
-                return [{"amendments": "here"}] if len(self.amendments) == 1 else []
-        return self.paragraphs(block)
+        found = active_forms().read("prose", block, FormState(self, previous=amendment))
+        return found if found is not None else self.paragraphs(block)
+
+    def quotation(self, block: Block, state: FormState) -> list[Any]:
+        """A quotation: in a set member a quote block (or the quotation of the amendment or
+        ledger entry it follows), in a single document a paragraph."""
+        return self.quote(block, state.previous) if self.set_member else [self.quote_paragraph(block)]
+
+    def verbatim(self, block: Block, state: FormState) -> list[Any]:
+        """A fence, indented code or HTML: kept as written, never a declaration."""
+        return [self.paragraph("\n".join(block.lines), block)]
+
+    def typed_amendment(self, block: Block, state: FormState) -> list[Any] | None:
+        """A reconciliation's ``Amendment: RTE-2 … Evidence: … Affected findings: …``."""
+        if not (self.set_member and document_type(self.set_member).typed_amendments) or self.plain:
+            return None
+        typed = typed_paragraph(self.gathered, block)
+        if typed is None:
+            return None
+        self.amendments.append(typed)
+        self.last_amendment = typed
+        # The amendments are shown where the first one was written.
+        return [{"amendments": "here"}] if len(self.amendments) == 1 else []
 
     def paragraph(self, text: str, block: Block) -> str:
         self.gathered.cite(text, block.line, block.col)
@@ -132,6 +144,12 @@ class ProseWalker:
             owner.setdefault("quotes", []).append(quote)
             return []
         return [{"quote": quote}]
+
+    def table_block(self, block: Block, state: FormState) -> list[Any]:
+        return self.table(block)
+
+    def list_of_items(self, block: Block, state: FormState) -> list[Any]:
+        return [self.list_block(block)]
 
     def table(self, block: Block) -> list[Any]:
         rows = table_rows(block.lines, block.line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from generator.importer.columns import continues_record, list_key_of_id, route_field_of
@@ -9,6 +10,8 @@ from generator.importer.context import Gathered
 from generator.importer.declare import declare
 from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft, apply_labelled
+from generator.importer.form_registry import active_forms
+from generator.importer.forms import FormState
 from generator.importer.prose import ProseWalker
 from generator.importer.recognisers.declarations import Declaration, declaration
 from generator.importer.recognisers.fields import Field, field_sentences, labelled, status_line
@@ -66,56 +69,70 @@ class SharedWalker:
         return blocks
 
     def block_in_kind(self, block: Block, statuses: dict[str, str]) -> list[Any]:
-        quoting, self.quoting = self.quoting, None
-        if block.kind == "quote" and quoting is not None:
-            self.quote(quoting, block_quote(block.lines), block)
-            self.quoting = quoting  # a record may be followed by several quotations
-            return []
-        if quoting is not None and block.kind == "paragraph" and continues_record(block.text):
-            # ``Amendment (memory lens): …``, ``Retained reasons: …``: still the record's text,
-            # and the quotations after it are still its own.
-            self.line_into(quoting, block.text, block.line, block.col)
-            self.quoting = quoting
-            return []
-        if block.kind == "list" and not self.prose.plain and self._declares_items(block):
-            return self.item_declarations(block, statuses)
-        if block.kind == "table":
-            before = set(self.gathered.drafts)
-            prose = self.prose.blocks(block)
-            declared = [i for i in self.gathered.drafts if i not in before]
-            self._group(declared, statuses)
-            return prose + ([{"records": declared}] if declared else [])
+        """What a block of a kind's section becomes: the first form of the registry in force
+        that reads it (``builtin_forms``), else prose."""
+        previous, self.quoting = self.quoting, None
+        found = active_forms().read("kind-section", block, FormState(self, statuses, previous))
+        return found if found is not None else self.prose.blocks(block)
+
+    def quotation_after_record(self, block: Block, state: FormState) -> list[Any] | None:
+        """A quotation right after a paragraph declaration is its record's."""
+        if state.previous is None:
+            return None
+        self.quote(state.previous, block_quote(block.lines), block)
+        self.quoting = state.previous  # a record may be followed by several quotations
+        return []
+
+    def record_continuation(self, block: Block, state: FormState) -> list[Any] | None:
+        """``Amendment (memory lens): …``, ``Retained reasons: …`` after a paragraph
+        declaration: still the record's text, and the quotations after it are its own."""
+        if state.previous is None or not continues_record(block.text):
+            return None
+        self.line_into(state.previous, block.text, block.line, block.col)
+        self.quoting = state.previous
+        return []
+
+    def register_rows(self, block: Block, state: FormState) -> list[Any]:
+        """A table of a kind's section: the records its rows declare are placed after it."""
+        before = set(self.gathered.drafts)
+        prose = self.prose.blocks(block)
+        declared = [i for i in self.gathered.drafts if i not in before]
+        self._group(declared, state.statuses)
+        return prose + ([{"records": declared}] if declared else [])
+
+    def paragraph_declaration(self, block: Block, state: FormState) -> list[Any] | None:
+        """``CMP-6 — Label. Body…`` (or a bold lead-in, or ``RTE-10 memory amendment — …``)."""
         if not self._may_declare(block):
-            return self.prose.blocks(block)
+            return None
         found = declaration(block.text, heading=False)
         if found is None:
-            return self.prose.blocks(block)
+            return None
         if found.amendment:
             return self.amendment(found, block)
-        draft = declare(
-            self.gathered,
-            found.record_id,
-            list_key_of_id(found.record_id),
-            block.line,
-            found.id_col,
-            found.label,
-        )
+        list_key = list_key_of_id(found.record_id)
+        draft = declare(self.gathered, found.record_id, list_key, block.line, found.id_col, found.label)
         if draft is None:
-            return self.prose.blocks(block)
+            return None
         self.gathered.cite(block.text, block.line, block.col)
         if found.rest:
             # The body may state fields as labelled sentences, as a record's lines do.
             self.line_into(draft, found.rest, block.line, block.col)
-        self._group([found.record_id], statuses)
+        self._group([found.record_id], state.statuses)
         self.quoting = draft
         return [{"records": [found.record_id]}]
+
+    def list_declarations(self, block: Block, state: FormState) -> list[Any] | None:
+        """A list whose items open ``ID — Label. Body`` (Markdown only)."""
+        if self.prose.plain or not self._declares_items(block):
+            return None
+        return self.item_declarations(block, state.statuses)
 
     def _declares_items(self, block: Block) -> bool:
         first = list_item(block.lines[0])
         found = declaration(first.text, heading=False) if first else None
         return found is not None and not found.amendment and list_key_of_id(found.record_id) is not None
 
-    def item_declarations(self, block: Block, statuses: dict[str, str]) -> list[Any]:
+    def item_declarations(self, block: Block, statuses: Mapping[str, str]) -> list[Any]:
         """A list whose items open ``ID — Label. Body``: a record per item; an item that
         declares nothing is the text of the record declared before it."""
         items: list[tuple[int, int, str]] = []
@@ -155,7 +172,7 @@ class SharedWalker:
         loose = [i for i in placed if i not in self.gathered.drafts]
         return [*([{"items": loose}] if loose else []), *([{"records": ids}] if ids else [])]
 
-    def _group(self, ids: list[str], statuses: dict[str, str]) -> None:
+    def _group(self, ids: list[str], statuses: Mapping[str, str]) -> None:
         for record_id in ids:
             for label, value in statuses.items():
                 self.gathered.drafts[record_id].data.setdefault("statuses", {}).setdefault(label, value)

@@ -1,0 +1,128 @@
+"""The forms the importer reads out of the box (``document-forms.md``), each one declaration,
+and the registry in force (``active_forms``; ``using_forms`` puts another in force).
+
+In a record kind's section, tried in this order: a quotation after a paragraph declaration
+is its record's; an amendment or retained-reasons paragraph after one is still its text; a
+list whose items open with IDs declares a record per item; a table declares a record per
+row whose first cell is an ID (the source register, a kind's table); a paragraph opening
+``ID — Label.`` (or a bold lead-in) declares its record. Elsewhere: tables (record rows,
+limitation rows, typed rows, generic), lists, quotations, verbatim blocks (fences, indented
+code, HTML: never declarations) and a reconciliation's typed amendments. Whatever no form
+reads stays the section's prose, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from generator.importer.forms import FormRegistry, FormSpec, FormState
+from generator.importer.markdown_blocks import Block
+
+
+def _kind(name: str) -> Any:
+    """A kind-section walker's reader, by its method name."""
+
+    def read(block: Block, state: FormState) -> list[Any] | None:
+        return getattr(state.walker, name)(block, state)
+
+    read.__name__ = name
+    return read
+
+
+_prose = _kind  # a prose walker's reader, by its method name
+
+FORMS = FormRegistry(
+    (
+        FormSpec(
+            "quotation-after-record",
+            "kind-section",
+            frozenset({"quote"}),
+            10,
+            _kind("quotation_after_record"),
+            "a quotation right after a paragraph declaration is its record's",
+        ),
+        FormSpec(
+            "record-continuation",
+            "kind-section",
+            frozenset({"paragraph"}),
+            20,
+            _kind("record_continuation"),
+            "'Amendment (…):' or 'Retained reasons:' after a paragraph declaration is its record's text",
+        ),
+        FormSpec(
+            "list-declarations",
+            "kind-section",
+            frozenset({"list"}),
+            30,
+            _kind("list_declarations"),
+            "list items opening 'ID — Label.' declare a record each",
+        ),
+        FormSpec(
+            "register-rows",
+            "kind-section",
+            frozenset({"table"}),
+            40,
+            _kind("register_rows"),
+            "a table's rows whose first cell is an ID declare a record each",
+        ),
+        FormSpec(
+            "paragraph-declaration",
+            "kind-section",
+            frozenset({"paragraph"}),
+            50,
+            _kind("paragraph_declaration"),
+            "a paragraph opening 'ID — Label.', '**ID — Label.**' or '**ID.**' declares its record",
+        ),
+        FormSpec(
+            "table",
+            "prose",
+            frozenset({"table"}),
+            10,
+            _prose("table_block"),
+            "record, limitation, typed or generic rows",
+        ),
+        FormSpec(
+            "list", "prose", frozenset({"list"}), 20, _prose("list_of_items"), "a list, its items as written"
+        ),
+        FormSpec(
+            "quotation", "prose", frozenset({"quote"}), 30, _prose("quotation"), "an attributed quotation"
+        ),
+        FormSpec(
+            "verbatim",
+            "prose",
+            frozenset({"fence", "html"}),
+            40,
+            _prose("verbatim"),
+            "a fence, indented code or HTML, kept as written and never a declaration",
+        ),
+        FormSpec(
+            "typed-amendment",
+            "prose",
+            frozenset({"paragraph"}),
+            50,
+            _prose("typed_amendment"),
+            "a reconciliation's 'Amendment: IDs … Evidence: … Affected findings: …'",
+        ),
+    )
+)
+
+
+_ACTIVE: ContextVar[FormRegistry] = ContextVar("kb_import_forms", default=FORMS)
+
+
+def active_forms() -> FormRegistry:
+    """The form registry in force: one put in force with ``using_forms``, else ``FORMS``."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using_forms(registry: FormRegistry) -> Iterator[FormRegistry]:
+    """Put ``registry`` in force for the imports made inside the block."""
+    token = _ACTIVE.set(registry)
+    try:
+        yield registry
+    finally:
+        _ACTIVE.reset(token)

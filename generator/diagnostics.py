@@ -112,6 +112,11 @@ RULES: dict[str, Rule] = {
             "anchor-lookalike",
             "Prose looks like an evidence anchor but names no file: shown as text.",
         ),
+        Rule(
+            "KB410",
+            "source-unpinned",
+            "A git source states no revision, or a capture no digest: its anchors cannot be pinned.",
+        ),
         Rule("KB501", "git-unavailable", "The source clone or its pinned revision is not available."),
         Rule("KB502", "git-file-missing", "A cited file does not exist at the pinned revision."),
         Rule("KB503", "git-lines-missing", "A cited line range runs past the end of the file."),

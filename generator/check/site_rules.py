@@ -7,6 +7,7 @@ template, no cut table row and no heading broken across lines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,41 @@ def rule_link_policies(ctx: Context) -> Iterator[Diagnostic]:
                 f"{owner.id} is not on a git host ({location}) but would get /blob/ and /tree/ links",
                 *ctx.at(origin, ("links",) if owner.links else ("location",)),
                 hint="Write 'links: none' (anchors shown as text) or a link_template with 'links: template'.",
+            )
+
+
+# A capture's digest as sources write it: ``sha256:<hex>`` or ``SHA-256 <hex>``.
+_DIGEST = re.compile(r"(?:sha256:|SHA-?256:?\s*)`?[0-9a-fA-F]{64}`?", re.I)
+
+
+def rule_source_pins(ctx: Context) -> Iterator[Diagnostic]:
+    """KB410: a git source states the revision its anchors are pinned at, and a capture (a
+    paper or page captured as a file) states its digest: otherwise no evidence anchor of
+    it can link to the text it cites, and nothing else says so."""
+    for owner, origin, _ in ctx.owners:
+        if not isinstance(owner, Source):
+            continue
+        kind = owner.source_kind.lower()
+        location = str(owner.location) if owner.location is not None else None
+        git = (
+            "git" in kind.split()
+            or "git" in kind
+            or (link_policy(owner.links, location, owner.link_template) is LinkPolicy.GIT)
+        )
+        if "capture" in kind and not (owner.revision and _DIGEST.search(owner.revision)):
+            yield error(
+                "KB410",
+                f"{owner.id} is a capture without its digest: its anchors cannot be pinned",
+                *ctx.at(origin, ("revision",) if owner.revision else ("source_kind",)),
+                hint="Write the capture's digest as its revision ('sha256:<64 hex>').",
+            )
+        elif git and not owner.revision and ctx.at(origin, ("revision",)) == ctx.at(origin):
+            # (A revision written but refused by the schema is KB101's, not this rule's.)
+            yield error(
+                "KB410",
+                f"{owner.id} is a git source without a revision: its anchors cannot be pinned or linked",
+                *ctx.at(origin, ("source_kind",)),
+                hint="Write the commit the analysis inspected as its revision.",
             )
 
 
@@ -222,6 +258,7 @@ LINK_RULES = (
     rule_urls,
     rule_link_templates,
     rule_link_policies,
+    rule_source_pins,
     rule_table_rows,
     rule_labels,
     rule_section_anchors,

@@ -151,6 +151,15 @@ class ProseWalker:
     def list_of_items(self, block: Block, state: FormState) -> list[Any]:
         return [self.list_block(block)]
 
+    def record_rows_of(self, block: Block) -> None:
+        """Declare the records a table's rows declare (a register inside a record's section)."""
+        rows = table_rows(block.lines, block.line)
+        if len(rows) < 2:
+            return
+        header, data = rows[0].cells, rows[1:]
+        if fold(header[0]) in ("id", "source id") and all(is_id(row.cells[0]) for row in data):
+            self.record_rows(header, data)
+
     def table(self, block: Block) -> list[Any]:
         rows = table_rows(block.lines, block.line)
         rows = reflow(rows, len(rows[0].cells)) if rows else rows

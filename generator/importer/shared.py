@@ -296,6 +296,13 @@ class SharedWalker:
             elif block.kind == "paragraph":
                 for offset, line in enumerate(block.lines if self.prose.plain else [block.text]):
                     self.line_into(draft, line.strip(), block.line + offset, block.col)
+            elif block.kind == "table":
+                # A table inside a record is Markdown of the record's text, kept as written
+                # (the record's prose renders it as a table); the records its rows declare
+                # are declared.
+                self.prose.record_rows_of(block)
+                self.gathered.cite(block.text, block.line, block.col)
+                draft.add_prose("\n".join(line.rstrip() for line in block.lines))
             else:
                 for item in self.prose.blocks(block):
                     draft.add_prose(item if isinstance(item, str) else _flatten(item))
@@ -408,6 +415,8 @@ def _append(blocks: list[Any], item: Any, list_key: str | None) -> None:
 
 
 def _flatten(item: dict[str, Any]) -> str:
+    """A prose block as Markdown text of a record (a list's items; any other block is not
+    made inside a record, and is refused rather than written as a mapping)."""
     if "items" in item:
         return "\n".join(f"- {text}" for text in item["items"])
-    return str(item)
+    raise ValueError(f"a {next(iter(item), 'block')} block cannot be a record's text")

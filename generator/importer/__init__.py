@@ -8,9 +8,12 @@ reader of ``readfs``; every step is linear in the document.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ParamSpec
 
 import yaml
 
@@ -21,7 +24,8 @@ from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
 from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.structure import Structure, lost_structure
-from generator.importer.write import target_problem, write_folder
+from generator.importer.write import target_problem
+from generator.importer.write import write_folder as _write_folder
 from generator.load.readfs import open_folder, read_text
 from generator.model.ids import RUN_ID
 from generator.model.runs import RUNS_FOLDER
@@ -36,6 +40,27 @@ class ImportOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     coverage: Coverage | None = None  # what of the document the records keep
     structure: Structure | None = None  # what of the document's records the records keep
+
+
+class _Unwritable(Exception):
+    """The target folder could not be written (the file system refused)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def write_folder(records: Path, slug: str, files: dict[str, str]) -> Path:
+    """``write.write_folder``, with a refusal of the file system as a located KB610."""
+    try:
+        return _write_folder(records, slug, files)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise _Unwritable(
+            error(
+                "KB610", f"cannot write the folder: {reason}; nothing written", f"{records.as_posix()}/{slug}"
+            )
+        ) from None
 
 
 def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
@@ -76,6 +101,22 @@ def render_measured(text: str, display: str, slug: str) -> Measured:
     return Measured(files, result.diagnostics + lost_records + lost, coverage, structure)
 
 
+_P = ParamSpec("_P")
+
+
+def _guarded(run: Callable[_P, ImportOutcome]) -> Callable[_P, ImportOutcome]:
+    """An import whose folder the file system refuses ends as a located refusal."""
+
+    @functools.wraps(run)
+    def guarded(*args: _P.args, **kwargs: _P.kwargs) -> ImportOutcome:
+        try:
+            return run(*args, **kwargs)
+        except _Unwritable as exc:
+            return ImportOutcome(None, [exc.diagnostic])
+
+    return guarded
+
+
 def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
     after checking every member's bytes against the manifest."""
@@ -99,6 +140,7 @@ def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     return ImportOutcome(write_folder(records, slug, files), diagnostics, coverage, structure)
 
 
+@_guarded
 def import_document(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
     """Convert ``path`` into ``records/slug``; refuses an existing folder unless ``force``.
     A folder is an analysis set: its manifest and member files."""
@@ -115,6 +157,7 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
     return ImportOutcome(folder, problems + measured.diagnostics, measured.coverage, measured.structure)
 
 
+@_guarded
 def import_run(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
     """Convert a document into a further run of the existing system ``records/slug``:
     ``records/slug/runs/<run-id>/``, named by the run ID the document states."""

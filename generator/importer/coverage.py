@@ -37,13 +37,13 @@ from generator.importer.folding import words
 from generator.importer.form_registry import active_forms
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.markdown_blocks import Block
+from generator.importer.recognisers.tables import is_separator_row
 from generator.model.ids import builtin_grammar
 
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*\Z")
 _LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)\Z", re.S)
 _ATTRIBUTION = re.compile(r"^\s*(?:---|—)\s+")
 _LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
@@ -157,7 +157,7 @@ def _quote_units(block: Block) -> Iterator[Unit]:
 def _row_units(line: str, number: int) -> Iterator[Unit]:
     """A table row's cells: a pipe row (its separator row has none) or a tab row."""
     if line.lstrip().startswith("|"):
-        if not _TABLE_RULE.match(line):
+        if not is_separator_row(line, dashes=2):
             yield from _cells(line, number)
         return
     col = 1

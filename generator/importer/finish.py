@@ -196,7 +196,8 @@ def _quote_sources(
     pinned at the commit the attribution names; when several sources share that revision
     (implementation and doctrine of one repository), the one whose evidence the record
     cites with that file, else the one the record cites at all, else the first (KB613).
-    Without a commit: the record's single cited source, else the reviewed source. A capture
+    Without a commit: the one source the record cites with the quoted file, else the
+    record's single cited source, else the reviewed source. A capture
     digest (``sha256:…``) and a full commit no source is pinned at are kept as the pin.
     """
     default = (run.get("reviewed_boundary") or {}).get("source")
@@ -218,7 +219,7 @@ def _quote_sources(
             source = gathered.quote_sources.get(id(quote)) or _named_source(owner, quote["path"])
             if source is None and commit:
                 source = _source_at(gathered, quote, commit, revisions, anchors, cited)
-            source = source or fallback
+            source = source or _citing_source(quote["path"], anchors) or fallback
             held = revisions.get(source or "", reviewed)  # the revision the source is pinned at
             keep_pin = digest or (commit if len(commit or "") in (40, 64) and held != commit else None)
             if source:
@@ -266,6 +267,14 @@ def _source_at(
         hint="Cite the file in the record's evidence with the source it belongs to.",
     )
     return candidates[0]
+
+
+def _citing_source(path: str, anchors: list[str]) -> str | None:
+    """The one source whose evidence the record cites with the quoted file, if one does."""
+    sources = {
+        anchor.split(" ", 1)[0] for anchor in anchors if anchor.split(" ", 1)[-1].split(":", 1)[0] == path
+    }
+    return next(iter(sources)) if len(sources) == 1 else None
 
 
 def _named_source(record: dict[str, Any], path: str) -> str | None:

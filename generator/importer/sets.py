@@ -22,6 +22,7 @@ from generator.importer.build import build
 from generator.importer.coverage import Coverage, combined, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
+from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.structure import Structure, lost_structure
 from generator.importer.structure import combined as combined_structure
 from generator.model.files import Run
@@ -32,9 +33,22 @@ from generator.model.vocab import Member
 def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagnostic]]:
     """Member file → pinned SHA-256 from the manifest's text."""
     try:
+        refusal = unsafe_shape(text)
+        if refusal is not None:
+            return {}, [error("KB611", f"the set manifest {refusal[0]}", display, refusal[1] + 1, 1)]
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        return {}, [error("KB611", f"the set manifest is not valid YAML: {exc}", display)]
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        return {}, [
+            error(
+                "KB611",
+                f"the set manifest is not valid YAML: {getattr(exc, 'problem', exc)}",
+                display,
+                line,
+                1,
+            )
+        ]
     members = data.get("members") if isinstance(data, dict) else None
     if not isinstance(members, dict) or not all(
         isinstance(entry, dict) and isinstance(entry.get("sha256"), str) for entry in members.values()
@@ -81,6 +95,9 @@ def _front(text: str) -> dict[str, Any]:
     if document.frontmatter is None:
         return {}
     try:
+        # Deep nesting or aliases are refused (and reported) by the member's own import.
+        if unsafe_shape(document.frontmatter) is not None:
+            return {}
         front = yaml.safe_load(document.frontmatter)
     except yaml.YAMLError:
         return {}

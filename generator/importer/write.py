@@ -26,6 +26,8 @@ def target_problem(records: Path, slug: str, force: bool, names: re.Pattern[str]
         return error("KB610", f"{slug!r} is not a slug (lower-case words joined by '-')", display)
     if records.is_symlink() or (records.exists() and not records.is_dir()):
         return error("KB610", "the records folder is a symlink or not a folder", records.as_posix())
+    if any(part == ".git" for part in records.resolve().parts):
+        return error("KB610", "the records folder is inside a git repository's metadata", records.as_posix())
     target = records / slug
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         return error("KB610", "the target is a symlink or not a folder; nothing written", display)
@@ -36,6 +38,42 @@ def target_problem(records: Path, slug: str, force: bool, names: re.Pattern[str]
             display,
             hint="Use --force to replace it.",
         )
+    if target.exists():
+        problem = _not_a_records_folder(target)
+        if problem is not None:
+            return error(
+                "KB610",
+                f"--force replaces only a records folder, and this one {problem}; nothing written",
+                display,
+                hint="Name the records folder with --records and a system (or run) folder in it.",
+            )
+    return None
+
+
+# The files a system (or run) folder holds: YAML records and Markdown prose.
+_RECORD_FILE = re.compile(r"[^/]+\.(?:yaml|yml|md)\Z")
+
+
+def _not_a_records_folder(folder: Path) -> str | None:
+    """Why an existing folder is not one an import may replace, or None: it must be empty,
+    or hold only record files (at least one YAML) and a ``runs/`` folder; so a source
+    folder, the docs, the theme or a ``.git`` folder is never replaced."""
+    yaml_files = 0
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue  # an interrupted import's staging folder, the editor's files
+            if entry.is_symlink():
+                return f"holds a symlink ({entry.name})"
+            if entry.is_dir():
+                if entry.name != RUNS_FOLDER:
+                    return f"holds a folder that is not runs/ ({entry.name})"
+                continue
+            if not _RECORD_FILE.match(entry.name):
+                return f"holds a file that is not a record file ({entry.name})"
+            yaml_files += not entry.name.endswith(".md")
+    if yaml_files == 0 and any(not name.startswith(".") for name in os.listdir(folder)):
+        return "holds no YAML records"
     return None
 
 

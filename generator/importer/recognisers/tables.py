@@ -11,7 +11,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*\Z")
+_RULE_CELL = re.compile(r":?-+:?")
+
+
+def is_separator_row(line: str, dashes: int = 3) -> bool:
+    """A Markdown table's separator row (``|---|:--:|``): every cell dashes, with optional
+    alignment colons. Read cell by cell (one pass), never by one pattern over the line,
+    whose adjacent optional spaces would backtrack quadratically on a long run of spaces."""
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    cells = [cell.strip() for cell in text.split("|")]
+    return bool(cells) and all(
+        _RULE_CELL.fullmatch(cell) is not None and cell.count("-") >= dashes for cell in cells
+    )
 
 
 def is_table_line(line: str) -> bool:
@@ -31,7 +46,7 @@ def table_rows(lines: list[str], first_line: int) -> list[Row]:
     """The rows of a table block (separator rows dropped), each with its line number."""
     rows: list[Row] = []
     for offset, line in enumerate(lines):
-        if not line.strip() or _SEPARATOR.match(line):
+        if not line.strip() or is_separator_row(line):
             continue
         stripped = line.strip()
         if stripped.startswith("|"):

@@ -178,6 +178,11 @@ RULES: dict[str, Rule] = {
             "A record the document declares, or its label, status, evidence anchor, quotation or "
             "revision, is not in the records written.",
         ),
+        Rule(
+            "KB615",
+            "import-write-failed",
+            "The file system refused the import's folder (no room, no such place, no permission).",
+        ),
         Rule("KB701", "profile-axis-missing", "The memory-comparison profile lacks one of the ten axes."),
         Rule(
             "KB702",

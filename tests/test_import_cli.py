@@ -88,7 +88,7 @@ def test_a_failed_write_keeps_the_old_folder(tmp_path, monkeypatch, kbgen) -> No
     result = kbgen("import", "doc.md", "--system", "tiny", "--force")
     monkeypatch.setattr(os, "fsync", real_fsync)
     assert result.code == 1
-    assert "No space left on device" in result.err
+    assert "error KB615" in result.out and "No space left on device" in result.out
     assert sorted(p.name for p in (tmp_path / "records" / "tiny").iterdir()) == ["old.yaml"]
     assert _leftovers(tmp_path / "records") == []
 

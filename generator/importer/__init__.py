@@ -58,7 +58,7 @@ def write_folder(records: Path, slug: str, files: dict[str, str]) -> Path:
         reason = exc.strerror or type(exc).__name__
         raise _Unwritable(
             error(
-                "KB610", f"cannot write the folder: {reason}; nothing written", f"{records.as_posix()}/{slug}"
+                "KB615", f"cannot write the folder: {reason}; nothing written", f"{records.as_posix()}/{slug}"
             )
         ) from None
 

@@ -125,12 +125,44 @@ def many_ids(target: int) -> str:
     return _repeat(head, "RTE-1, MEM-OBJ-a-b-c and `SRC-2` ", "\n", target)
 
 
+RECORDS_HEAD = "# Bench agentic-system analysis\n\n## Shared records\n\n### Components\n\n"
+
+
+def kind_level_records(target: int) -> str:
+    """Record headings at their kind heading's level, each with a wrapped paragraph and a
+    route's seven labelled fields in one paragraph (napkin's runs write both)."""
+    unit = (
+        "### CMP-{n} — Component {n}\n\nImplementation conclusion status: wired. It runs step {n}\n"
+        "and returns. Evidence: SRC-1 `src/c{n}.py:1-9`.\n\n"
+    )
+    parts, n, size = [RECORDS_HEAD], 0, len(RECORDS_HEAD)
+    while size < target:
+        n += 1
+        parts.append(unit.format(n=n))
+        size += len(parts[-1])
+    return "".join(parts)
+
+
+def separator_spaces(target: int) -> str:
+    """A table row shaped like a separator, then a long run of spaces and text: the pattern
+    that was quadratic in the table reader and the measure."""
+    return _repeat(RECORDS_HEAD + "| a |\n|---", " ", "x|\n", target)
+
+
+def heading_spaces(target: int) -> str:
+    """A heading of spaces, and one of ``#`` runs: the heading patterns that were quadratic."""
+    return _repeat(RECORDS_HEAD + "# a", " ", "b\n", target // 2) + _repeat("## a", " #", "x\n", target // 2)
+
+
 CONSTRUCTS: dict[str, Callable[[int], str]] = {
     "memory report (routes, fields, quotations)": memory_report,
     "result (every declaration and evidence form)": result_forms,
     "one evidence clause of many paths": evidence_clause,
     "one paragraph of labelled sentences": labelled_sentences,
     "one line of many IDs": many_ids,
+    "record headings at the kind's level": kind_level_records,
+    "a separator-shaped row of spaces": separator_spaces,
+    "headings of spaces and of # runs": heading_spaces,
 }
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from generator.importer.markdown_blocks import Block, markdown_blocks
 from generator.importer.recognisers.lists import list_item
@@ -56,7 +57,19 @@ def is_markdown(lines: list[str], first: int) -> bool:
 
 
 def document_blocks(lines: list[str]) -> tuple[str | None, int, bool, list[Block]]:
-    """The frontmatter, where the body starts, whether it is Markdown, and the body's blocks."""
+    """The frontmatter, where the body starts, whether it is Markdown, and the body's blocks
+    (read once per text: the importer, its text measure and its structure measure share them)."""
+    frontmatter, first, markdown, blocks = _read_blocks(tuple(lines))
+    return frontmatter, first, markdown, [replace(block, lines=list(block.lines)) for block in blocks]
+
+
+@lru_cache(maxsize=4)
+def _read_blocks(lines: tuple[str, ...]) -> tuple[str | None, int, bool, tuple[Block, ...]]:
+    frontmatter, first, markdown, blocks = _blocks_of(list(lines))
+    return frontmatter, first, markdown, tuple(blocks)
+
+
+def _blocks_of(lines: list[str]) -> tuple[str | None, int, bool, list[Block]]:
     frontmatter, first = _frontmatter(lines)
     markdown = frontmatter is not None or is_markdown(lines, first)
     if markdown:

@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+# Only the block structure is read: the inline pass (emphasis, links, …) is off, so a
+# heading's text is its inline token's content as written.
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(["lheading", "reference"])
+_PARSER.core.ruler.disable(["inline", "text_join"])
 
 # Top-level token → the block kind the recognisers know.
 _KIND_OF_TOKEN = {

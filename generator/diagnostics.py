@@ -129,6 +129,16 @@ RULES: dict[str, Rule] = {
             "source-host-private",
             "A source's location names a host that is not public; not fetched.",
         ),
+        Rule(
+            "KB509",
+            "git-tree-too-large",
+            "kbgen diff --git: a revision's folder lists too many entries or bytes; nothing is written.",
+        ),
+        Rule(
+            "KB510",
+            "git-name-too-long",
+            "kbgen diff --git: an entry name or path is longer than a folder can hold.",
+        ),
         Rule("KB601", "import-kept-as-prose", "Imported text could not be structured; it is kept as prose."),
         Rule(
             "KB602", "import-table-row", "A table row is unterminated or its cells do not match the header."

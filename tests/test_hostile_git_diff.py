@@ -133,12 +133,15 @@ def test_a_gitlink_in_a_subfolder_and_as_the_system_itself(repo: Path, kbgen) ->
         "HEAD~99999",
         "main^{tree}",
         "\x1b[31mred",
+        "main\u202e",
+        "\x9b31m",
+        "main two",
     ],
 )
 def test_a_revision_that_is_not_one_exits_2(repo: Path, kbgen, revision: str) -> None:
     code, err = _diff(kbgen, repo, revision)
     assert code == 2 and ": not a revision of the repository" in err
-    assert "\x1b" not in err
+    assert "\x1b" not in err and "\x9b" not in err and "\u202e" not in err
 
 
 def test_an_over_long_name_is_refused_with_a_code(repo: Path, kbgen) -> None:

@@ -38,9 +38,10 @@ _TREE_MODE = "040000"
 _GITLINK_MODE = "160000"
 _SYMLINK_MODE = "120000"
 _BAD_NAME_CHARACTERS = ("/", "\\", "\x00")
-# What a revision may not be: empty, an option, a reflog or upstream form, white space or
-# a control character anywhere.
-_NOT_A_REVISION = re.compile(r"\A(?:-|\Z)|@\{|[\x00-\x20\x7f]")
+# What a revision may not be: empty, an option, or a reflog or upstream form; nor may it
+# hold a space or anything that does not print (controls, bidirectional overrides, line
+# separators: the revision is part of every file name the diff reports).
+_NOT_A_REVISION = re.compile(r"\A(?:-|\Z)|@\{| ")
 
 
 class TreeRefused(Exception):
@@ -83,8 +84,8 @@ class _OverCap(Exception):
 
 def resolve_commit(repo: git.Repo, revision: str) -> str:
     """The commit ID ``revision`` names, or :class:`TreeRefused` ("not a revision")."""
-    shown = printable(revision)
-    if _NOT_A_REVISION.search(revision):
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in revision)
+    if _NOT_A_REVISION.search(revision) or not revision.isprintable():
         why = "reflog and upstream forms (@{…}) name one clone's state" if "@{" in revision else "malformed"
         raise TreeRefused(f"{shown}: not a revision of the repository ({why})")
     try:

@@ -58,10 +58,16 @@ def test_a_separator_in_a_block_scalar_and_a_comment(demo: Path, kbgen) -> None:
 
 
 @pytest.mark.parametrize("escape", ["\\N", "\\L", "\\P", "\\u2028", "\\x85"])
-def test_a_separator_made_by_an_escape_is_refused_at_its_value(demo: Path, kbgen, escape: str) -> None:
+def test_a_separator_made_by_an_escape_moves_no_position(demo: Path, kbgen, escape: str) -> None:
+    """An escape writes the character into the value, not into the file: every position
+    stays as the file's lines say, and a label holding it spans lines (KB109), as a
+    label holding ``"\\n"`` does."""
     text = f'components:\n  - id: CMP-2\n    label: "Made {escape} here"\n    form: Symbolic code.\n'
-    (demo / "extra.yaml").write_text(text, encoding="utf-8")
-    assert _only(kbgen("check", "records", "--format", "json")) == ("records/demo/extra.yaml", 3, 12)
+    (demo / "extra.yaml").write_text(text + "    bogus: 1\n", encoding="utf-8")
+    assert located(kbgen("check", "records", "--format", "json")) == {
+        ("KB109", "records/demo/extra.yaml", 3, 12),
+        ("KB103", "records/demo/extra.yaml", 5, 5),
+    }
 
 
 def test_a_separator_in_a_key_is_refused(demo: Path, kbgen) -> None:

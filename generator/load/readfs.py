@@ -148,23 +148,19 @@ def line_separator(text: str, display: str) -> Diagnostic | None:
     Located by LF lines, the only kind the text has by now: everything before the
     character is counted the same by YAML and by this project, so the place is exact.
     Applied to record files (YAML and Markdown prose), not at the door itself: a
-    document read for import is not a record file.
+    document read for import is not a record file. A quoted scalar's escape (``"\\L"``)
+    makes one inside a value without moving a position of the file: a value holding one
+    spans lines, as a value holding ``"\\n"`` does (KB109 where it must be one line).
     """
     bad = LINE_SEPARATOR.search(text)
     if bad is None:
         return None
     line, col = LineIndex(text).position(bad.start())
-    return separator_refusal(ord(bad.group(0)), display, line, col)
-
-
-def separator_refusal(codepoint: int, display: str, line: int, col: int, escape: bool = False) -> Diagnostic:
-    """The KB013 refusal of one line-separator character, written out or (``escape``)
-    made by a quoted scalar's escape."""
-    name = _SEPARATOR_NAMES.get(codepoint, "line separator")
-    how = " (written as an escape)" if escape else ""
+    codepoint = ord(bad.group(0))
     return error(
         "KB013",
-        f"{name} U+{codepoint:04X}{how} is not allowed: YAML reads it as a line break, editors do not",
+        f"{_SEPARATOR_NAMES[codepoint]} U+{codepoint:04X} is not allowed: "
+        "YAML reads it as a line break, editors do not",
         display,
         line,
         col,

@@ -33,7 +33,6 @@ from generator.load.readfs import (
     printable,
     read_text,
     readable_relative,
-    separator_refusal,
     walk_system,
 )
 from generator.load.scalarpos import ScalarSpan, scalar_locator
@@ -218,13 +217,6 @@ class _Builder:
                 "KB012",
                 f"control character U+{ord(bad.group(0)):04X} (written as an escape) is not allowed",
                 mark,
-            )
-        separator = LINE_SEPARATOR.search(text)
-        if separator is not None:  # "\L", "\P", "\N": one notion of a line in values too
-            self.diagnostics.append(
-                separator_refusal(
-                    ord(separator.group(0)), self.display, mark.line + 1, mark.column + 1, escape=True
-                )
             )
         return text
 

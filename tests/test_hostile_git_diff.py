@@ -203,3 +203,19 @@ def test_an_option_or_a_reflog_form_never_reaches_git(repo: Path, revision: str)
     with open_repository(repo) as opened, pytest.raises(SnapshotRefused, match="not a revision"):
         write_snapshot(opened, revision, PurePosixPath("records/alpha"), out)
     assert not out.exists() and not Path("/tmp/kbgen-option").exists()
+
+
+MISSING = "ab" * 20  # an object the repository does not hold
+
+
+def test_a_missing_blob_is_refused_located(repo: Path, kbgen) -> None:
+    code, err = _diff(kbgen, repo, _crafted(repo, (BLOB, "gone.yaml", MISSING)))
+    assert code == 2 and "records/alpha/gone.yaml:1:1: error KB007 unreadable-file: refused" in err
+
+
+@pytest.mark.parametrize("what", ["missing", "a blob"])
+def test_a_folder_that_is_no_tree_is_a_usage_error_on_one_line(repo: Path, kbgen, what: str) -> None:
+    target = MISSING if what == "missing" else blob(repo, b"a: 1\n")
+    code, err = _diff(kbgen, repo, _crafted(repo, (TREE, "gone", target)))
+    assert code == 2 and "cannot be read from the repository's objects" in err
+    assert len(err.strip().splitlines()) == 1, err

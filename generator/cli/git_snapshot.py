@@ -69,7 +69,7 @@ def write_snapshot(repo: git.Repo, revision: str, folder: PurePosixPath, root: P
     except TreeRefused as exc:
         raise SnapshotRefused(str(exc)) from None
     except (git.GitCommandError, ValueError) as exc:  # an object git cannot read
-        raise SnapshotRefused(f"{shown} cannot be read from the repository's objects ({exc})") from None
+        raise SnapshotRefused(_unreadable(shown, exc)) from None
     target = root.joinpath(*folder.parts)
     target.mkdir(parents=True)
     snapshot = Snapshot(root, target, plan.diagnostics)
@@ -83,8 +83,18 @@ def write_snapshot(repo: git.Repo, revision: str, folder: PurePosixPath, root: P
             if problem is not None:
                 snapshot.diagnostics.append(problem)
     except (git.GitCommandError, ValueError) as exc:
-        raise SnapshotRefused(f"{shown} cannot be read from the repository's objects ({exc})") from None
+        raise SnapshotRefused(_unreadable(shown, exc)) from None
     return snapshot
+
+
+def _unreadable(shown: str, exc: Exception) -> str:
+    """Why git could not read an object, on one line (git's own message when it gave one)."""
+    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, git.GitCommandError):
+        said = exc.stderr if isinstance(exc.stderr, str) else ""
+        lines = [line.strip(" '") for line in said.splitlines() if line.strip(" '")]
+        reason = lines[-1].removeprefix("stderr: ").strip("'") if lines else f"git exited {exc.status}"
+    return f"{shown} cannot be read from the repository's objects ({printable(reason)})"
 
 
 def _write_blob(repo: git.Repo, entry: TreeEntry, path: Path, shown: str) -> Diagnostic | None:

@@ -60,7 +60,7 @@ class TreeEntry:
 
     mode: str
     sha: str
-    size: int | None  # a blob's size; None for a tree or a gitlink
+    size: int | None  # a blob's size; None for a tree, a gitlink or a missing blob
     name: str
 
 
@@ -124,7 +124,9 @@ def list_tree(repo: git.Repo, tree: str) -> list[TreeEntry]:
         head, raw_name = record.split(b"\t", 1)
         mode, _kind, sha, size_text = head.decode("ascii").split()
         name = raw_name.decode("utf-8", errors="surrogateescape")
-        found.append(TreeEntry(mode, sha, None if size_text == "-" else int(size_text), name))
+        # ``-`` for a tree or gitlink; a blob missing from the repository lists no size.
+        size = int(size_text) if size_text.isdigit() else None
+        found.append(TreeEntry(mode, sha, size, name))
     return sorted(found, key=lambda entry: entry.name)
 
 
@@ -199,7 +201,10 @@ def _plan_child(
 
 
 def _plan_file(entry: TreeEntry, relative: PurePosixPath, shown: str, plan: TreePlan) -> None:
-    size = entry.size or 0
+    if entry.size is None:
+        plan.diagnostics.append(error("KB007", "refused: the file's object is not in the repository", shown))
+        return
+    size = entry.size
     if size > readfs.MAX_FILE_BYTES:
         plan.diagnostics.append(readfs.too_large(shown, size, readfs.MAX_FILE_BYTES))
         return

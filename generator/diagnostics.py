@@ -45,6 +45,11 @@ RULES: dict[str, Rule] = {
         Rule("KB010", "ignored-name", "A file or folder is not read: hidden name or not a record type."),
         Rule("KB011", "nesting-too-deep", "YAML values or folders nest deeper than the limit."),
         Rule("KB012", "control-character", "A file holds a NUL or another control character."),
+        Rule(
+            "KB013",
+            "line-separator",
+            "A record file holds NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (YAML breaks lines there).",
+        ),
         Rule("KB101", "schema-type", "A value has the wrong type or shape."),
         Rule("KB102", "missing-field", "A required field is missing."),
         Rule("KB103", "unknown-key", "A key is not part of the record model."),
@@ -128,6 +133,16 @@ RULES: dict[str, Rule] = {
             "KB508",
             "source-host-private",
             "A source's location names a host that is not public; not fetched.",
+        ),
+        Rule(
+            "KB509",
+            "git-tree-too-large",
+            "kbgen diff --git: a revision's folder lists too many entries or bytes; nothing is written.",
+        ),
+        Rule(
+            "KB510",
+            "git-name-too-long",
+            "kbgen diff --git: an entry name or path is longer than a folder can hold.",
         ),
         Rule("KB601", "import-kept-as-prose", "Imported text could not be structured; it is kept as prose."),
         Rule(

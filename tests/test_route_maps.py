@@ -170,13 +170,17 @@ HOSTILE_LABELS = [
     "[x] {y} |z| `code` **bold** _em_ ~strike~ back\\slash",
     "bidi \u202eevil\u202c zero\u200bwidth \x00nul\x07bell",
     "end",
+    "fa:fa-spin fab:fa-github fas:fa-user far:fa-bell fal:fa-cog",
+    "$$x^2$$ $$\\frac{1}{2}$$",
+    '"`**markdown string**`"',
+    "ﬂ°°35¶ß",
 ]
 
 
 @pytest.mark.parametrize("label", HOSTILE_LABELS)
 def test_a_label_keeps_to_the_safe_subset(label: str) -> None:
     safe = mermaid.safe_label(label)
-    assert not set(safe) & set('"<>&#%[]{}|`*_~\\\n\r\x00\x07\u202e\u202c\u200bﬂ')
+    assert not set(safe) & set('"<>&#%[]{}|`*_~\\\n\r\x00\x07\u202e\u202c\u200bﬂ:$¶')
     assert safe == safe.strip() and "  " not in safe
     statement = mermaid.node("n0", ["RTE-1", safe], "route", "kb-route")
     assert NODE_LINE.fullmatch(statement), statement
@@ -239,3 +243,11 @@ def test_a_map_of_routes_declared_elsewhere_is_titled_by_them(tmp_path: Path) ->
     page = result.pages[SYSTEM_PAGE]
     assert "<figcaption>Map 2: RT-RTE-far</figcaption>" in page
     assert [len(m.nodes) for m in maps_of(page)] == [MAP_NODES, 2]
+
+
+def test_mermaid_s_icon_and_math_forms_become_look_alike_text() -> None:
+    """``fa:fa-spin`` draws a Font Awesome icon and ``$$…$$`` KaTeX math: their colon and
+    dollar signs become look-alikes (tests/browser/test_map_label_grammar.py draws every
+    kept pair through Mermaid)."""
+    assert mermaid.safe_label("fa:fa-spin $$x^2$$") == "fa∶fa-spin ＄＄x^2＄＄"
+    assert ":" not in mermaid.KEPT and "$" not in mermaid.KEPT

@@ -118,12 +118,21 @@ def test_a_system_folder_with_only_runs_has_no_run_of_its_own(records: Path) -> 
     assert not any(s.errors for s in systems)
 
 
-def test_the_nav_lists_the_changes_page_and_each_earlier_run(records: Path) -> None:
-    nav = systems_nav(run_pipeline(records).summaries())
+def test_the_nav_lists_the_changes_page_and_no_earlier_run(records: Path) -> None:
+    """Every page carries the nav: an earlier run is listed once, on the system page."""
+    result = run_pipeline(records)
+    nav = systems_nav(result.summaries())
     demo = next(entry["Demo"] for entry in nav if isinstance(entry, dict) and "Demo" in entry)
     assert {"Changes": "systems/demo/changes.md"} in demo
-    run = next(entry for entry in demo if isinstance(entry, dict) and f"Run {FIRST}" in entry)
-    assert f"systems/demo/runs/{FIRST.lower()}/index.md" in run[f"Run {FIRST}"]
+    assert FIRST not in repr(nav) and FIRST.lower() not in repr(nav)
+    rows = result.pages["systems/demo/index.md"].split("## Runs", 1)[1]
+    assert f"runs/{FIRST.lower()}/index.md" in rows
+
+
+def test_an_earlier_run_links_the_runs_table_instead_of_repeating_it(records: Path) -> None:
+    page = run_pipeline(records).pages[f"systems/demo/runs/{FIRST.lower()}/index.md"]
+    assert "## Runs" not in page
+    assert "[2 runs](../../index.md#runs)" in page
 
 
 def test_search_reads_the_current_runs_unless_asked(records: Path, kbgen) -> None:

@@ -1,15 +1,18 @@
 """A folder of a git revision, written out so the loader can read it through its one door.
 
 ``kbgen diff --git`` compares a system folder at two revisions. Each revision's folder is
-copied from the repository's objects into a private temporary folder (never into the
-work tree), and the loader then reads that copy as it reads any system folder: the
+planned from the repository's objects (``cli/git_tree.py``: every entry listed and
+counted, nothing expanded) and only then copied into a private temporary folder (never
+into the work tree); the loader then reads that copy as it reads any system folder: the
 same size cap, UTF-8 and control-character checks and diagnostics. What the loader
-would refuse on disk is refused here before anything is written: a symlink or a
+would refuse on disk is refused in the plan, before anything is written: a symlink or a
 submodule (KB008), a blob over the size cap (KB005, before it is read), folders nested
-deeper than the loader reads (KB011), and an entry name that would lead out of the
-folder (KB009; git itself never writes one, a crafted tree may hold one). Names the
-loader does not read (hidden, or not ``.yaml``/``.yml``/``.md``) are not copied; they
-get the loader's KB010 warning. Diagnostics name files as ``REV:path``.
+deeper than the loader reads (KB011), an entry name that would lead out of the folder
+(KB009; git itself never writes one, a crafted tree may hold one) or that no folder can
+hold (KB510), and a tree over the caps on entries or bytes (KB509: then nothing at all
+is written). Names the loader does not read (hidden, or not ``.yaml``/``.yml``/``.md``)
+are not copied; they get the loader's KB010 warning. Diagnostics name files as
+``REV:path``.
 """
 
 from __future__ import annotations
@@ -17,16 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from generator.cli.git_tree import TreeEntry, TreeRefused, folder_tree, plan_tree, resolve_commit
 from generator.diagnostics import Diagnostic, error
-from generator.load.readfs import (
-    MAX_FILE_BYTES,
-    MAX_FOLDER_DEPTH,
-    ignored,
-    ignored_reason,
-    not_regular,
-    printable,
-    too_large,
-)
+from generator.load.readfs import printable
 
 _NO_GIT: str | None = None
 try:
@@ -36,8 +32,6 @@ except ImportError as exc:  # pragma: no cover - GitPython installed, but no usa
 
 # Reading objects must never change the repository (as in clone_check).
 _READ_ONLY_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
-_SYMLINK_MODE = 0o120000
-_BAD_NAME_CHARACTERS = ("/", "\\", "\x00")
 
 
 class SnapshotRefused(Exception):
@@ -66,61 +60,51 @@ def open_repository(path: Path) -> git.Repo:
 
 
 def write_snapshot(repo: git.Repo, revision: str, folder: PurePosixPath, root: Path) -> Snapshot:
-    """Write ``folder`` of ``revision`` below the empty folder ``root``."""
+    """Write ``folder`` of ``revision`` below the empty folder ``root``: planned first, then
+    written only when the plan crossed no cap (the folder is then made, and stays empty)."""
+    shown = f"{printable(revision)}:{folder.as_posix()}/" if folder.parts else f"{printable(revision)}:"
     try:
-        commit = repo.commit(revision)
-    except (git.BadName, git.BadObject, git.GitCommandError, ValueError, IndexError, KeyError) as exc:
-        raise SnapshotRefused(f"{revision}: not a revision of the repository ({exc})") from None
-    try:
-        tree = commit.tree / folder.as_posix() if folder.parts else commit.tree
-    except KeyError:
-        raise SnapshotRefused(f"{revision}: no folder {folder.as_posix()}") from None
-    if not isinstance(tree, git.Tree):
-        raise SnapshotRefused(f"{revision}: {folder.as_posix()} is not a folder")
+        commit = resolve_commit(repo, revision)
+        plan = plan_tree(repo, folder_tree(repo, commit, folder, revision), shown)
+    except TreeRefused as exc:
+        raise SnapshotRefused(str(exc)) from None
+    except (git.GitCommandError, ValueError) as exc:  # an object git cannot read
+        raise SnapshotRefused(_unreadable(shown, exc)) from None
     target = root.joinpath(*folder.parts)
     target.mkdir(parents=True)
-    snapshot = Snapshot(root, target)
-    shown = f"{revision}:{folder.as_posix()}/" if folder.parts else f"{revision}:"
+    snapshot = Snapshot(root, target, plan.diagnostics)
+    if plan.over_cap:
+        return snapshot
+    for relative in plan.folders:
+        target.joinpath(*relative.parts).mkdir()
     try:
-        _write_tree(tree, target, shown, 0, snapshot)
-    except (git.GitCommandError, ValueError) as exc:  # an object git cannot read
-        raise SnapshotRefused(f"{shown} cannot be read from the repository's objects ({exc})") from None
+        for relative, entry in plan.files:
+            problem = _write_blob(repo, entry, target.joinpath(*relative.parts), shown + relative.as_posix())
+            if problem is not None:
+                snapshot.diagnostics.append(problem)
+    except (git.GitCommandError, ValueError) as exc:
+        raise SnapshotRefused(_unreadable(shown, exc)) from None
     return snapshot
 
 
-def _write_tree(tree: git.Tree, into: Path, display: str, depth: int, snapshot: Snapshot) -> None:
-    """Copy one tree's entries, refusing as the loader's walk refuses (``readfs``)."""
-    found = snapshot.diagnostics
-    for entry in sorted(tree, key=lambda item: item.name):
-        name = entry.name
-        shown = display + printable(name)
-        if name in ("", ".", "..") or any(ch in name for ch in _BAD_NAME_CHARACTERS):
-            found.append(
-                error("KB009", f"refused: the entry name {name!r} would lead outside the folder", shown)
-            )
-            continue
-        if isinstance(entry, git.Submodule) or (isinstance(entry, git.Blob) and entry.mode == _SYMLINK_MODE):
-            found.append(
-                not_regular(shown, "a submodule" if isinstance(entry, git.Submodule) else "a symlink")
-            )
-            continue
-        is_dir = isinstance(entry, git.Tree)
-        reason = ignored_reason(name, is_dir)
-        if (into / name).exists():
-            found.append(error("KB009", "refused: the folder holds this name twice", shown))
-        elif reason is not None:
-            found.append(ignored(shown + "/" * is_dir, reason))
-        elif is_dir:
-            (into / name).mkdir()
-            # A folder at the loader's depth limit stays empty: the loader reports it (KB011).
-            if depth + 1 < MAX_FOLDER_DEPTH:
-                _write_tree(entry, into / name, shown + "/", depth + 1, snapshot)
-        elif entry.size > MAX_FILE_BYTES:
-            found.append(too_large(shown, entry.size, MAX_FILE_BYTES))
-        else:
-            _write_blob(entry, into / name)
+def _unreadable(shown: str, exc: Exception) -> str:
+    """Why git could not read an object, on one line (git's own message when it gave one)."""
+    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, git.GitCommandError):
+        said = exc.stderr if isinstance(exc.stderr, str) else ""
+        lines = [line.strip(" '") for line in said.splitlines() if line.strip(" '")]
+        reason = lines[-1].removeprefix("stderr: ").strip("'") if lines else f"git exited {exc.status}"
+    return f"{shown} cannot be read from the repository's objects ({printable(reason)})"
 
 
-def _write_blob(blob: git.Blob, path: Path) -> None:
+def _write_blob(repo: git.Repo, entry: TreeEntry, path: Path, shown: str) -> Diagnostic | None:
+    """Copy one blob, read at most its planned size (a blob that is not what its header
+    said is refused unwritten)."""
+    stream = repo.odb.stream(bytes.fromhex(entry.sha))
+    size = entry.size or 0
+    data = stream.read(size + 1)
+    if len(data) != size:
+        return error("KB007", f"refused: the blob is not the {size} bytes its header states", shown)
     with open(path, "xb") as out:  # 'x': never through anything already there
-        out.write(blob.data_stream.read())
+        out.write(data)
+    return None

@@ -35,6 +35,13 @@ _DIR_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | getattr(os, "O_CLOEX
 CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
+# Line breaks YAML counts but nothing else here does: libyaml ends a line at NEL, LINE
+# SEPARATOR and PARAGRAPH SEPARATOR, while the checker, the GitHub annotations and the
+# language server (whose protocol knows LF, CRLF and CR only) do not. One such character
+# in a value would move every later position of the file, so a record file holding one
+# is refused (KB013) instead of being read with two notions of a line.
+LINE_SEPARATOR = re.compile("[\x85\u2028\u2029]")
+
 
 def printable(name: str) -> str:
     """A path as diagnostics show it: control characters become visible escapes."""
@@ -133,6 +140,35 @@ def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
             )
         ]
     return text, []
+
+
+def line_separator(text: str, display: str) -> Diagnostic | None:
+    """KB013 at the first NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR of a record file.
+
+    Located by LF lines, the only kind the text has by now: everything before the
+    character is counted the same by YAML and by this project, so the place is exact.
+    Applied to record files (YAML and Markdown prose), not at the door itself: a
+    document read for import is not a record file. A quoted scalar's escape (``"\\L"``)
+    makes one inside a value without moving a position of the file: a value holding one
+    spans lines, as a value holding ``"\\n"`` does (KB109 where it must be one line).
+    """
+    bad = LINE_SEPARATOR.search(text)
+    if bad is None:
+        return None
+    line, col = LineIndex(text).position(bad.start())
+    codepoint = ord(bad.group(0))
+    return error(
+        "KB013",
+        f"{_SEPARATOR_NAMES[codepoint]} U+{codepoint:04X} is not allowed: "
+        "YAML reads it as a line break, editors do not",
+        display,
+        line,
+        col,
+        hint="Replace it with a space, or with a newline where a new line is meant.",
+    )
+
+
+_SEPARATOR_NAMES = {0x85: "next line (NEL)", 0x2028: "line separator", 0x2029: "paragraph separator"}
 
 
 def _kind_of_mode(mode: int) -> str:

@@ -21,11 +21,13 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from generator.diagnostics import Diagnostic, error
 from generator.load.readfs import (
     CONTROL_CHARACTER,
+    LINE_SEPARATOR,
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
     editor_text,
     entry_kind,
     ignored,
+    line_separator,
     not_regular,
     open_folder,
     printable,
@@ -253,6 +255,9 @@ def load_record_file(path: Path, display: str) -> tuple[LoadedFile | None, list[
 
 def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
     """Load record YAML from text (the file-independent part of loading)."""
+    separator = line_separator(text, display)
+    if separator is not None:  # before libyaml, which would count it as a line break
+        return None, [separator]
     try:
         too_deep = _too_deep(text, display)
         if too_deep is not None:
@@ -487,6 +492,12 @@ def _not_on_disk(folder: Path, relative: str) -> bool:
 
 def _add_file(source: SystemSource, relative: str, display: str, text: str) -> None:
     if relative.endswith(PROSE_SUFFIX):
+        separator = line_separator(text, display)
+        if separator is not None:
+            # Refused, yet kept (so its includes do not cascade into KB405), with each
+            # separator a space: no later stage sees a second notion of a line.
+            source.diagnostics.append(separator)
+            text = LINE_SEPARATOR.sub(" ", text)
         source.prose[relative] = (display, text)
         return
     loaded, diagnostics = load_record_text(text, display)

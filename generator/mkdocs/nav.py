@@ -14,7 +14,8 @@ def _nav_entry(spec: PageSpec, path: str) -> Any:
 
 def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
     """The generated 'Systems' section: the section's index page, one section per system
-    (its pages in registry order), then the other cross-system pages."""
+    (its current run's pages in registry order, and its changes page), then the other
+    cross-system pages."""
     cross = [spec for spec in cross_pages() if spec.nav is not Nav.NONE]
     entries: list[Any] = [_nav_entry(spec, spec.path) for spec in cross if spec.nav is Nav.SECTION_INDEX]
     for summary in summaries:
@@ -31,17 +32,12 @@ def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
 
 
 def _runs_nav(summary: dict[str, Any]) -> list[Any]:
-    """A system's changes page and its earlier runs, each run a section of its pages."""
-    found: list[Any] = [{"Changes": summary["changes"]}] if summary.get("changes") else []
-    for run in summary.get("earlier_runs", []):
-        pages = [
-            _nav_entry(spec, page["path"])
-            for page in run["pages"]
-            if (spec := page_spec(page["key"])).nav is not Nav.NONE
-        ]
-        pages += [{"Changes": run["changes"]}] if run["changes"] else []
-        found.append({html.escape(f"Run {run['label']}"): pages})
-    return found
+    """A system's changes page. Its earlier runs are not in the navigation: every page of
+    the site carries the whole navigation, so a section per earlier run would put the
+    whole history on each page of each run, and a system of 200 runs would build a site
+    quadratic in its runs. They are listed once, in the system page's Runs table (each
+    earlier run's pages link back through its banner)."""
+    return [{"Changes": summary["changes"]}] if summary.get("changes") else []
 
 
 def systems_index() -> PageSpec:

@@ -3,10 +3,13 @@
 Mermaid reads a quoted label up to the next double quote, then treats what follows as
 syntax (``click``, ``%%`` comments, ``style``); inside the label it renders HTML and
 Markdown, and it rewrites ``#name;`` codes (which the vendored 11.17 does not turn back
-on this path). Rather than rely on that decoding, a label keeps a safe subset: letters,
-digits, spaces and punctuation that means nothing to Mermaid, HTML or Markdown; every
-other ASCII sign becomes a look-alike that means nothing either, and control and
-formatting characters become spaces. The shortened, made-safe label is only what the
+on this path); it draws ``fa:fa-spin`` (and ``fab:``, ``fas:``, ``far:``, ``fal:``) as a
+Font Awesome ``<i>`` and ``$$…$$`` as KaTeX ``<math>``. Rather than rely on decoding, a
+label keeps a safe subset: letters, digits, spaces and punctuation that means nothing to
+Mermaid, HTML or Markdown; every other ASCII sign (``:`` and ``$`` too) becomes a
+look-alike that means nothing either, and control and formatting characters become
+spaces. ``tests/browser/test_map_label_grammar.py`` draws every kept pair through the
+vendored Mermaid. The shortened, made-safe label is only what the
 drawn node shows: the node's link carries the full label, escaped as HTML. Node IDs
 and edge labels are the renderer's own. Every function is linear in its input.
 """
@@ -16,13 +19,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["edge", "flowchart", "node", "safe_label", "short_label"]
+__all__ = ["KEPT", "LOOKALIKES", "edge", "flowchart", "node", "safe_label", "short_label"]
 
 # ASCII signs kept as they are: none opens Mermaid, HTML or Markdown syntax inside a
-# quoted label (``:`` and ``;`` need a ``#`` to start a style, and ``#`` is replaced).
-_KEPT = frozenset(" -.,;:/()'+=?!@$^")
+# quoted label (``;`` needs a ``#`` to start a style, and ``#`` is replaced).
+KEPT = frozenset(" -.,;/()'+=?!@^")
 # The other ASCII signs, each as a look-alike.
-_LOOKALIKE = {
+LOOKALIKES = {
     '"': "'",
     "<": "‹",
     ">": "›",
@@ -39,19 +42,25 @@ _LOOKALIKE = {
     "`": "'",
     "\\": "∖",
     "~": "∼",
-    # Mermaid's placeholders for ``#…;`` codes start with this ligature.
+    # Mermaid's icon forms (``fa:fa-spin``, ``fab:fa-github``) need a colon, its math
+    # (``$$x^2$$``, KaTeX) a dollar sign.
+    ":": "∶",
+    "$": "＄",
+    # Mermaid's placeholders for ``#…;`` codes start with this ligature and end with
+    # ``¶ß``, which it turns back into ``;``.
     "ﬂ": "fl",
+    "¶": "⁋",
 }
 _LABEL_CHARS = 40  # a drawn node's label, at most (the full label is on its link)
 
 
 def _safe_char(char: str) -> str:
     if char.isascii():
-        if char.isalnum() or char in _KEPT:
+        if char.isalnum() or char in KEPT:
             return char
-        return _LOOKALIKE.get(char, " ")
-    if char in _LOOKALIKE:
-        return _LOOKALIKE[char]
+        return LOOKALIKES.get(char, " ")
+    if char in LOOKALIKES:
+        return LOOKALIKES[char]
     # Control, format (bidirectional overrides, zero widths) and separator characters.
     return " " if unicodedata.category(char)[0] in "CZ" else char
 

@@ -52,29 +52,36 @@ def _run_view(graph: SystemGraph, run: RunEntry, at: str) -> dict[str, Any]:
 
 
 def run_context(graph: SystemGraph, at: str) -> dict[str, Any]:
-    """What a system's page templates show of its runs: the banner of an earlier run, the
-    system page's list of runs (both empty for a system of one run)."""
+    """What a system's page templates show of its runs: the banner of an earlier run, and
+    the list of every run on the current run's system page alone (both empty for a system
+    of one run). An earlier run's pages link that list instead of repeating it: a list
+    on each run's page would make the site quadratic in the system's runs."""
     history, run = graph.history, graph.run
     if history is None or run is None:
         return {"run_banner": Md(""), "runs": []}
-    banner = Md("")
-    if not run.current:
-        banner = Md(
-            render(
-                "_run-banner.md.j2",
-                {
-                    "system": graph.system.run.system if graph.system.run else graph.system.slug,
-                    "this": _run_view(graph, run, at),
-                    "current": _run_view(graph, history.current, at),
-                    "count": len(history.runs),
-                },
-            )
+    if run.current:
+        return {
+            "run_banner": Md(""),
+            "runs": [_run_view(graph, entry, at) for entry in reversed(history.runs)],
+        }
+    current = _run_view(graph, history.current, at)
+    banner = Md(
+        render(
+            "_run-banner.md.j2",
+            {
+                "system": graph.system.run.system if graph.system.run else graph.system.slug,
+                "this": _run_view(graph, run, at),
+                "current": current,
+                "count": len(history.runs),
+                "runs_href": urls.href(at, _system_page(history.current), "runs"),
+            },
         )
-    return {"run_banner": banner, "runs": [_run_view(graph, entry, at) for entry in reversed(history.runs)]}
+    )
+    return {"run_banner": banner, "runs": []}
 
 
 def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[str, Any]:
-    """For the nav: the current run's changes page, and each earlier run's pages, latest
+    """The current run's changes page (for the nav), and each earlier run's pages, latest
     first (nothing for a system of one run)."""
     if current.run is None:
         return {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.model.records import split_status
@@ -109,6 +110,20 @@ _SENTENCE_LABEL = re.compile(r"(?:^|(?<=\. ))(?P<label>[A-Z][\w /-]{0,40}): ")
 _CLAUSE_LABEL = re.compile(r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w /-]{0,40}): ")
 
 
+_SENTENCE_STOP = re.compile(r"\.(?:\s|$)")
+
+
+def outside_code(matches: Iterable[re.Match[str]], text: str) -> Iterator[re.Match[str]]:
+    """The matches that do not start inside a backtick code span (an even number of
+    backticks before them); one pass over the text."""
+    ticks, last = 0, 0
+    for match in matches:
+        ticks += text.count("`", last, match.start())
+        last = match.start()
+        if ticks % 2 == 0:
+            yield match
+
+
 def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tuple[list[Field], str] | None:
     """Split a paragraph of ``Label: value.`` sentences into the text fields it states, or None.
 
@@ -127,7 +142,7 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
     route = list_key == "routes" and route_fields
     starts = [
         m
-        for m in (_CLAUSE_LABEL if route else _SENTENCE_LABEL).finditer(text)
+        for m in outside_code((_CLAUSE_LABEL if route else _SENTENCE_LABEL).finditer(text), text)
         if m.group("label")[:1].isupper() or route_field_of(m.group("label"))
     ]
     if len(starts) < 2 or starts[0].start() != 0:
@@ -158,7 +173,7 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
             continue
         if index + 1 == len(starts) or not named[index + 1]:
             # Before a sentence that is not a text field, a value ends with its sentence.
-            stop = re.search(r"\.(?:\s|$)", value)
+            stop = next(outside_code(_SENTENCE_STOP.finditer(value), value), None)
             if stop and value[stop.end() :].strip():
                 prose.append(value[stop.end() :].strip())
                 value = value[: stop.end()].strip()

@@ -32,6 +32,7 @@ from generator.model.url_policy import (
 if TYPE_CHECKING:
     from generator.check.context import Context
 
+
 def rule_urls(ctx: Context) -> Iterator[Diagnostic]:
     """KB406: a source's or supplied record's location must be an http/https URL."""
     for owner, origin, _ in ctx.owners:

@@ -92,6 +92,11 @@ async def linked_client(lsp_client: LanguageClient, linked: Path) -> AsyncIterat
     await lsp_client.shutdown_session()
 
 
+def _frame(message: dict[str, object]) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 def _markdown_links(value: str) -> list[str]:
     """Every link and image a Markdown renderer (markdown-it, as VS Code's) makes of a text."""
     found = []
@@ -163,6 +168,8 @@ async def test_a_hostile_file_name_is_shown_literally_in_the_hover(
 async def test_a_symlinked_records_folder_is_not_read(linked_client: LanguageClient, linked: Path) -> None:
     symbols = await linked_client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))
     assert symbols == [] or symbols is None
+    assert [message.type for message in linked_client.messages] == [types.MessageType.Warning]
+    assert "KB008" in linked_client.messages[0].message
     path = linked / "records" / "linked" / "routes.yaml"
     uri = open_file(linked_client, path, "routes:\n- id: RTE-1\n  label: Secret label\n  secret_key_xyz: 1\n")
     hover = await linked_client.text_document_hover_async(
@@ -351,11 +358,6 @@ class Answers:
         return await asyncio.wait_for(self.by_id[answer_id], 30)
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode("utf-8")
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
 @pytest.mark.parametrize(
     "position",
     [
@@ -415,8 +417,19 @@ async def test_a_refused_rename_is_an_error_answer_without_a_traceback(
         b"Content-Length: 99999999999999\r\n\r\n",
         b"Content-Length: 12\r\n\r\nnot json at!",
         b"garbage without any header\r\n\r\n",
+        _frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": 5}}),
+        _frame({"jsonrpc": "2.0", "id": [1], "method": "textDocument/hover", "params": {}}),
     ],
-    ids=["not-a-number", "too-short", "too-long", "over-the-cap", "not-json", "garbage"],
+    ids=[
+        "not-a-number",
+        "too-short",
+        "too-long",
+        "over-the-cap",
+        "not-json",
+        "garbage",
+        "mistyped-notification",
+        "mistyped-id",
+    ],
 )
 async def test_a_malformed_frame_costs_nothing_after_it(
     client: LanguageClient, hostile: Path, frame: bytes, capfd: pytest.CaptureFixture[str]

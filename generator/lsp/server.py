@@ -187,6 +187,19 @@ def _initialize(ls: RecordsServer, params: types.InitializeParams) -> None:
     ls.records = RecordsWorkspace(root, records if records.is_absolute() else root / records)
 
 
+@server.feature(types.INITIALIZED)
+def _initialized(ls: RecordsServer, params: types.InitializedParams) -> None:
+    """Say once why nothing will be checked when the records folder is refused (KB008)."""
+    records = ls.records_workspace()
+    if records.root_refused() and records.records.is_symlink():
+        message = (
+            f"kbgen: refused {records.records}: it is a symlink, and records are read only from "
+            "a regular folder (KB008); nothing below it is checked"
+        )
+        log.warning("%s", message)
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def _did_open(ls: RecordsServer, params: types.DidOpenTextDocumentParams) -> None:
     path = _path(params.text_document.uri)

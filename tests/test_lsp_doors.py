@@ -26,7 +26,7 @@ def _read(chunks: list[bytes]) -> list[bytes | Refusal]:
         return next(pending, b"")
 
     async def collect() -> list[bytes | Refusal]:
-        return [frame async for frame in frames(FrameReader(some))]  # type: ignore[arg-type]
+        return [frame async for frame in frames(FrameReader(some))]
 
     return asyncio.run(collect())
 

@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -343,7 +344,7 @@ class Answers:
         self._original = client.protocol.handle_message
         client.protocol.handle_message = self._seen  # type: ignore[method-assign]
 
-    def _seen(self, message: object) -> None:
+    def _seen(self, message: Any) -> None:
         waiting = self.by_id.get(getattr(message, "id", "none"))
         if waiting is not None and not waiting.done():
             waiting.set_result(message)

@@ -67,7 +67,6 @@ class RecordsServer(LanguageServer):
         self.published: dict[Path, set[Path]] = {}  # system folder → files given diagnostics
         self.tables = LineTables()
         self._checking: dict[Path, asyncio.Lock] = {}
-        self._stopped = False
 
     def records_workspace(self) -> RecordsWorkspace:
         if self.records is None:
@@ -162,13 +161,12 @@ class RecordsServer(LanguageServer):
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         gate = MessageGate(self.protocol, self.admit)
         try:
-            asyncio.run(serve(stdin or sys.stdin.buffer, self.thread_pool, gate, lambda: self._stopped))
+            asyncio.run(serve(stdin or sys.stdin.buffer, self.thread_pool, gate))
         except BrokenPipeError:
             log.error("the client closed the connection")
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
-            self._stopped = True
             self.shutdown()
 
 
@@ -196,7 +194,7 @@ def _initialized(ls: RecordsServer, params: types.InitializedParams) -> None:
             f"kbgen: refused {records.records}: it is a symlink, and records are read only from "
             "a regular folder (KB008); nothing below it is checked"
         )
-        log.warning("%s", message)
+        log.warning("%s", message.removeprefix("kbgen: "))
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
 
 

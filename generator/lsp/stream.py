@@ -25,7 +25,7 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -58,7 +58,7 @@ class Refusal:
 class FrameReader:
     """Bytes from the client with a line and a body reader, and room to give bytes back."""
 
-    def __init__(self, read_some: Callable[[], asyncio.Future[bytes]]) -> None:
+    def __init__(self, read_some: Callable[[], Awaitable[bytes]]) -> None:
         self._read_some = read_some
         self._buffer = bytearray()
         self._ended = False
@@ -222,10 +222,9 @@ def stdin_reader(stdin: BinaryIO, loop: asyncio.AbstractEventLoop, executor: Exe
     return FrameReader(lambda: loop.run_in_executor(executor, read1, CHUNK))
 
 
-async def serve(stdin: BinaryIO, executor: Executor, gate: MessageGate, stopped: Callable[[], bool]) -> None:
-    """Read and hand on every message until the client closes the stream."""
+async def serve(stdin: BinaryIO, executor: Executor, gate: MessageGate) -> None:
+    """Read and hand on every message until the client closes the stream (or ``exit`` ends
+    the process, as pygls ends it)."""
     reader = stdin_reader(stdin, asyncio.get_running_loop(), executor)
     async for frame in frames(reader):
         gate.handle(frame)
-        if stopped():
-            return

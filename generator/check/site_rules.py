@@ -26,14 +26,12 @@ from generator.model.url_policy import (
     is_git_host,
     link_policy,
     parse_link_template,
+    template_url_problem,
     web_url_problem,
 )
 
 if TYPE_CHECKING:
     from generator.check.context import Context
-
-# Sample values a link template is expanded with to see that it yields a web URL.
-_SAMPLE = {"revision": "0123abc", "path": "dir/file.txt", "start": "1", "end": "2"}
 
 
 def rule_urls(ctx: Context) -> Iterator[Diagnostic]:
@@ -62,8 +60,7 @@ def rule_link_templates(ctx: Context) -> Iterator[Diagnostic]:
             where = ctx.in_text(origin, ("link_template",), exc.offset)
             yield error("KB407", f"link template: {exc}", *where)
             continue
-        location = str(owner.location).rstrip("/") if owner.location else "https://example.org/repo"
-        problem = web_url_problem(parsed.expand({"location": location, **_SAMPLE}))
+        problem = template_url_problem(parsed, str(owner.location) if owner.location else None)
         if problem:
             yield error(
                 "KB407",

@@ -23,7 +23,8 @@ from generator.model.kinds import qualified_status_fields, spec_of_id
 from generator.model.records import RecordBase, Supplied
 from generator.model.runs import RunHistory
 from generator.pipeline import check_system
-from generator.render.markdown import escape
+from generator.render.link_markup import web_target
+from generator.render.markdown import code_span, escape
 from generator.render.registry import PLACEMENT
 from generator.render.urls import page_path
 
@@ -109,33 +110,43 @@ class SystemAnalysis:
         return f"{page}#{anchor_of(record_id)}"
 
     def hover(self, record_id: str) -> str:
-        """What the editor shows over an ID, as Markdown."""
+        """What the editor shows over an ID, as Markdown: every string from the records or
+        the file system (labels, file names, slugs, values) through the site's one escaping
+        path, so none can close a code span or plant a link or an image."""
         declaration = self.declarations.get(record_id)
         record = self.graph.records.get(record_id) or self.graph.supplied.get(record_id)
         spec = spec_of_id(record_id)
         label = getattr(record, "label", None)
-        lines = [f"**{record_id}**" + (f" — {_plain(label)}" if label else "")]
+        lines = [f"**{_plain(record_id)}**" + (f" — {_plain(label)}" if label else "")]
         where = ""
         if declaration is not None:
             relative = declaration.span.path.relative_to(self.base).as_posix()
-            where = f" · declared in `{relative}:{declaration.span.line + 1}`"
+            where = f" · declared in {_code(f'{relative}:{declaration.span.line + 1}')}"
         kind = spec.singular if spec else "record"
         supplied = " (supplied: declared in another member)" if isinstance(record, Supplied) else ""
         lines.append(f"{kind}{supplied}{where}")
         if isinstance(record, RecordBase):
             for status, value, qualifier in qualified_status_fields(record):
-                lines.append(f"- {status}: `{value}`" + (f" ({_plain(qualifier)})" if qualifier else ""))
+                shown = f"- {_plain(status)}: {_code(str(value))}"
+                lines.append(shown + (f" ({_plain(qualifier)})" if qualifier else ""))
         cited = len(self.graph.referenced_by.get(record_id, []))
         mentions = len(self.mentions.get(record_id, [])) - (declaration is not None)
         lines.append(
             f"referenced by {cited} place(s) on the site; {mentions} mention(s) in this system's files"
         )
         if record_id in self.graph.records:
-            lines.append(f"page: `{self.page_url(record_id)}`")
+            lines.append(f"page: {_code(self.page_url(record_id))}")
         return "\n\n".join(lines)
 
     def evidence_link_at(self, path: Path, line: int, column: int) -> EvidenceLink | None:
         return next((link for link in self.links if link.span.holds(path, line, column)), None)
+
+
+def _code(text: str) -> str:
+    """Text as a literal code span, its fence longer than any backtick run in it (the site's
+    ``code_span``); text holding ``<``, which ``code_span`` writes as an HTML element for the
+    site, as escaped text instead: an editor need not render HTML in a hover."""
+    return str(code_span(text)) if "<" not in text else _plain(text)
 
 
 def _plain(text: object) -> str:
@@ -222,7 +233,9 @@ def _evidence_links(analysis: SystemAnalysis, path: Path, text: str) -> Iterator
 
 
 def _anchor_url(graph: SystemGraph, anchor: AnchorText) -> str | None:
+    """The cited lines' URL from the graph's one link builder (no link for a source the
+    check refuses), passed by the link policy the site's links pass."""
     if not anchor.is_file:
         return None
     first = anchor.ranges[0] if anchor.ranges else None
-    return graph.evidence_url(anchor.source, anchor.path, first)
+    return web_target(graph.evidence_url(anchor.source, anchor.path, first))

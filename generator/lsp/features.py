@@ -13,9 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lsprotocol import types
-from pygls.workspace import TextDocument
 
-from generator.diagnostics import Severity
 from generator.load.readfs import MAX_FILE_BYTES
 from generator.lsp.analysis import Span, SystemAnalysis
 from generator.lsp.positions import Positions
@@ -29,7 +27,6 @@ from generator.model.records import Supplied
 MAX_WORKSPACE_SYMBOLS = 500
 MAX_RANGE_EXPANSION = 200  # a range spanning more IDs than this is not listed one by one
 _ID_START = re.compile(r"(?:[A-Z]{2,5}-)*[A-Z]{1,5}(?:-[A-Za-z0-9-]*)?\Z")
-_TOKEN_END = re.compile(r"\S*")
 
 SYMBOL_KINDS = {
     RecordKind.SOURCE: types.SymbolKind.File,
@@ -55,40 +52,6 @@ def _symbol_kind(record_id: str, supplied: bool) -> types.SymbolKind:
         if kind in SYMBOL_KINDS
         else types.SymbolKind.Constant
     )
-
-
-# ---------------------------------------------------------------- diagnostics
-
-
-def diagnostics_by_file(analysis: SystemAnalysis, positions: Positions) -> dict[Path, list[types.Diagnostic]]:
-    """The check's diagnostics of the system, by file, with the range of the token each names."""
-    found: dict[Path, list[types.Diagnostic]] = {}
-    for diagnostic in analysis.checked.diagnostics:
-        path = analysis.absolute(diagnostic.file)
-        lines = positions.lines(path)
-        line = max(diagnostic.line - 1, 0)
-        start = max(diagnostic.col - 1, 0)
-        text = lines[line].rstrip("\n") if line < len(lines) else ""
-        # The ID a diagnostic points at, else the run of text up to the next space.
-        token = grammar().in_text.match(text, min(start, len(text))) or _TOKEN_END.match(
-            text, min(start, len(text))
-        )
-        end = max(token.end() if token else start, start + 1) if text else start
-        severity = (
-            types.DiagnosticSeverity.Error
-            if diagnostic.severity is Severity.ERROR
-            else types.DiagnosticSeverity.Warning
-        )
-        found.setdefault(path, []).append(
-            types.Diagnostic(
-                range=positions.range(Span(path, line, start, min(end, max(len(text), start)))),
-                severity=severity,
-                code=diagnostic.code,
-                source="kbgen",
-                message=f"{diagnostic.message}\n{diagnostic.full_hint}",
-            )
-        )
-    return found
 
 
 # ---------------------------------------------------------------- navigation
@@ -257,14 +220,16 @@ def _replacing(line: int, column: int, written: str) -> types.Range:
 
 
 def completion(
-    records: RecordsWorkspace, document: TextDocument, path: Path, position: types.Position
+    records: RecordsWorkspace, positions: Positions, path: Path, position: types.Position
 ) -> types.CompletionList:
-    """IDs of the system, controlled values, keys from the model, sources in evidence."""
+    """IDs of the system, controlled values, keys from the model, sources in evidence (the
+    text the editor holds, or the one the analysis read: never a read of its own)."""
     analysis = records.analysis_of(path)
-    if analysis is None or len(document.source) > MAX_FILE_BYTES:  # the check refuses it too
+    text = positions.text(path)
+    if analysis is None or len(text) > MAX_FILE_BYTES:  # the check refuses it too
         return types.CompletionList(is_incomplete=False, items=[])
-    place = document.position_codec.position_from_client_units(document.lines, position)
-    context = context_at(document.source, place.line, place.character)
+    line, column = positions.server(path, position)
+    context = context_at(text, line, column)
     items: list[types.CompletionItem] = []
     in_evidence = "evidence" in (context.key, *context.path[-2:])
     if context.key is not None:

@@ -4,30 +4,57 @@ Each handler is a few lines: it finds the system the file belongs to
 (``workspace.RecordsWorkspace``), asks that system's analysis (``analysis.SystemAnalysis``)
 or the editing helpers (``features.py``), and converts positions between the analysis'
 character columns and the client's units (``positions.py``). An edit re-checks only the
-system it touched, after a short pause in typing; a save re-checks at once.
+system it touched, after a short pause in typing; a save re-checks at once. A check runs in
+a worker thread, one at a time per system, so a huge file costs CPU but never stops the
+server answering; a request about a system being checked waits for that check.
+
+Messages reach pygls through ``stream.py``, which answers a malformed one with a JSON-RPC
+error and keeps the stream; a request the server refuses (a rename it will not do) is an
+answer, logged without a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from generator import __version__
 from generator.lsp import features
-from generator.lsp.positions import Positions
+from generator.lsp.analysis import SystemAnalysis
+from generator.lsp.diagnostics import diagnostics_by_file
+from generator.lsp.positions import LineTables, Positions
+from generator.lsp.stream import MessageGate, serve
 from generator.lsp.workspace import RecordsWorkspace
 
 log = logging.getLogger("kbgen.lsp")
 
 DEBOUNCE_SECONDS = 0.15  # a pause in typing this long re-checks the system
 ID_TRIGGERS = ["-"]  # typing RTE- asks for the system's routes
+
+
+class RefusedRequest(JsonRpcException):
+    """A request the server answers with a refusal (RequestFailed and the reason): an
+    answer, not a failure, so its log line carries no traceback."""
+
+    CODE = types.LSPErrorCodes.RequestFailed
+
+
+class _QuietRefusals(logging.Filter):
+    """Drops pygls' traceback for a refused request: the client has the reason already."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, RefusedRequest)
 
 
 class RecordsServer(LanguageServer):
@@ -38,6 +65,8 @@ class RecordsServer(LanguageServer):
         self.records: RecordsWorkspace | None = None
         self.pending: dict[Path, asyncio.Task[None]] = {}
         self.published: dict[Path, set[Path]] = {}  # system folder → files given diagnostics
+        self.tables = LineTables()
+        self._checking: dict[Path, asyncio.Lock] = {}
 
     def records_workspace(self) -> RecordsWorkspace:
         if self.records is None:
@@ -46,35 +75,58 @@ class RecordsServer(LanguageServer):
         return self.records
 
     def positions(self) -> Positions:
-        return Positions(self.workspace, self.records_workspace())
+        return Positions(self.workspace, self.records_workspace(), self.tables)
 
-    def recheck(self, folder: Path, edited: Path | None = None) -> None:
-        """Check one system again and publish the diagnostics of its open files (the edited
-        file's first: that is what the analyst is looking at)."""
+    def is_open(self, uri: str) -> bool:
+        return unquote(uri) in self.workspace.text_documents
+
+    def checking(self, folder: Path) -> asyncio.Lock:
+        """The lock one system's checks take: never two at once, requests wait for one."""
+        return self._checking.setdefault(folder, asyncio.Lock())
+
+    async def settled(self, path: Path) -> None:
+        """Make sure the file's system has a current analysis, made in a worker thread (a
+        request about a system being checked waits for that check, not a second one)."""
         records = self.records_workspace()
-        try:
-            analysis = records.refresh(folder)
-        except Exception:  # a failure of one check must not end the editor's session
-            log.exception("checking %s failed", folder)
-            return
-        positions = self.positions()
-        by_file = features.diagnostics_by_file(analysis, positions)
+        folder = records.system_of(path)
+        if folder is not None:
+            async with self.checking(folder):
+                await asyncio.to_thread(records.analysis, folder)
+
+    async def recheck(self, folder: Path, edited: Path | None = None) -> None:
+        """Check one system again in a worker thread and publish the diagnostics of its open
+        files (the edited file's first: that is what the analyst is looking at)."""
+        records = self.records_workspace()
+        async with self.checking(folder):
+            versions = {
+                uri: document.version for uri, document in list(self.workspace.text_documents.items())
+            }
+            try:
+                analysis = await asyncio.to_thread(records.refresh, folder)
+            except Exception:  # a failure of one check must not end the editor's session
+                log.exception("checking %s failed", folder)
+                return
+        self.publish(folder, analysis, edited, versions)
+
+    def publish(
+        self, folder: Path, analysis: SystemAnalysis, edited: Path | None, versions: dict[str, int | None]
+    ) -> None:
+        records = self.records_workspace()
+        by_file = diagnostics_by_file(analysis, self.positions())
         shown = set(records.open_paths(folder)) | self.published.get(folder, set())
         first = edited.resolve() if edited is not None else None
         for path in sorted(shown, key=lambda path: (path != first, path)):
             uri = str(from_fs_path(str(path)))
-            document = self.workspace.text_documents.get(uri)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=uri,
-                    diagnostics=by_file.get(path, []),
-                    version=document.version if document is not None else None,
+                    uri=uri, diagnostics=by_file.get(path, []), version=versions.get(unquote(uri))
                 )
             )
         self.published[folder] = {path for path in shown if by_file.get(path)}
 
     def recheck_later(self, folder: Path, edited: Path) -> None:
-        """Re-check after a pause in typing: a newer edit of the system cancels this one."""
+        """Re-check after a pause in typing: a newer edit of the system cancels this one
+        while it waits (a check that has started runs to its end, then the newer one)."""
         earlier = self.pending.pop(folder, None)
         if earlier is not None:
             earlier.cancel()
@@ -82,14 +134,40 @@ class RecordsServer(LanguageServer):
         async def later() -> None:
             try:
                 await asyncio.sleep(DEBOUNCE_SECONDS)
-                self.recheck(folder, edited)
             except asyncio.CancelledError:
-                pass
-            finally:
-                if self.pending.get(folder) is asyncio.current_task():
-                    del self.pending[folder]
+                return
+            if self.pending.get(folder) is asyncio.current_task():
+                del self.pending[folder]
+            await self.recheck(folder, edited)
 
         self.pending[folder] = asyncio.create_task(later())
+
+    def admit(self, message: Any) -> bool:
+        """Whether a typed message goes on to pygls: an edit of a file the editor never
+        opened is dropped (pygls would read the file from disk, outside the loader's door)."""
+        if isinstance(message, types.DidChangeTextDocumentNotification) and not self.is_open(
+            message.params.text_document.uri
+        ):
+            log.warning("dropped a change of a file that is not open: %s", message.params.text_document.uri)
+            return False
+        return True
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        if not isinstance(error, RefusedRequest):
+            super().report_server_error(error, source)
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio through ``stream.serve`` (pygls' handlers, this reader)."""
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        gate = MessageGate(self.protocol, self.admit)
+        try:
+            asyncio.run(serve(stdin or sys.stdin.buffer, self.thread_pool, gate))
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
 
 server = RecordsServer()
@@ -107,17 +185,32 @@ def _initialize(ls: RecordsServer, params: types.InitializeParams) -> None:
     ls.records = RecordsWorkspace(root, records if records.is_absolute() else root / records)
 
 
+@server.feature(types.INITIALIZED)
+def _initialized(ls: RecordsServer, params: types.InitializedParams) -> None:
+    """Say once why nothing will be checked when the records folder is refused (KB008)."""
+    records = ls.records_workspace()
+    if records.root_refused() and records.records.is_symlink():
+        message = (
+            f"kbgen: refused {records.records}: it is a symlink, and records are read only from "
+            "a regular folder (KB008); nothing below it is checked"
+        )
+        log.warning("%s", message.removeprefix("kbgen: "))
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-def _did_open(ls: RecordsServer, params: types.DidOpenTextDocumentParams) -> None:
+async def _did_open(ls: RecordsServer, params: types.DidOpenTextDocumentParams) -> None:
     path = _path(params.text_document.uri)
     folder = ls.records_workspace().hold(path, params.text_document.text)
     if folder is not None:
-        ls.recheck(folder, path)
+        await ls.recheck(folder, path)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def _did_change(ls: RecordsServer, params: types.DidChangeTextDocumentParams) -> None:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = ls.workspace.text_documents.get(unquote(params.text_document.uri))
+    if document is None:  # not open: nothing to hold (see RecordsServer.admit)
+        return
     path = _path(params.text_document.uri)
     folder = ls.records_workspace().hold(path, document.source)
     if folder is not None:
@@ -125,15 +218,15 @@ def _did_change(ls: RecordsServer, params: types.DidChangeTextDocumentParams) ->
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
-def _did_save(ls: RecordsServer, params: types.DidSaveTextDocumentParams) -> None:
+async def _did_save(ls: RecordsServer, params: types.DidSaveTextDocumentParams) -> None:
     path = _path(params.text_document.uri)
     folder = ls.records_workspace().system_of(path)
     if folder is not None:
-        ls.recheck(folder, path)
+        await ls.recheck(folder, path)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-def _did_close(ls: RecordsServer, params: types.DidCloseTextDocumentParams) -> None:
+async def _did_close(ls: RecordsServer, params: types.DidCloseTextDocumentParams) -> None:
     path = _path(params.text_document.uri)
     folder = ls.records_workspace().release(path)
     ls.text_document_publish_diagnostics(
@@ -141,86 +234,94 @@ def _did_close(ls: RecordsServer, params: types.DidCloseTextDocumentParams) -> N
     )
     if folder is not None:
         ls.published.get(folder, set()).discard(path.resolve())
-        ls.recheck(folder)
+        await ls.recheck(folder)
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-def _definition(ls: RecordsServer, params: types.DefinitionParams) -> types.Location | None:
-    return features.definition(
-        ls.records_workspace(), ls.positions(), _path(params.text_document.uri), params.position
-    )
+async def _definition(ls: RecordsServer, params: types.DefinitionParams) -> types.Location | None:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.definition(ls.records_workspace(), ls.positions(), path, params.position)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-def _references(ls: RecordsServer, params: types.ReferenceParams) -> list[types.Location]:
+async def _references(ls: RecordsServer, params: types.ReferenceParams) -> list[types.Location]:
     path = _path(params.text_document.uri)
+    await ls.settled(path)
     return features.references(
         ls.records_workspace(), ls.positions(), path, params.position, params.context.include_declaration
     )
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def _hover(ls: RecordsServer, params: types.HoverParams) -> types.Hover | None:
-    return features.hover(
-        ls.records_workspace(), ls.positions(), _path(params.text_document.uri), params.position
-    )
+async def _hover(ls: RecordsServer, params: types.HoverParams) -> types.Hover | None:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.hover(ls.records_workspace(), ls.positions(), path, params.position)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-def _document_symbols(ls: RecordsServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-    return features.document_symbols(ls.records_workspace(), ls.positions(), _path(params.text_document.uri))
+async def _document_symbols(
+    ls: RecordsServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.document_symbols(ls.records_workspace(), ls.positions(), path)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
-def _workspace_symbols(ls: RecordsServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
-    return features.workspace_symbols(ls.records_workspace(), ls.positions(), params.query)
+async def _workspace_symbols(
+    ls: RecordsServer, params: types.WorkspaceSymbolParams
+) -> list[types.WorkspaceSymbol]:
+    records = ls.records_workspace()
+    await asyncio.to_thread(lambda: list(records.every_analysis()))  # each system made current
+    return features.workspace_symbols(records, ls.positions(), params.query)
 
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=ID_TRIGGERS))
-def _completion(ls: RecordsServer, params: types.CompletionParams) -> types.CompletionList:
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    return features.completion(
-        ls.records_workspace(), document, _path(params.text_document.uri), params.position
-    )
+async def _completion(ls: RecordsServer, params: types.CompletionParams) -> types.CompletionList:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.completion(ls.records_workspace(), ls.positions(), path, params.position)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
-def _document_links(ls: RecordsServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
-    return features.document_links(ls.records_workspace(), ls.positions(), _path(params.text_document.uri))
+async def _document_links(ls: RecordsServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.document_links(ls.records_workspace(), ls.positions(), path)
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-def _prepare_rename(ls: RecordsServer, params: types.PrepareRenameParams) -> Any:
-    return features.prepare_rename(
-        ls.records_workspace(), ls.positions(), _path(params.text_document.uri), params.position
-    )
+async def _prepare_rename(ls: RecordsServer, params: types.PrepareRenameParams) -> Any:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.prepare_rename(ls.records_workspace(), ls.positions(), path, params.position)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
-def _rename(ls: RecordsServer, params: types.RenameParams) -> types.WorkspaceEdit:
+async def _rename(ls: RecordsServer, params: types.RenameParams) -> types.WorkspaceEdit:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
     try:
-        return features.rename(
-            ls.records_workspace(),
-            ls.positions(),
-            _path(params.text_document.uri),
-            params.position,
-            params.new_name,
-        )
+        return features.rename(ls.records_workspace(), ls.positions(), path, params.position, params.new_name)
     except features.Refused as refusal:
-        raise JsonRpcException(code=types.LSPErrorCodes.RequestFailed, message=str(refusal)) from None
+        log.info("rename refused: %s", refusal)
+        raise RefusedRequest(str(refusal)) from None
 
 
 @server.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
 )
-def _code_actions(ls: RecordsServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    return features.code_actions(
-        ls.records_workspace(), ls.positions(), _path(params.text_document.uri), params.context.diagnostics
-    )
+async def _code_actions(ls: RecordsServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    path = _path(params.text_document.uri)
+    await ls.settled(path)
+    return features.code_actions(ls.records_workspace(), ls.positions(), path, params.context.diagnostics)
 
 
 def run() -> None:
     """Serve over stdio until the client exits (stdout is the protocol: logs go to stderr)."""
     logging.basicConfig(level=logging.WARNING, format="kbgen lsp: %(levelname)s %(message)s")
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_QuietRefusals())
     server.start_io()

@@ -5,10 +5,14 @@ touched.
 The server reads nothing outside the records folder: a path is a record file only when it
 resolves to a place below it, and every file is read through the loader's one door
 (``generator.load.readfs``), with the editor's text of open files standing in for theirs.
+A records folder that is a symlink is refused as ``kbgen check`` refuses it: nothing below
+it is read, listed or checked.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,10 +44,24 @@ class RecordsWorkspace:
 
     def __post_init__(self) -> None:
         self.base = self.base.resolve()
-        self.records = self.records.resolve()
+        # The folders above the records folder are the workspace's own; the records folder
+        # itself is input: resolved, a symlink would lead the reads wherever it points.
+        self.records = self.records.parent.resolve() / self.records.name
+
+    def root_refused(self) -> bool:
+        """Whether the records folder is a symlink or no folder: ``kbgen check`` refuses it
+        (KB008), so the editor reads nothing below it. Asked on every use, not once: the
+        folder may be replaced while the server runs."""
+        try:
+            return not stat.S_ISDIR(os.lstat(self.records).st_mode)
+        except OSError:
+            return True
 
     def system_of(self, path: Path) -> Path | None:
-        """The system folder a file belongs to, or None when it lies outside the records."""
+        """The system folder a file belongs to, or None when it lies outside the records (or
+        the records folder is refused)."""
+        if self.root_refused():
+            return None
         try:
             relative = path.resolve().relative_to(self.records)
         except (ValueError, OSError):
@@ -99,7 +117,7 @@ class RecordsWorkspace:
         """The unsaved text of the open files of one run folder, by path below it."""
         return {
             path.relative_to(folder).as_posix(): text
-            for path, text in self.unsaved.items()
+            for path, text in list(self.unsaved.items())  # a copy: checks run beside edits
             if self.system_of(path) == folder  # a further run's files are its own
         }
 
@@ -140,7 +158,7 @@ class RecordsWorkspace:
 
     def every_analysis(self) -> Iterator[SystemAnalysis]:
         """Every system of the records folder (for workspace symbols), each analysed once."""
-        if not self.records.is_dir():
+        if self.root_refused():
             return
         for folder in system_folders(self.records):
             yield self.analysis(folder.resolve())
@@ -149,4 +167,4 @@ class RecordsWorkspace:
 
     def open_paths(self, folder: Path) -> list[Path]:
         """The files of a system the editor holds open."""
-        return sorted(path for path in self.unsaved if self.system_of(path) == folder)
+        return sorted(path for path in list(self.unsaved) if self.system_of(path) == folder)

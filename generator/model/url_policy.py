@@ -231,14 +231,44 @@ class SourceLinks:
         }
 
 
-def source_links(
-    links: str | None, location: str | None, revision: str | None, template: str | None
-) -> SourceLinks:
-    """The link builder of one source; a malformed template (refused by KB407) links nothing."""
-    parsed: LinkTemplate | None = None
+# Values a link template is expanded with to see that it yields a web URL (KB407).
+SAMPLE_VALUES = {"revision": "0123abc", "path": "dir/file.txt", "start": "1", "end": "2"}
+SAMPLE_LOCATION = "https://example.org/repo"
+
+
+def template_url_problem(template: LinkTemplate, location: str | None) -> str | None:
+    """Why a template's URLs would not be web URLs, asked of its expansion with sample
+    values (KB407): a template that starts with ``command:`` or a relative path."""
+    filled = (location or "").rstrip("/") or SAMPLE_LOCATION
+    return web_url_problem(template.expand({"location": filled, **SAMPLE_VALUES}))
+
+
+def links_refusal(links: str | None, location: str | None, template: str | None) -> str | None:
+    """Why a source may have no evidence links at all: what ``kbgen check`` refuses of its
+    location (KB406) and its template (KB407). Every consumer of ``source_links`` (the
+    site, the editor) gets no link for such a source, not a link it must remember to drop."""
+    if location is not None and web_url_problem(location) is not None:
+        return f"location {web_url_problem(location)}"
+    policy = link_policy(links, location, template)
+    if policy is LinkPolicy.TEMPLATE and not template:
+        return "'links: template' without a link_template"
     if template:
         try:
             parsed = parse_link_template(template)
-        except TemplateError:
-            parsed = None
+        except TemplateError as exc:
+            return f"link template: {exc}"
+        problem = template_url_problem(parsed, location)
+        if problem is not None:
+            return f"link template expands to a URL that {problem}"
+    return None
+
+
+def source_links(
+    links: str | None, location: str | None, revision: str | None, template: str | None
+) -> SourceLinks:
+    """The link builder of one source; a source whose location or template the check
+    refuses (KB406, KB407) links nothing."""
+    if links_refusal(links, location, template) is not None:
+        return SourceLinks(LinkPolicy.NONE, location, revision, None)
+    parsed = parse_link_template(template) if template else None
     return SourceLinks(link_policy(links, location, template), location, revision, parsed)

@@ -4,6 +4,8 @@
 escape their text, emits the URL only when the URL policy
 (``generator.model.url_policy``) accepts it — ``http``/``https`` absolute URLs or the site's
 own relative links — percent-encodes it, and renders the bare text when it is refused.
+``web_target(href)`` is the same policy for a link offered outside the site (the editor's
+document links), where only an absolute ``http``/``https`` URL means anything.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from generator.model.url_policy import encode_href, href_problem
+from generator.model.url_policy import encode_href, href_problem, web_url_problem
 from generator.render import rawhtml
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html
@@ -59,3 +61,13 @@ def html_link(
         if _CLASS.fullmatch(name):
             attrs[f"data-{name}"] = value
     return rawhtml.element("a", shown, attrs)
+
+
+def web_target(href: str | None) -> str | None:
+    """The target of a link shown outside the site (an editor's document link): an absolute
+    ``http``/``https`` URL the policy accepts, encoded as ``link`` encodes it; else None.
+    An editor acts on any scheme it knows (``command:`` runs a command), so nothing else
+    may reach it."""
+    if href is None or web_url_problem(href) is not None:
+        return None
+    return encode_href(href)

@@ -317,3 +317,38 @@ def test_verify_a_paper_as_if_it_were_a_git_repository(
     result = kbgen("check", "records", "--sources", str(tmp_path / "clones"), "--format", "json")
     assert result.code == 0
     assert located(result) == set()
+
+
+def test_every_source_whose_anchors_do_not_link_says_why(paper: PipelineResult) -> None:
+    """An anchor links to the cited lines, or its source's record says why it does not."""
+    page = paper.pages[RESULT_PAGE]
+    reasons = re.findall(r'<p class="kb-unlinked"><strong>Evidence anchors:</strong> ([^<]*)</p>', page)
+    assert reasons == [
+        "shown as text: a capture, pinned by its digest, not a repository",
+        "shown as text: the source says &#x27;links: none&#x27;",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("links", "location", "revision", "template", "reason"),
+    [
+        (None, "https://github.com/e/x", "0123abc", None, None),
+        (
+            None,
+            "https://github.com/e/x",
+            None,
+            None,
+            "not linked: the source states no revision to pin its anchors at",
+        ),
+        ("none", "https://github.com/e/x", "0123abc", None, "shown as text: the source says 'links: none'"),
+        (None, "https://arxiv.org/abs/1", "v2", None, "shown as text: the source is not on a git host"),
+        (None, None, "sha256:" + "a" * 64, None, "shown as text: a capture, pinned by its digest"),
+        ("git", "command:run", "0123abc", None, "not linked: its location"),
+        ("template", "https://x.example", "0123abc", "command:x#{path}", "not linked: its link template"),
+    ],
+)
+def test_why_a_source_s_anchors_do_not_link(links, location, revision, template, reason) -> None:
+    from generator.model.url_policy import unlinked_reason
+
+    found = unlinked_reason(links, location, revision, template)
+    assert (found is None) if reason is None else (found or "").startswith(reason)

@@ -272,3 +272,25 @@ def source_links(
         return SourceLinks(LinkPolicy.NONE, location, revision, None)
     parsed = parse_link_template(template) if template else None
     return SourceLinks(link_policy(links, location, template), location, revision, parsed)
+
+
+def unlinked_reason(
+    links: str | None, location: str | None, revision: str | None, template: str | None
+) -> str | None:
+    """Why a source's evidence anchors are shown as text rather than linked to the cited
+    lines, or None when they link: a page says it once, on the source's record."""
+    refusal = links_refusal(links, location, template)
+    if refusal is not None:
+        return f"not linked: its {refusal}"
+    policy = link_policy(links, location, template)
+    if policy is LinkPolicy.NONE:
+        if links == "none":
+            return "shown as text: the source says 'links: none'"
+        if revision and revision.lower().startswith(("sha256:", "sha-256")):
+            return "shown as text: a capture, pinned by its digest, not a repository"
+        if location is None:
+            return "shown as text: the source states no location"
+        return "shown as text: the source is not on a git host (a paper, a page or a capture)"
+    if policy is LinkPolicy.GIT and not revision:
+        return "not linked: the source states no revision to pin its anchors at"
+    return None

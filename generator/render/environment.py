@@ -22,6 +22,8 @@ from markupsafe import Markup
 from generator.model.fields import record_badges, record_fields
 from generator.model.ids import anchor_of
 from generator.model.kinds import shared_kind_titles
+from generator.model.records import Source
+from generator.model.url_policy import unlinked_reason
 from generator.render import rawhtml
 from generator.render.link_markup import link
 from generator.render.markdown import Md, block_quote, code_block, code_span, escape
@@ -74,6 +76,7 @@ def _environment() -> Environment:
         block_quote=block_quote,
         record_fields=record_fields,
         record_badges=record_badges,
+        unlinked_evidence=unlinked_evidence,
         shared_kind_titles=shared_kind_titles,  # called: the kinds in force when the page renders
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
         hashes=lambda level: Md("#" * level),
@@ -86,6 +89,15 @@ def _environment() -> Environment:
     # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
     env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
     return env
+
+
+def unlinked_evidence(record: Any) -> str | None:
+    """Why a source record's evidence anchors are shown as text, or None (not a source, or
+    its anchors link)."""
+    if not isinstance(record, Source):
+        return None
+    location = str(record.location) if record.location is not None else None
+    return unlinked_reason(record.links, location, record.revision, record.link_template)
 
 
 _ENV = _environment()

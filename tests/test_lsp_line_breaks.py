@@ -5,7 +5,6 @@ the checker's side)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,10 +12,10 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from hostile_support import make_records
+from lsp_hostile_support import initialize, open_file, published
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
-WAIT_SECONDS = 30
 # Valid YAML either way, and no other rule's concern: a quoted body may hold the
 # separator, which libyaml counts as a line break, so without the refusal CMP-1 below
 # would be indexed a line too low and a rename would write over the line after it.
@@ -34,37 +33,17 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "generator.cli.main", "lsp"])
 )
 async def client(lsp_client: LanguageClient, workspace: Path) -> AsyncIterator[None]:
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="kb")],
-    )
-    await lsp_client.initialize_session(params)
+    await initialize(lsp_client, workspace)
     yield
     await lsp_client.shutdown_session()
-
-
-async def _published_for(client: LanguageClient, uri: str) -> types.PublishDiagnosticsParams:
-    while True:
-        found: types.PublishDiagnosticsParams = await asyncio.wait_for(
-            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), WAIT_SECONDS
-        )
-        if found.uri == uri:
-            return found
 
 
 async def test_the_editor_gets_the_located_refusal_and_renames_nothing_in_it(
     client: LanguageClient, workspace: Path
 ) -> None:
-    path = workspace / "records" / "demo" / "extra.yaml"
-    uri = path.as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=EXTRA)
-        )
-    )
-    published = await _published_for(client, uri)
-    seen = [(str(d.code), d.range.start.line, d.range.start.character) for d in published.diagnostics]
+    uri = open_file(client, workspace / "records" / "demo" / "extra.yaml", EXTRA)
+    found = await published(client, uri)
+    seen = [(str(d.code), d.range.start.line, d.range.start.character) for d in found.diagnostics]
     assert seen == [("KB013", 3, 15)]  # the check's 4:16
 
     records = workspace / "records" / "demo" / "records.yaml"

@@ -13,10 +13,11 @@ asks the registry in force (``active_types``; a registry of one's own is put in 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+
+from generator.util.in_force import InForce
 
 # Frontmatter fields that become run fields, as written (a set's overview owns the run).
 RUN_FIELDS = {
@@ -119,11 +120,11 @@ TYPES = TypeRegistry(
     )
 )
 
-_ACTIVE: ContextVar[TypeRegistry] = ContextVar("kb_import_types", default=TYPES)
+_IN_FORCE = InForce("kb_import_types", TYPES)
 
 
 def active_types() -> TypeRegistry:
-    return _ACTIVE.get()
+    return _IN_FORCE.get()
 
 
 def document_type(key: str) -> DocumentType:
@@ -131,11 +132,6 @@ def document_type(key: str) -> DocumentType:
     return active_types().by_key(key)
 
 
-@contextmanager
-def using_types(registry: TypeRegistry) -> Iterator[TypeRegistry]:
+def using_types(registry: TypeRegistry) -> AbstractContextManager[TypeRegistry]:
     """Put ``registry`` in force for the imports made inside the block."""
-    token = _ACTIVE.set(registry)
-    try:
-        yield registry
-    finally:
-        _ACTIVE.reset(token)
+    return _IN_FORCE.using(registry)

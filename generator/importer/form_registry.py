@@ -13,13 +13,12 @@ reads stays the section's prose, in order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from contextlib import AbstractContextManager
 from typing import Any
 
 from generator.importer.forms import FormRegistry, FormSpec, FormState
 from generator.importer.markdown_blocks import Block
+from generator.util.in_force import InForce
 
 
 def _kind(name: str) -> Any:
@@ -110,19 +109,14 @@ FORMS = FormRegistry(
 )
 
 
-_ACTIVE: ContextVar[FormRegistry] = ContextVar("kb_import_forms", default=FORMS)
+_IN_FORCE = InForce("kb_import_forms", FORMS)
 
 
 def active_forms() -> FormRegistry:
     """The form registry in force: one put in force with ``using_forms``, else ``FORMS``."""
-    return _ACTIVE.get()
+    return _IN_FORCE.get()
 
 
-@contextmanager
-def using_forms(registry: FormRegistry) -> Iterator[FormRegistry]:
+def using_forms(registry: FormRegistry) -> AbstractContextManager[FormRegistry]:
     """Put ``registry`` in force for the imports made inside the block."""
-    token = _ACTIVE.set(registry)
-    try:
-        yield registry
-    finally:
-        _ACTIVE.reset(token)
+    return _IN_FORCE.using(registry)

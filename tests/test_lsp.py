@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_hostile_support import open_file
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -70,17 +71,7 @@ def _position(text: str, needle: str, nth: int = 0, offset: int = 0) -> types.Po
 
 
 async def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri,
-                language_id="yaml",
-                version=1,
-                text=path.read_text(encoding="utf-8") if text is None else text,
-            )
-        )
-    )
+    uri = open_file(client, path, text)
     await _published(client)
     # The server publishes every open file of the system, back to back: let the others
     # arrive, so the next publication awaited is the next check's.

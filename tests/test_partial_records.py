@@ -71,9 +71,11 @@ def test_hide_a_record_from_the_counts_with_a_broken_id(
 def test_hide_a_record_from_the_counts_with_a_missing_required_field(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kbgen
 ) -> None:
-    text = "claims:\n  - id: CLM-1\n    claim: It remembers CLM-9.\n"
+    # (A claim may state no conclusion status; a source must state its identity.)
+    text = "claims:\n  - id: CLM-1\n    claim: It remembers CLM-9.\n    conclusion_status: claimed\n"
+    text += "sources:\n  - id: SRC-9\n    source_kind: Git\n    body: It cites CLM-1.\n"
     found, counts = _check(tmp_path, monkeypatch, kbgen, {"claims.yaml": text})
-    assert ("KB102", "records/demo/claims.yaml", 2, 5) in found
+    assert ("KB102", "records/demo/claims.yaml", 6, 5) in found
     assert counts["claims"] == 1
 
 

@@ -80,4 +80,8 @@ def test_prose_quotations_are_block_quotations(pipeline: PipelineResult) -> None
     quote = epistemic[epistemic.index("let evidence = fact.evidence.trim();") - 200 :]
     assert '<div class="kb-quote">\n<div class="highlight"><pre><span></span><code>let evidence' in quote
     source = quote.index('<span class="kb-quote__source">')
-    assert "src/consolidate.rs:914-927" in quote[source : quote.index("</span>", source)]
+    # The source states its revision (the register's 'Revision or capture' column): the
+    # attribution's path and lines link to the cited lines, and read as written.
+    attribution = quote[source : quote.index("</span>", source)]
+    assert "src/consolidate.rs:914-927" in re.sub(r"<[^>]+>", "", attribution)
+    assert "/blob/6acb13dc35765bf5ccfc87e445dd09c480f1c28a/src/consolidate.rs#L914-L927" in attribution

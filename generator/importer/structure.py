@@ -33,6 +33,7 @@ from generator.importer.columns import continues_record
 from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
 from generator.importer.markdown_blocks import Block
+from generator.importer.recognisers.declarations import first_outside_code
 from generator.importer.recognisers.evidence import evidence_anchors
 from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import table_rows
@@ -203,13 +204,13 @@ def _heading_declaration(block: Block) -> Declared | None:
     if found is None:
         return None
     record_id, after = found
-    dash = re.match(rf"^[*_`]*{_DASH}(?P<label>.+)$", after)
+    dash = re.match(rf"^[*_`]*{_DASH}(?P<label>.+)\Z", after)
     label = dash.group("label").strip("*_ ") if dash else None
     return Declared(record_id, block.line, block.col, label or None)
 
 
-_PARAGRAPH = re.compile(rf"^[*_`]*{_DASH}(?P<rest>\S.*)$", re.S)
-_BARE_BOLD = re.compile(r"^(?:\*\*[.:]|[.:]\*\*)\s*(?P<rest>.*)$", re.S)
+_PARAGRAPH = re.compile(rf"^[*_`]*{_DASH}(?P<rest>\S.*)\Z", re.S)
+_BARE_BOLD = re.compile(r"^(?:\*\*[.:]|[.:]\*\*)\s*(?P<rest>.*)\Z", re.S)
 
 
 def _paragraph_declarations(block: Block, markdown: bool) -> list[Declared]:
@@ -250,18 +251,19 @@ def _paragraph_declaration(text: str, line: int, col: int) -> Declared | None:
     return declared
 
 
+_LABEL_END = re.compile(r"(?<![\s.][A-Za-z])\.(?=\s|\Z)|:(?=\s|\Z)")
+
+
 def _label(rest: str, bold_open: bool) -> tuple[str | None, str]:
     """The declaration's label: a bold span, else the text to its first full stop or colon."""
-    bold = re.match(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<body>.*)$", rest, re.S)
+    bold = re.match(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<body>.*)\Z", rest, re.S)
     if bold is None and bold_open:  # ``**CMP-1 — Label.** Body``: the bold opened before the ID
-        bold = re.match(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<body>.*)$", rest, re.S)
+        bold = re.match(r"^(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<body>.*)\Z", rest, re.S)
     if bold:
         return bold.group("label").strip() or None, bold.group("body").strip()
-    ticks = 0
-    for match in re.finditer(r"(?<![\s.][A-Za-z])\.(?=\s|$)|:(?=\s|$)", rest):
-        ticks = rest.count("`", 0, match.start())
-        if ticks % 2 == 0:
-            return rest[: match.start()].strip() or None, rest[match.end() :].strip()
+    end = first_outside_code(_LABEL_END, rest)
+    if end is not None:
+        return rest[: end.start()].strip() or None, rest[end.end() :].strip()
     return rest.strip() or None, ""
 
 
@@ -269,7 +271,7 @@ def _lines(block: Block) -> list[tuple[int, int, str]]:
     return [(block.line + offset, 1, line.strip()) for offset, line in enumerate(block.lines) if line.strip()]
 
 
-_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|[0-9]{1,9}[.)])\s+(?P<text>\S.*)$")
+_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|[0-9]{1,9}[.)])\s+(?P<text>\S.*)\Z")
 
 
 def _items(block: Block) -> Iterator[tuple[int, int, str]]:

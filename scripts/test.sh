@@ -19,7 +19,6 @@ ruff format --check generator tests benchmarks
 mypy generator
 # The layers, one way (contracts in pyproject.toml): an import that points up fails here.
 lint-imports
-# Every core runs tests (pytest-xdist); a test file stays on one worker, so a module's
-# built site or started server is made once. `-n 0` as an argument runs them in this
-# process. pytest's closing line ("N passed … in S s") gives the suite's wall time.
-exec python3 -m pytest -n auto --dist loadfile "$@"
+# pytest's closing line ("N passed … in S s") gives the suite's wall time. `-n auto
+# --dist loadfile` runs the tests on every core (pytest-xdist, a test file per worker).
+exec python3 -m pytest "$@"

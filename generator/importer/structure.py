@@ -24,6 +24,7 @@ recognisers, and it reads the blocks of the one Markdown adapter. Each loss is a
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -373,11 +374,12 @@ def measure(text: str, files: Iterable[dict[str, Any]]) -> Structure:
             evidence.update(str(anchor) for anchor in amendment.get("evidence") or [])
         for anchor in dict.fromkeys(declared.anchors):
             structure.add("anchors", anchor in evidence, declared, f"evidence anchor {anchor}")
-        quoted = [str(quote.get("path")) for quote in record.get("quotes") or [] if isinstance(quote, dict)]
+        # Each quotation of the record answers one written after its declaration (counted, so
+        # a record of many quotations is measured in linear time).
+        quoted = Counter(str(q.get("path")) for q in record.get("quotes") or [] if isinstance(q, dict))
         for path in declared.quotations:
-            held = path in quoted
-            if held:
-                quoted.remove(path)
+            held = quoted[path] > 0
+            quoted[path] -= 1
             structure.add("quotations", held, declared, f"quotation of {path}")
         if declared.revision is not None:
             revision = str(record.get("revision") or "")

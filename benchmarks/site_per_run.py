@@ -4,7 +4,7 @@
     python3 benchmarks/site_per_run.py 10 100 200
 
 Each size builds a throwaway project whose one system has that many runs (copies of a
-clean fixture run, ``tests/many_runs.py``) and prints the site's bytes, the bytes of the
+clean fixture run, ``tests/support/many_runs.py``) and prints the site's bytes, the bytes of the
 system's pages, bytes per run, files and the build's wall-clock time. Bytes added per
 run should stay about the same as the runs grow (a navigation repeating the history on
 every page made them grow with the runs: 200 runs built 260 MB). Compare bytes; the
@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 from many_runs import SiteSize, build_many_runs
 

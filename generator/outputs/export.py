@@ -212,7 +212,7 @@ def export_json(
 
     The document is assembled from each system's serialized entry (``_system_json``),
     which is byte for byte what ``json.dumps`` writes for the whole document (JSON strings
-    hold no raw newline, so re-indenting line by line is exact; ``tests/test_export.py``
+    hold no raw newline, so re-indenting line by line is exact; ``tests/outputs/test_export.py``
     checks it)."""
     return export_json_bytes(result, system, memo).decode("utf-8")
 

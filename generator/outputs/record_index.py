@@ -7,7 +7,7 @@ fixed cost of a ``kbgen serve`` rebuild and grows with the KB. The site's search
 builds the index from the counts (``kb-search.js``, ``serializedIndex``), with the
 formulas of ``serialized_index`` here: BM25, k1 = 1.2, b = 0.75, lunr's idf, scores
 rounded to three places, in the same order of operations as lunr's builder. So the
-browser's index is lunr's own: ``tests/test_fast_markdown.py`` compares
+browser's index is lunr's own: ``tests/outputs/test_fast_markdown.py`` compares
 ``serialized_index`` with lunr.py's builder on the shipped records, and the browser tests
 compare the worker's index with ``serialized_index``. ``kbgen search`` queries lunr.py's
 own index of the same documents.

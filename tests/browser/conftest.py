@@ -30,7 +30,7 @@ def base_url(site_dir: Path) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     """Debian's headless Chromium driven by Playwright (no browser download), one per test
     module: Playwright's synchronous API keeps an event loop running while it is open, and
-    the asyncio tests that follow (tests/test_lsp.py) need the thread's loop to themselves."""
+    the asyncio tests that follow (tests/lsp/test_lsp.py) need the thread's loop to themselves."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} is not installed (scripts/test.sh installs Debian's chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -1,6 +1,6 @@
 """The site's search box: typed queries show the record first and land on its anchor.
 
-Also runs the whole query table (tests/search_queries.py) through lunr.js and kb-search.js,
+Also runs the whole query table (tests/support/search_queries.py) through lunr.js and kb-search.js,
 the code of the site's search worker, over the index the site ships, and compares the
 index the worker builds from the shipped counts with generator/record_index.py's.
 """
@@ -165,7 +165,7 @@ def _scores_apart(ours: list[Any], theirs: list[Any]) -> list[tuple[str, float, 
 
 def test_worker_builds_lunrs_index_from_the_shipped_counts(browsing, base_url, site_dir: Path):
     """kb-search.js's serializedIndex, run in Chromium on the shipped file, gives the index
-    generator/record_index.py computes (and tests/test_fast_markdown.py checks against
+    generator/record_index.py computes (and tests/outputs/test_fast_markdown.py checks against
     lunr.py's builder). JavaScript's Math.log and Math.round may differ from Python's in a
     last bit, so a score may differ by one in the third decimal, never more."""
     page = browsing.page
@@ -224,7 +224,7 @@ def test_an_id_of_several_systems_opens_the_current_pages_systems(browsing, base
     assert browsing.errors == []
 
 
-# A sentence of oh-my-pi's Bounded synthesis (tests/test_search.py searches it too).
+# A sentence of oh-my-pi's Bounded synthesis (tests/outputs/test_search.py searches it too).
 SENTENCE = "model calls sit inside substantial symbolic control"
 
 

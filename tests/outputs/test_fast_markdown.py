@@ -1,0 +1,72 @@
+"""Faster full builds keep their output: the record index computed without lunr's builder
+is lunr's own, and kbgen serve's remembered parts give the same index file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.outputs.record_index import FieldTerms, index_term
+from generator.outputs.search import (
+    build_index,
+    index_of_site_data,
+    site_index_data,
+    site_index_memo,
+    site_index_text,
+)
+from generator.pipeline import link_records
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _canonical(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def shipped_graphs() -> list:
+    linked = link_records(REPO_ROOT / "records")
+    assert not linked.errors
+    return linked.graphs
+
+
+def test_site_index_built_from_shipped_counts_equals_lunr_builders_index(shipped_graphs: list) -> None:
+    shipped = index_of_site_data(json.loads(site_index_text(shipped_graphs)))
+    built = build_index(shipped_graphs)
+    assert _canonical(shipped.index.serialize()) == _canonical(built.index.serialize())
+    assert shipped.entries == built.entries
+
+
+def test_site_index_text_is_json_of_its_data(shipped_graphs: list) -> None:
+    assert site_index_text(shipped_graphs) == _canonical(site_index_data(shipped_graphs))
+
+
+def test_remembered_parts_give_the_same_index(shipped_graphs: list) -> None:
+    memo = site_index_memo()
+    first = site_index_text(shipped_graphs, memo)
+    again = site_index_text(list(reversed(shipped_graphs)), memo)  # systems sorted by slug
+    only_one = site_index_text(shipped_graphs[:1], memo)
+    assert first == again == site_index_text(shipped_graphs)
+    assert only_one == site_index_text(shipped_graphs[:1])
+
+
+def test_counted_terms_round_trip() -> None:
+    terms = FieldTerms.of(["Routes", "route", "the", "RTE-11", "2024"])
+    assert terms.as_row() == [4, "rout", 2, "rte-11", 1, "2024", 1]
+    assert FieldTerms.from_row(terms.as_row()) == terms
+
+
+@pytest.mark.parametrize(
+    ("word", "term"),
+    [("running", "run"), ("the", None), ("(route)", "rout"), ("rte-11", "rte-11"), ("--", "--")],
+)
+def test_index_term_is_lunrs_pipeline(word: str, term: str | None) -> None:
+    assert index_term(word) == term
+
+
+def test_field_terms_count_in_first_occurrence_order() -> None:
+    terms = FieldTerms.of(["Routes", "the", "route", "objects"])
+    assert terms.length == 3
+    assert list(terms.counts.items()) == [("rout", 2), ("object", 1)]

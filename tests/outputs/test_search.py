@@ -1,0 +1,295 @@
+"""Record search: ``kbgen search`` and the index the site ships rank the query table alike.
+
+The site's index is read back from a real build (``search/search_index.json``) and queried
+with lunr in Python through the same query plan; tests/browser/test_search_box.py runs the
+same table through lunr.js and the search box.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hostile_support import make_records
+from search_queries import QUERIES, anchor
+
+from generator.outputs import search
+from generator.outputs.search import RecordIndex, index_tokens, tokens
+from generator.pipeline import link_records
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+IDS = [query for query, _ in QUERIES]
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped records built once (in a subprocess: MkDocs reads the environment)."""
+    site = tmp_path_factory.mktemp("search-site") / "site"
+    env = {k: v for k, v in os.environ.items() if k not in ("KBGEN_RECORDS", "SOURCE_DATE_EPOCH")}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator.cli.main", "build", "--site-dir", str(site)],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return site
+
+
+def _site_index(site: Path) -> RecordIndex:
+    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["kb"]
+    return search.index_of_site_data(data)
+
+
+@pytest.fixture(scope="module")
+def site_index(built_site: Path) -> RecordIndex:
+    return _site_index(built_site)
+
+
+@pytest.fixture(scope="module")
+def shipped_index_once() -> Iterator[None]:
+    """``kbgen search`` indexes each records folder once for the rest of this module."""
+    original = search.load_index
+    cached = functools.cache(lambda folder, all_runs=False: original(folder, all_runs))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            search, "load_index", lambda records, all_runs=False: cached(records.resolve(), all_runs)
+        )
+        yield
+
+
+@pytest.mark.usefixtures("shipped_index_once")
+@pytest.mark.parametrize(("query", "expected"), QUERIES, ids=IDS)
+def test_kbgen_search_shows_the_expected_record_first(kbgen, query, expected):
+    result = kbgen("search", query, "--json")
+    hits = result.json()["hits"]
+    if expected is None:
+        assert (result.code, hits) == (1, [])
+        return
+    assert result.code == 0, result.err
+    assert (hits[0]["system"], hits[0]["id"]) == expected
+    assert hits[0]["url"].endswith(f"/#{anchor(expected[1])}")
+
+
+@pytest.mark.parametrize(("query", "expected"), QUERIES, ids=IDS)
+def test_site_index_shows_the_expected_record_first(site_index, query, expected):
+    hits = site_index.search(query)
+    first = (hits[0].entry.system, hits[0].entry.id) if hits else None
+    assert first == expected
+
+
+def test_query_table_has_thirty_queries_of_every_sort():
+    assert len(QUERIES) >= 30
+    assert any(expected is None for _, expected in QUERIES)
+    assert any(query.startswith('"') for query, _ in QUERIES)
+
+
+def test_every_site_entry_lands_on_an_anchor_of_its_page(built_site, site_index):
+    for entry in site_index.entries:
+        page, _, fragment = entry.url.partition("#")
+        text = (built_site / page / "index.html").read_text(encoding="utf-8")
+        assert not fragment or f'id="{fragment}"' in text, entry.url
+
+
+def test_hand_written_pages_are_searchable_by_section(site_index):
+    """The home page and the authoring guide are in the index, one entry per section."""
+    pages = [entry for entry in site_index.entries if entry.kind == search.PAGE_KIND]
+    assert {entry.url for entry in pages} >= {"", "#systems", "#reading-a-record", "authoring/"}
+    assert all(entry.id == "" and entry.system == "" for entry in pages)
+    first = site_index.search("Authoring records")[0].entry
+    assert (first.kind, first.url, first.label) == ("page", "authoring/", "Authoring records")
+    assert site_index.search("lower-cased ID")[0].entry.url == "#reading-a-record"
+
+
+def test_generated_pages_are_indexed_by_record_not_by_section(site_index):
+    """The theme's sections of generated pages are dropped: records stand for them."""
+    pages = {entry.url.partition("#")[0] for entry in site_index.entries if entry.kind == search.PAGE_KIND}
+    assert not any(url.startswith("systems/") or url.startswith("glossary/") for url in pages)
+
+
+def test_records_rank_before_pages_on_equal_scores(site_index):
+    kinds = [entry.kind for entry in site_index.entries]
+    first_page = kinds.index(search.PAGE_KIND)
+    assert search.PAGE_KIND not in kinds[:first_page] and set(kinds[first_page:]) == {search.PAGE_KIND}
+
+
+def test_page_sections_are_read_as_text_and_malformed_ones_skipped():
+    theme_docs = [
+        {
+            "location": "guide/#tips",
+            "title": "Tips &amp; <code>tricks</code>",
+            "text": "<p>Use <em>kbgen</em>.</p>",
+        },
+        {"title": "no location"},
+        "not a mapping",
+    ]
+    found = search.page_documents(theme_docs)
+    assert [(doc.entry.label, doc.entry.url, doc.body) for doc in found] == [
+        ("Tips & tricks", "guide/#tips", "Use kbgen.")
+    ]
+
+
+def test_site_search_box_talks_to_the_record_worker(built_site):
+    config = re.search(r'"search": "([^"]+)"', (built_site / "index.html").read_text(encoding="utf-8"))
+    assert config is not None
+    worker = config.group(1).split("?")[0]
+    assert worker == "assets/javascripts/kb-search-worker.js"
+    for script in ("kb-search-worker.js", "kb-search.js", "vendor/lunr-2.3.9.js"):
+        assert (built_site / "assets" / "javascripts" / script).is_file()
+
+
+def test_site_index_is_lean(built_site, site_index):
+    """Index bytes per entry (printed for the README); the theme's page documents are replaced."""
+    data = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    size = (built_site / "search" / "search_index.json").stat().st_size
+    count = len(site_index.entries)
+    print(f"\nsearch index: {size} bytes, {count} records, {size // count} per record")
+    assert data["docs"] == []
+    assert size < 4000 * len(site_index.entries)
+
+
+def test_ids_are_one_token_and_hyphenated_words_also_index_their_parts():
+    assert tokens("See RTE-11, MEM-RTE-knowledge-store.") == ["see", "rte-11", "mem-rte-knowledge-store"]
+    assert index_tokens("RTE-11 read-back") == ["rte-11", "read-back", "read", "back"]
+
+
+def test_kbgen_search_prints_id_kind_label_system_url_and_context(kbgen):
+    result = kbgen("search", "RTE-11", "--system", "oh-my-pi", "--limit", "1")
+    assert result.code == 0
+    first, context = result.out.splitlines()
+    assert first.startswith("RTE-11 (route, oh-my-pi) — Autoresearch log")
+    assert first.endswith("systems/oh-my-pi/result/#rte-11")
+    assert context.startswith("    ") and len(context.strip()) > 20
+
+
+def test_kbgen_search_filters_by_system_and_kind(kbgen):
+    by_system = kbgen("search", "SRC-1", "--system", "decapod", "--json").json()["hits"]
+    assert {hit["system"] for hit in by_system} == {"decapod"}
+    by_code = kbgen("search", "Mnemopi", "--kind", "RTE", "--json").json()["hits"]
+    by_name = kbgen("search", "Mnemopi", "--kind", "route", "--json").json()["hits"]
+    assert by_code == by_name
+    assert by_code and {hit["kind"] for hit in by_code} == {"route"}
+
+
+def test_kbgen_search_limit(kbgen):
+    assert len(kbgen("search", "RTE-1", "--json", "--limit", "2").json()["hits"]) == 2
+    assert len(kbgen("search", "RTE-1", "--json", "--limit", "0").json()["hits"]) > 2
+
+
+def test_kbgen_search_says_when_nothing_matches(kbgen):
+    result = kbgen("search", "zzzqqq")
+    assert result.code == 1
+    assert "nothing matches 'zzzqqq'" in result.err
+
+
+def test_kbgen_search_refuses_a_missing_records_folder(kbgen, tmp_path):
+    result = kbgen("search", "RTE-1", "--records", str(tmp_path / "none"))
+    assert result.code == 2
+    assert "no such records folder" in result.err
+
+
+def test_kbgen_search_refuses_records_with_errors(kbgen, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    make_records(tmp_path, {"run.yaml": "run: [\n"})
+    result = kbgen("search", "RTE-1")
+    assert result.code == 2
+    assert "run 'kbgen check records'" in result.err
+
+
+LABEL_WITH_MARKUP = '<img src=x onerror="alert(1)"> Prompt to answer'
+
+
+def _demo_with_label(tmp_path: Path, label: str) -> Path:
+    text = (make_records.__globals__["CLEAN_SYSTEM"] / "records.yaml").read_text(encoding="utf-8")
+    return make_records(
+        tmp_path, {"records.yaml": text.replace("label: Prompt to answer", f"label: {label!r}")}
+    )
+
+
+def test_label_with_markup_is_printed_as_text(kbgen, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _demo_with_label(tmp_path, LABEL_WITH_MARKUP)
+    result = kbgen("search", "RTE-1", "--limit", "1")
+    assert result.code == 0, result.err
+    assert LABEL_WITH_MARKUP in result.out
+    hit = kbgen("search", "RTE-1", "--json").json()["hits"][0]
+    assert hit["label"] == LABEL_WITH_MARKUP
+    assert html.escape(LABEL_WITH_MARKUP) not in result.out
+
+
+def test_site_without_the_theme_index_is_left_alone(tmp_path):
+    assert search.write_site_index(tmp_path, []) is None
+    other = tmp_path / "search" / "search_index.json"
+    other.parent.mkdir()
+    other.write_text('{"docs": []}', encoding="utf-8")
+    assert search.write_site_index(tmp_path, []) is None
+    assert other.read_text(encoding="utf-8") == '{"docs": []}'
+
+
+def test_a_sentence_of_a_prose_section_finds_that_section(kbgen):
+    """Every prose section of a generated page is an entry, at its anchor."""
+    sentence = "model calls sit inside substantial symbolic control"
+    result = kbgen("search", sentence, "--json", "--limit", "1")
+    (hit,) = json.loads(result.out)["hits"]
+    assert (hit["kind"], hit["system"], hit["label"]) == ("section", "oh-my-pi", "Bounded synthesis")
+    assert hit["url"] == "systems/oh-my-pi/result/#bounded-synthesis"
+
+
+def test_a_sentence_of_an_earlier_run_is_found_when_asked(kbgen):
+    """The seed's run of oh-my-pi is an earlier run: found with --all-runs, on its own pages."""
+    sentence = "session reconstruction and alternative compaction representations preserve continuity"
+    assert kbgen("search", sentence, "--json").json()["hits"] == []
+    (hit,) = kbgen("search", sentence, "--all-runs", "--json", "--limit", "1").json()["hits"]
+    earlier = "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"
+    assert (hit["kind"], hit["system"], hit["label"]) == ("section", earlier, "Bounded synthesis")
+    assert hit["url"] == f"systems/{earlier}/result/#bounded-synthesis"
+
+
+def test_section_entries_hold_their_own_text_not_their_records(site_index):
+    sections = [entry for entry in site_index.entries if entry.kind == search.SECTION_KIND]
+    titles = {(entry.system, entry.label) for entry in sections}
+    assert {
+        ("oh-my-pi", "Runtime account"),
+        ("oh-my-pi", "Reconciliation"),
+        ("decapod", "Write side"),
+    } <= titles
+    assert all(entry.id == "" and entry.url.startswith(f"systems/{entry.system}/") for entry in sections)
+    # A record's own words find the record first, not the section that places it.
+    assert site_index.search("Mnemopi")[0].entry.id != ""
+
+
+def test_the_index_stays_within_a_fifth_over_the_text_it_indexes(built_site):
+    """The site's index bytes over the bytes of the text it indexes (records and sections)."""
+    graphs = link_records(REPO_ROOT / "records").graphs
+    text = sum(len(f"{d.entry.id} {d.label} {d.body}".encode()) for d in search.documents(graphs))
+    size = (built_site / "search" / "search_index.json").stat().st_size
+    print(f"\nsearch index: {size} bytes for {text} bytes of indexed text: {size / text:.2f}x")
+    assert size < 1.2 * text
+
+
+def test_an_index_of_every_run_is_written_beside_the_current_runs(built_site):
+    """The site's index holds the current runs; kb-all-runs.json, read on an earlier run's
+    pages, holds every run, the earlier runs' entries at their own pages."""
+    current = _site_index(built_site)
+    every = search.index_of_site_data(
+        json.loads((built_site / search.ALL_RUNS_INDEX).read_text(encoding="utf-8"))
+    )
+    assert not any("/runs/" in entry.system for entry in current.entries)
+    earlier = [entry for entry in every.entries if entry.system == "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"]
+    assert earlier and all(
+        entry.url.startswith("systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/") for entry in earlier
+    )
+    assert len(every.entries) == len(current.entries) + len(earlier)
+    assert current.search("Hashline") == []
+    assert every.search("Hashline")[0].entry.id == "CMP-4"

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from site_support import make_project
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "runs-two-runs-clean" / "records" / "demo"
+TESTS = Path(__file__).resolve().parents[1]
+FIXTURE = TESTS / "fixtures" / "check" / "runs-two-runs-clean" / "records" / "demo"
 _OWN_DATE = "2024-05-01"
 _FIRST_EARLIER = datetime.date(2023, 1, 1)
 

@@ -121,9 +121,12 @@ def _structure(browsing: Any, url: str) -> Any:
             .filter(h => /Injected H1|__config/.test(h.textContent)).length
           const admonitions = [...document.querySelectorAll('.admonition')]
             .filter(a => /SECURITY ADVISORY/.test(a.textContent)).length
-          const diagrams = [...document.querySelectorAll('.mermaid, pre.mermaid, svg')]
-            .filter(d => /evil\\.example/.test(d.textContent)).length
-          const links = document.querySelectorAll('a[href*="evil.example"]').length
+          // A drawn diagram is Mermaid's own <svg> (or a block Mermaid would draw) that is
+          // not one of the site's route maps; the text of a record never makes one.
+          const diagrams = [...document.querySelectorAll(
+              '.mermaid, pre.mermaid, svg[aria-roledescription], svg[id^="mermaid"]')]
+            .filter(d => !d.closest('.kb-map')).length
+          const links = document.querySelectorAll('[*|href*="evil.example"]').length
           const rows = [...document.querySelectorAll('td')]
             .filter(c => c.textContent.trim() === 'injected').length
           const config = document.getElementById('__config')

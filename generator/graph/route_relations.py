@@ -73,10 +73,10 @@ def _route_fields(graph: SystemGraph, route: Route) -> Iterator[tuple[str, str]]
 
 def is_route(graph: SystemGraph, record_id: str) -> bool:
     """A declared route: a route record, or a supplied record of the route kind."""
-    record = graph.records.get(record_id)
+    record = graph.record(record_id)
     if record is not None:
         return isinstance(record, Route)
-    return record_id in graph.supplied and kind_of(record_id) == RecordKind.ROUTE
+    return graph.supplied_record(record_id) is not None and kind_of(record_id) == RecordKind.ROUTE
 
 
 def route_relations(graph: SystemGraph) -> list[Relation]:
@@ -87,7 +87,7 @@ def route_relations(graph: SystemGraph) -> list[Relation]:
     def add(source: MapNode, label: str, target: str) -> None:
         if target == source.record_id and source.note is None:
             return
-        if target not in graph.declared:
+        if not graph.is_declared(target):
             return
         labels = found.setdefault((source, MapNode(target)), [])
         if label not in labels:

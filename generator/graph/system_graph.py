@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 from generator.graph.anchors import PageAnchors
 from generator.graph.placement import PagePlacement
 from generator.model.anchors import LineRange
-from generator.model.ids import anchor_of, grammar, resolve_id, sort_key, title_anchor
+from generator.model.ids import anchor_of, grammar, kind_of, resolve_id, sort_key, title_anchor
 from generator.model.kinds import shared_kind_titles, status_fields
 from generator.model.profile import AXIS_TITLES, axis_anchor
 from generator.model.prose import (
@@ -28,6 +28,7 @@ from generator.model.records import Annotation, RecordBase, Source, Supplied
 from generator.model.runs import RunEntry, RunHistory
 from generator.model.sets import (
     DOCUMENT_SECTION_TITLES,
+    SetAmendment,
     annotation_member,
     record_member,
 )
@@ -49,33 +50,133 @@ class Place:
     title: str
 
 
+class Amended(NamedTuple):
+    """An amendment of an analysis set's reconciliation and its anchor on the reconciliation page."""
+
+    anchor: str
+    amendment: SetAmendment
+
+
+class ProseSection(NamedTuple):
+    """A prose section of the system's documents: where it is, and what it holds of its own
+    (a section's blocks, a subsection being one of its own; or a document field's value)."""
+
+    place: Place
+    content: object
+
+
 @dataclass
 class SystemGraph:
-    """The resolved graph of one system."""
+    """The resolved graph of one system, asked through its queries.
+
+    The storage below (underscored) is filled once by ``link_system`` and read only through
+    the queries: what is declared (``record``, ``supplied_record``, ``source``,
+    ``is_declared``, ``resolve``), what a kind holds (``records_of_kind``, in declaration
+    order; ``records_in_id_order``, ``supplied_in_id_order``), who cites an ID and what it
+    cites (``cited_by``, ``cites``), what amends it (``amendments_of``) and where things are
+    published (``place_of``, ``page_of``, ``records_on_member_pages``, ``section_anchor``,
+    ``prose_sections``). Each answers in constant time or in the size of its answer: the
+    lists are built once, when linking or on first use.
+    """
 
     system: SystemRecords
     placement: PagePlacement
     home_page: str
-    records: dict[str, RecordBase] = field(default_factory=dict)
-    supplied: dict[str, Supplied] = field(default_factory=dict)
-    # target ID → places that reference it (records and sections), deduplicated, sorted.
-    referenced_by: dict[str, list[Place]] = field(default_factory=dict)
-    sources: dict[str, Source | Supplied] = field(default_factory=dict)
-    # record ID → the IDs its fields and prose cite (the forward direction of referenced_by).
-    cites: dict[str, list[str]] = field(default_factory=dict)
-    declared: frozenset[str] = frozenset()  # record and supplied IDs
-    # In an analysis set, record ID → the page of the member that declares it.
-    record_pages: dict[str, str] = field(default_factory=dict)
-    # In an analysis set, amended record ID → (anchor on the reconciliation page, amendment).
-    amended: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
-    # id(section) → its anchor on its page, allocated once per page (``graph/anchors.py``):
-    # a prose section never takes a record's anchor, the theme's or another section's.
-    section_anchors: dict[int, str] = field(default_factory=dict)
-    # Every prose section of the system's documents, in page order: where it is, and what
-    # it holds of its own (its blocks; a subsection is one of its own). Search indexes them.
-    prose_sections: list[tuple[Place, Any]] = field(default_factory=list)
     # Every run of the system, when it has more than one (``model/runs.py``); None for one run.
     history: RunHistory | None = None
+    _records: dict[str, RecordBase] = field(default_factory=dict, init=False, repr=False)
+    _supplied: dict[str, Supplied] = field(default_factory=dict, init=False, repr=False)
+    # target ID → places that reference it (records and sections), deduplicated, sorted.
+    _cited_by: dict[str, list[Place]] = field(default_factory=dict, init=False, repr=False)
+    _sources: dict[str, Source | Supplied] = field(default_factory=dict, init=False, repr=False)
+    # record ID → the IDs its fields and prose cite (the forward direction of _cited_by).
+    _cites: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False)
+    _declared: frozenset[str] = field(default=frozenset(), init=False, repr=False)  # records and supplied
+    # In an analysis set, record ID → the page of the member that declares it.
+    _record_pages: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    # In an analysis set, amended record ID → its amendments, in the reconciliation's order.
+    _amended: dict[str, list[Amended]] = field(default_factory=dict, init=False, repr=False)
+    # id(section) → its anchor on its page, allocated once per page (``graph/anchors.py``):
+    # a prose section never takes a record's anchor, the theme's or another section's.
+    _section_anchors: dict[int, str] = field(default_factory=dict, init=False, repr=False)
+    # Every prose section of the system's documents, in page order. Search indexes them.
+    _prose_sections: list[ProseSection] = field(default_factory=list, init=False, repr=False)
+
+    # ------------------------------------------------------------------ what is declared
+
+    def record(self, record_id: str) -> RecordBase | None:
+        """The record the system declares under an ID (None for a supplied or unknown ID)."""
+        return self._records.get(record_id)
+
+    def supplied_record(self, record_id: str) -> Supplied | None:
+        """The supplied record of an ID: declared elsewhere, cited here."""
+        return self._supplied.get(record_id)
+
+    def source(self, source_id: str) -> Source | Supplied | None:
+        """The source record (declared here, or supplied) an evidence anchor cites."""
+        return self._sources.get(source_id)
+
+    def is_declared(self, record_id: str) -> bool:
+        """Whether the system declares or is supplied the ID."""
+        return record_id in self._declared
+
+    def resolve(self, token: str) -> str | None:
+        """The declared ID a prose token names (longest match), or None."""
+        return resolve_id(token, self._declared)
+
+    def records_of_kind(self, kind: str) -> Sequence[RecordBase]:
+        """The system's records of a kind (its code, as ``kind_of`` gives it), in declaration order."""
+        return self._by_kind.get(kind, ())
+
+    @functools.cached_property
+    def _by_kind(self) -> dict[str | None, tuple[RecordBase, ...]]:
+        grouped: dict[str | None, list[RecordBase]] = {}
+        for record in self._records.values():
+            grouped.setdefault(kind_of(record.id), []).append(record)
+        return {kind: tuple(records) for kind, records in grouped.items()}
+
+    @functools.cached_property
+    def records_in_id_order(self) -> Sequence[RecordBase]:
+        """Every record of the system, in ID order."""
+        return tuple(self._records[record_id] for record_id in sorted(self._records, key=sort_key))
+
+    @functools.cached_property
+    def supplied_in_id_order(self) -> Sequence[Supplied]:
+        """Every supplied record of the system, in ID order."""
+        return tuple(self._supplied[record_id] for record_id in sorted(self._supplied, key=sort_key))
+
+    # ------------------------------------------------------------------ who cites what
+
+    def cited_by(self, record_id: str) -> Sequence[Place]:
+        """The places (records and sections) that cite an ID, one per anchor, sorted by page,
+        title and anchor."""
+        return self._cited_by.get(record_id, ())
+
+    def cites(self, record_id: str) -> Sequence[str]:
+        """The declared IDs a record's fields and prose cite, in ID order."""
+        return self._cites.get(record_id, ())
+
+    def amendments_of(self, record_id: str) -> Sequence[Amended]:
+        """In an analysis set, the reconciliation's amendments of a record, in its order."""
+        return self._amended.get(record_id, ())
+
+    # ------------------------------------------------------------------ where it is published
+
+    @property
+    def records_on_member_pages(self) -> bool:
+        """Whether each record lives on the page of the set member that declares it (an
+        analysis set with records) rather than all on the home page."""
+        return bool(self._record_pages)
+
+    def section_anchor(self, section: Section) -> str | None:
+        """A prose section's anchor on its page, as allocated; None for a section the graph
+        did not see."""
+        return self._section_anchors.get(id(section))
+
+    @property
+    def prose_sections(self) -> Sequence[ProseSection]:
+        """Every prose section of the system's documents, in page order."""
+        return self._prose_sections
 
     @property
     def slug(self) -> str:
@@ -120,7 +221,7 @@ class SystemGraph:
 
     def page_of(self, record_id: str) -> str:
         """The page a declared record is published on."""
-        return self.record_pages.get(record_id, self.home_page)
+        return self._record_pages.get(record_id, self.home_page)
 
     @property
     def profile_page(self) -> str:
@@ -134,18 +235,14 @@ class SystemGraph:
             return title_anchor(MEMORY_REPORT_SECTION_TITLES["limitations_and_checks"])
         return title_anchor("Limitations")
 
-    def resolve(self, token: str) -> str | None:
-        """The declared ID a prose token names (longest match), or None."""
-        return resolve_id(token, self.declared)
-
     def place_of(self, record_id: str) -> Place | None:
         """Where a record is published; None for supplied records (declared elsewhere)."""
-        if record_id in self.records:
-            record = self.records[record_id]
-            return Place(
-                self.slug, self.page_of(record_id), anchor_of(record_id), record.shown_label() or record_id
-            )
-        return None
+        record = self._records.get(record_id)
+        if record is None:
+            return None
+        return Place(
+            self.slug, self.page_of(record_id), anchor_of(record_id), record.shown_label() or record_id
+        )
 
     def links_of(self, source_id: str) -> SourceLinks | None:
         """The link builder of a cited source (its link policy, location and revision)."""
@@ -156,7 +253,7 @@ class SystemGraph:
         """Each source's link builder, made once: every evidence anchor of the system asks
         for one, and making it parses the location and the link template."""
         found = {}
-        for source_id, source in self.sources.items():
+        for source_id, source in self._sources.items():
             location = str(source.location) if source.location is not None else None
             links, template = getattr(source, "links", None), getattr(source, "link_template", None)
             found[source_id] = source_links(links, location, source.revision, template)
@@ -192,7 +289,7 @@ class SystemGraph:
 def _page_anchors(graph: SystemGraph, page: str, titles: dict[str, str]) -> PageAnchors:
     """The anchors a page owns before its prose sections get theirs: its records', its
     annotations', its own section and kind titles'."""
-    records = [anchor_of(rid) for rid in graph.records if graph.page_of(rid) == page]
+    records = [anchor_of(rid) for rid in graph._records if graph.page_of(rid) == page]
     notes = [
         "on-" + anchor_of(a.target) for a in graph.system.annotations if graph.annotation_page_of(a) == page
     ]
@@ -200,8 +297,8 @@ def _page_anchors(graph: SystemGraph, page: str, titles: dict[str, str]) -> Page
 
 
 def _section_places(
-    graph: SystemGraph, page: str, doc: Any, titles: dict[str, str]
-) -> Iterator[tuple[Place, Any, PageAnchors]]:
+    graph: SystemGraph, page: str, doc: object, titles: dict[str, str]
+) -> Iterator[tuple[Place, object, PageAnchors]]:
     anchors = _page_anchors(graph, page, titles)
     for key, title in titles.items():
         value = getattr(doc, key)
@@ -211,11 +308,11 @@ def _section_places(
         else:
             shown, anchor = title, anchors.own(title)
         if isinstance(value, Section):
-            graph.section_anchors[id(value)] = anchor
+            graph._section_anchors[id(value)] = anchor
         yield Place(graph.slug, page, anchor, shown), value, anchors
 
 
-def _ids_in(value: Any) -> Iterator[str]:
+def _ids_in(value: object) -> Iterator[str]:
     for text in collect(value).texts:
         for match in grammar().in_text.finditer(text.text):
             yield match.group(0)
@@ -223,12 +320,12 @@ def _ids_in(value: Any) -> Iterator[str]:
 
 def _nested_sections(
     graph: SystemGraph, place: Place, section: Section, anchors: PageAnchors
-) -> Iterator[tuple[Place, Any]]:
+) -> Iterator[tuple[Place, object]]:
     yield place, section.blocks
     for sub in section.sections:
         title = (sub.title or place.title).strip()
         anchor = anchors.section(title)
-        graph.section_anchors[id(sub)] = anchor
+        graph._section_anchors[id(sub)] = anchor
         yield from _nested_sections(graph, Place(place.slug, place.page, anchor, title), sub, anchors)
 
 
@@ -244,7 +341,7 @@ class _References:
             return
         self.found.setdefault(target, {})[(place.page, place.anchor)] = place
 
-    def add_text(self, value: Any, place: Place) -> None:
+    def add_text(self, value: object, place: Place) -> None:
         """Every declared ID written in the texts of ``value`` is cited by ``place``."""
         for token in _ids_in(value):
             self.add(self.graph.resolve(token), place)
@@ -272,12 +369,12 @@ def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> s
 
 
 def _cite_from_records(graph: SystemGraph, references: _References) -> None:
-    for record_id, record in graph.records.items():
+    for record_id, record in graph._records.items():
         place = graph.place_of(record_id)
         assert place is not None
         place = Place(place.slug, place.page, place.anchor, record_id)
         targets = _record_targets(graph, record_id, record)
-        graph.cites[record_id] = sorted(targets, key=sort_key)
+        graph._cites[record_id] = sorted(targets, key=sort_key)
         for target in targets:
             references.add(target, place)
 
@@ -314,7 +411,7 @@ def _cite_from_sections(graph: SystemGraph, references: _References) -> None:
             )
             for sub_place, sub_value in parts:
                 references.add_text(sub_value, sub_place)
-                graph.prose_sections.append((sub_place, sub_value))
+                graph._prose_sections.append(ProseSection(sub_place, sub_value))
 
 
 def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> None:
@@ -322,13 +419,14 @@ def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> No
     report = graph.system.reconciliation_report
     if report is None:
         return
-    for anchor, amendment in amendment_anchors(report.amendments):
+    for anchored in amendment_anchors(report.amendments):
+        anchor, amendment = anchored
         place = Place(graph.slug, graph.placement.reconciliation, anchor, amendment_title(amendment))
         for ref in (*amendment.targets, *amendment.affects):
             references.add(ref, place)
         references.add_text(amendment, place)
         for target in dict.fromkeys(amendment.targets):
-            graph.amended.setdefault(target, []).append((anchor, amendment))
+            graph._amended.setdefault(target, []).append(anchored)
     supersessions = Place(graph.slug, graph.placement.reconciliation, "supersessions", "Supersessions")
     for supersession in report.supersessions:
         references.add(supersession.superseded, supersessions)
@@ -343,20 +441,20 @@ def _cite_from_reconciliation(graph: SystemGraph, references: _References) -> No
         references.add_text(conflict, conflicts)
 
 
-def amendment_title(amendment: Any) -> str:
+def amendment_title(amendment: SetAmendment) -> str:
     """'Amendment: RTE-2, RTE-3': the records it amends."""
     return "Amendment: " + ", ".join(amendment.targets)
 
 
-def amendment_anchors(amendments: list[Any]) -> list[tuple[str, Any]]:
+def amendment_anchors(amendments: Iterable[SetAmendment]) -> list[Amended]:
     """A stable anchor per amendment, from its first target: ``amendment-rte-4``, then
     ``amendment-rte-4-2``, …"""
     seen: dict[str, int] = {}
-    anchored = []
+    anchored: list[Amended] = []
     for amendment in amendments:
         base = "amendment-" + anchor_of(amendment.targets[0])
         seen[base] = seen.get(base, 0) + 1
-        anchored.append((base if seen[base] == 1 else f"{base}-{seen[base]}", amendment))
+        anchored.append(Amended(base if seen[base] == 1 else f"{base}-{seen[base]}", amendment))
     return anchored
 
 
@@ -365,8 +463,8 @@ def _set_pages(graph: SystemGraph) -> None:
     if graph.system.analysis_set is None:
         return
     graph.home_page = graph.placement.overview if graph.system.overview is not None else graph.home_page
-    for record_id, record in graph.records.items():
-        graph.record_pages[record_id] = graph.placement.member_page(record_member(record))
+    for record_id, record in graph._records.items():
+        graph._record_pages[record_id] = graph.placement.member_page(record_member(record))
 
 
 def _cite_from_profile(graph: SystemGraph, references: _References) -> None:
@@ -389,11 +487,11 @@ def link_system(
     pages; ``history``: every run of the system, when it has more than one."""
     graph = SystemGraph(system=system, placement=placement, home_page=placement.home(system), history=history)
     for record in system.records:
-        graph.records.setdefault(record.id, record)
+        graph._records.setdefault(record.id, record)
     for supplied in system.supplied:
-        graph.supplied.setdefault(supplied.id, supplied)
-    graph.declared = frozenset(graph.records) | frozenset(graph.supplied)
-    graph.sources.update(system.source_records())
+        graph._supplied.setdefault(supplied.id, supplied)
+    graph._declared = frozenset(graph._records) | frozenset(graph._supplied)
+    graph._sources.update(system.source_records())
     _set_pages(graph)
     references = _References(graph)
     _cite_from_records(graph, references)
@@ -401,5 +499,5 @@ def link_system(
     _cite_from_sections(graph, references)
     _cite_from_reconciliation(graph, references)
     _cite_from_profile(graph, references)
-    graph.referenced_by = references.sorted()
+    graph._cited_by = references.sorted()
     return graph

@@ -18,7 +18,7 @@ from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.records import LoadedFile
 from generator.load.textpos import LineIndex
 from generator.model.anchors import AnchorText, find_anchors
-from generator.model.ids import anchor_of, grammar, resolve_id
+from generator.model.ids import anchor_of, grammar
 from generator.model.kinds import qualified_status_fields, spec_of_id
 from generator.model.records import RecordBase, Supplied
 from generator.model.runs import RunHistory
@@ -91,7 +91,7 @@ class SystemAnalysis:
         if not 0 <= line < len(lines):
             return None
         for match in grammar().in_text.finditer(lines[line]):
-            found = resolve_id(match.group(0), self.graph.declared)
+            found = self.graph.resolve(match.group(0))
             if found is not None and match.start() <= column <= match.start() + len(found):
                 return found
         return None
@@ -114,7 +114,7 @@ class SystemAnalysis:
         the file system (labels, file names, slugs, values) through the site's one escaping
         path, so none can close a code span or plant a link or an image."""
         declaration = self.declarations.get(record_id)
-        record = self.graph.records.get(record_id) or self.graph.supplied.get(record_id)
+        record = self.graph.record(record_id) or self.graph.supplied_record(record_id)
         spec = spec_of_id(record_id)
         label = getattr(record, "label", None)
         lines = [f"**{_plain(record_id)}**" + (f" — {_plain(label)}" if label else "")]
@@ -129,12 +129,12 @@ class SystemAnalysis:
             for status, value, qualifier in qualified_status_fields(record):
                 shown = f"- {_plain(status)}: {_code(str(value))}"
                 lines.append(shown + (f" ({_plain(qualifier)})" if qualifier else ""))
-        cited = len(self.graph.referenced_by.get(record_id, []))
+        cited = len(self.graph.cited_by(record_id))
         mentions = len(self.mentions.get(record_id, [])) - (declaration is not None)
         lines.append(
             f"referenced by {cited} place(s) on the site; {mentions} mention(s) in this system's files"
         )
-        if record_id in self.graph.records:
+        if self.graph.record(record_id) is not None:
             lines.append(f"page: {_code(self.page_url(record_id))}")
         return "\n\n".join(lines)
 
@@ -209,12 +209,12 @@ def _item(loaded: LoadedFile, path: Path, data_path: tuple[str | int, ...]) -> t
 
 
 def _index_mentions(analysis: SystemAnalysis) -> None:
-    declared = analysis.graph.declared
+    graph = analysis.graph
     id_pattern = grammar().in_text
     for path, text in sorted(analysis.texts.items()):
         index = LineIndex(text)
         for match in id_pattern.finditer(text):
-            found = resolve_id(match.group(0), declared)
+            found = graph.resolve(match.group(0))
             if found is None:
                 continue
             line, col = index.position(match.start())

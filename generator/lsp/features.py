@@ -276,7 +276,7 @@ def prepare_rename(
     if found is None:
         return None
     analysis, record_id, span = found
-    if record_id not in analysis.graph.records:
+    if analysis.graph.record(record_id) is None:
         return None  # a supplied record is renamed where it is declared
     return types.PrepareRenamePlaceholder(range=positions.range(span), placeholder=record_id)
 
@@ -290,13 +290,13 @@ def rename(
     if found is None:
         raise Refused("no record ID here to rename")
     analysis, record_id, _ = found
-    if record_id not in analysis.graph.records:
+    if analysis.graph.record(record_id) is None:
         raise Refused(f"{record_id} is a supplied record: rename it in the member that declares it")
     if not grammar().whole.match(new_id):
         raise Refused(f"{new_id!r} is not a record ID (like RTE-12 or MEM-RTE-knowledge-store)")
     if kind_of(new_id) != kind_of(record_id):
         raise Refused(f"{new_id} names another kind than {record_id}; a rename keeps the kind")
-    if new_id in analysis.graph.declared:
+    if analysis.graph.is_declared(new_id):
         raise Refused(f"{new_id} is declared already in {analysis.slug}")
     changes: dict[str, list[types.TextEdit]] = {}
     for span in analysis.references(record_id):

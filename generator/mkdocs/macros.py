@@ -97,12 +97,12 @@ class RecordMacros:
         graph = self.graphs.get(system)
         if graph is None:
             return self.problems.add(self.env.page, f"record_link: no system {system!r} in the records")
-        place = graph.place_of(record_id)
-        if place is None:
+        record, place = graph.record(record_id), graph.place_of(record_id)
+        if record is None or place is None:
             return self.problems.add(
                 self.env.page, f"record_link: system {system!r} publishes no record {record_id!r}"
             )
-        label = graph.records[record_id].shown_label()
+        label = record.shown_label()
         text = f"{record_id} — {label}" if label else record_id
         return link(text, urls.href(self.here, urls.page_path(place.page, system), place.anchor))
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.load.fingerprint import TextDigests
-from generator.model.ids import kind_of, sort_key
+from generator.model.ids import kind_of
 from generator.model.kinds import kind_names, qualified_status_fields
 from generator.model.profile import ALL_AXES
 from generator.pipeline import PerGraph
@@ -103,12 +103,11 @@ class ExportDocument(_Frozen):
 
 
 def _reference(graph: SystemGraph, target: str) -> ExportReference:
-    place = graph.place_of(target)
-    if place is not None:
-        record = graph.records[target]
+    record, place = graph.record(target), graph.place_of(target)
+    if record is not None and place is not None:
         url = urls.site_url(urls.page_path(place.page, graph.slug), place.anchor)
         return ExportReference(id=target, kind=kind_names()[kind_of(target)][0], label=record.label, url=url)  # type: ignore[index]
-    supplied = graph.supplied.get(target)
+    supplied = graph.supplied_record(target)
     # Records declared elsewhere are listed on the system page.
     url = urls.site_url(urls.page_path(SYSTEM_PAGE, graph.slug), urls.anchor_of(target))
     return ExportReference(
@@ -118,8 +117,8 @@ def _reference(graph: SystemGraph, target: str) -> ExportReference:
 
 def _records(graph: SystemGraph) -> list[ExportRecord]:
     exported = []
-    for record_id in sorted(graph.records, key=sort_key):
-        record = graph.records[record_id]
+    for record in graph.records_in_id_order:
+        record_id = record.id
         place = graph.place_of(record_id)
         assert place is not None
         exported.append(
@@ -148,7 +147,7 @@ def _records(graph: SystemGraph) -> list[ExportRecord]:
                     )
                     for anchor in record.evidence
                 ],
-                references=[_reference(graph, target) for target in graph.cites.get(record_id, [])],
+                references=[_reference(graph, target) for target in graph.cites(record_id)],
             )
         )
     return exported
@@ -168,7 +167,7 @@ def _system(graph: SystemGraph) -> ExportSystem:
             for spec in system_pages(graph.system)
         },
         records=_records(graph),
-        supplied=[_reference(graph, s) for s in sorted(graph.supplied, key=sort_key)],
+        supplied=[_reference(graph, s.id) for s in graph.supplied_in_id_order],
         profile=profile.model_dump(mode="json", exclude_none=True) if profile else None,
     )
 

@@ -34,7 +34,7 @@ from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 
 from generator.graph.system_graph import SystemGraph
-from generator.model.ids import anchor_of, grammar, kind_of, sort_key
+from generator.model.ids import anchor_of, grammar, kind_of
 from generator.model.kinds import spec_of_id
 from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
@@ -133,8 +133,8 @@ class Document:
 def graph_documents(graph: SystemGraph) -> list[Document]:
     """One document per record and per supplied ID of one system, records by ID."""
     found: list[Document] = []
-    for record_id in sorted(graph.records, key=sort_key):
-        record = graph.records[record_id]
+    for record in graph.records_in_id_order:
+        record_id = record.id
         place = graph.place_of(record_id)
         assert place is not None  # every record has a home page
         dumped = record.model_dump(mode="json", exclude={"id", "label"})
@@ -144,8 +144,8 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         entry = Entry(record_id, _kind_name(record_id), record.shown_label() or "", graph.slug, url, context)
         found.append(Document(entry, body, record.label or ""))
     found.extend(section_documents(graph))
-    for record_id in sorted(graph.supplied, key=sort_key):
-        supplied = graph.supplied[record_id]
+    for supplied in graph.supplied_in_id_order:
+        record_id = supplied.id
         body = f"declared elsewhere: {supplied.declared_in}"
         url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
         entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))

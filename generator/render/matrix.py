@@ -128,8 +128,11 @@ class SystemCells:
         stated = " (for the axis)" if evidence is None and basis is not None else ""
         parts = [f"{value}: {basis}{stated}" if basis else value]
         if records:
-            supplied = self.linker.graph.supplied
-            cited = [f"{ref} (declared elsewhere)" if ref in supplied else ref for ref in records]
+            graph = self.linker.graph
+            cited = [
+                f"{ref} (declared elsewhere)" if graph.supplied_record(ref) is not None else ref
+                for ref in records
+            ]
             parts.append("evidence " + ", ".join(cited))
         if evidence is not None and evidence.note:
             parts.append(_one_line(evidence.note))

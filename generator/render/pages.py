@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.model.ids import kind_of, sort_key
+from generator.model.ids import sort_key
 from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -195,9 +195,7 @@ def _records_by_kind(graph: SystemGraph) -> list[tuple[str, list[RecordBase]]]:
     """All records, grouped by kind in ID order, for a system with no result or report."""
     groups = []
     for kind in list_kinds().values():
-        records = sorted(
-            (r for r in graph.system.records if kind_of(r.id) == kind), key=lambda r: sort_key(r.id)
-        )
+        records = sorted(graph.records_of_kind(kind), key=lambda r: sort_key(r.id))
         if records:
             groups.append((kind_names()[kind][1].capitalize(), records))
     return groups

@@ -65,10 +65,10 @@ def _full_text(graph: SystemGraph, node: MapNode) -> tuple[str, str]:
     if node.note is not None:
         page = graph.annotation_page_of(graph.system.annotations[node.note])
         return f"On {node.record_id}", f"annotation in the {page_spec(page).label}"
-    record = graph.records.get(node.record_id)
+    record = graph.record(node.record_id)
     if record is not None:
         return node.record_id, record.shown_label() or ""
-    supplied = graph.supplied.get(node.record_id)
+    supplied = graph.supplied_record(node.record_id)
     return node.record_id, (supplied.label or "declared elsewhere") if supplied else ""
 
 
@@ -84,8 +84,8 @@ def _role(graph: SystemGraph, node: MapNode) -> str:
     if node.note is not None:
         return "note"
     if is_route(graph, node.record_id):
-        return "route" if node.record_id in graph.records else "elsewhere"
-    return "record" if node.record_id in graph.records else "elsewhere"
+        return "route" if graph.record(node.record_id) is not None else "elsewhere"
+    return "record" if graph.record(node.record_id) is not None else "elsewhere"
 
 
 def _nodes_of(relations: list[Relation]) -> list[MapNode]:
@@ -115,7 +115,7 @@ def _title(graph: SystemGraph, nodes: list[MapNode]) -> str:
     """The system's own routes a map draws: ``RTE-21, RTE-22 and RTE-24``, or ``RTE-1,
     RTE-3, RTE-4 and 7 more routes``; without any, the routes declared elsewhere it draws."""
     drawn = [n.record_id for n in nodes if n.note is None and is_route(graph, n.record_id)]
-    own = [record_id for record_id in drawn if record_id in graph.records]
+    own = [record_id for record_id in drawn if graph.record(record_id) is not None]
     routes = sorted(own or drawn, key=sort_key)  # a map of routes declared elsewhere names those
     if len(routes) > TITLE_ROUTES:
         shown, rest = routes[: TITLE_ROUTES - 1], len(routes) - TITLE_ROUTES + 1

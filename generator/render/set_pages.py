@@ -98,7 +98,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     digest = manifest_digest(graph.system)
     artifact = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0] + "/" + MANIFEST_FILE
     title = system_name(graph)
-    source = graph.sources.get(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
+    source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     values: dict[str, Any] = {
         "type": _review_type(overview.type),
         "title": frontmatter_title(f"{title} — review"),

@@ -113,7 +113,7 @@ class Linker:
         place = self.graph.place_of(record_id)
         if place is not None:
             return self.place_href(place)
-        if record_id in self.graph.supplied:
+        if self.graph.supplied_record(record_id) is not None:
             # Supplied records are listed on the system page ("Declared elsewhere").
             return self.form.href(
                 self.path, urls.page_path(SYSTEM_PAGE, self.graph.slug), urls.anchor_of(record_id)
@@ -135,13 +135,13 @@ class Linker:
         if resolved != content:
             return self.form.code(content)
         href = self.href(content)
-        if content in self.graph.supplied:
+        if self.graph.supplied_record(content) is not None:
             return self.form.link(self.form.code(content), href, ("kb-elsewhere",), "declared elsewhere")
         return self.form.link(self.form.code(content), href)
 
     def _ref(self, record_id: str) -> Markup:
         href = self.href(record_id)
-        if record_id in self.graph.supplied:
+        if self.graph.supplied_record(record_id) is not None:
             return self.form.link(record_id, href, ("kb-elsewhere",), "declared elsewhere")
         return self.form.link(record_id, href)
 

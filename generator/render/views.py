@@ -19,6 +19,7 @@ from generator.model.prose import (
     GenericTable,
 )
 from generator.model.records import RecordBase, Source
+from generator.model.sets import SetAmendment
 from generator.model.walk import collect
 from generator.render import rawhtml, urls
 from generator.render.badges import Badges
@@ -114,7 +115,7 @@ class RecordPageView:
 
     def place_label(self, place: Place) -> str:
         """A backlink's text: the record ID, or the section title and, elsewhere, its page."""
-        if place.title in self.graph.records or place.page == self.page:
+        if self.graph.record(place.title) is not None or place.page == self.page:
             return place.title
         return f"{place.title} ({self.page_title(place.page)})"
 
@@ -147,15 +148,12 @@ class RecordPageView:
 
     def kind_count(self, list_key: str) -> int:
         """Records of a kind in the system (in a set: declared by this page's member)."""
-        kind = list_kinds()[list_key]
-        return sum(
-            1
-            for record in self.graph.system.records
-            if kind_of(record.id) == kind
-            and (not self.graph.record_pages or self.graph.page_of(record.id) == self.page)
-        )
+        records = self.graph.records_of_kind(list_kinds()[list_key])
+        if not self.graph.records_on_member_pages:
+            return len(records)
+        return sum(1 for record in records if self.graph.page_of(record.id) == self.page)
 
-    def amendments_of(self, record_id: str, html: bool = False) -> list[tuple[Markup, Any]]:
+    def amendments_of(self, record_id: str, html: bool = False) -> list[tuple[Markup, SetAmendment]]:
         """The reconciliation's amendments of a record: (link to the amendment, amendment),
         the link in HTML for a raw HTML block."""
         path = urls.page_path(RECONCILIATION_PAGE, self.graph.slug)
@@ -167,7 +165,7 @@ class RecordPageView:
                 else link(text, urls.file_href(self.linker.path, path, anchor)),
                 amendment,
             )
-            for anchor, amendment in self.graph.amended.get(record_id, [])
+            for anchor, amendment in self.graph.amendments_of(record_id)
         ]
 
     def progression_flow(self, text: str) -> Flow | None:
@@ -177,16 +175,13 @@ class RecordPageView:
     def unplaced(self, list_key: str, _kind_section: object = None) -> list[RecordBase]:
         """Records of a kind nobody placed: published on their home page only, in ID order
         (so the page does not depend on how the records are split into files)."""
-        if self.doc is None or (not self.graph.record_pages and self.page != self.graph.home_page):
+        if self.doc is None or (not self.graph.records_on_member_pages and self.page != self.graph.home_page):
             return []
-        kind = list_kinds()[list_key]
         return sorted(
             (
                 record
-                for record in self.graph.system.records
-                if kind_of(record.id) == kind
-                and record.id not in self._placed
-                and self.graph.page_of(record.id) == self.page
+                for record in self.graph.records_of_kind(list_kinds()[list_key])
+                if record.id not in self._placed and self.graph.page_of(record.id) == self.page
             ),
             key=lambda record: sort_key(record.id),
         )
@@ -204,7 +199,7 @@ class RecordPageView:
     def section_anchor(self, section: Any, default_title: str | None = None) -> str:
         """A prose section's anchor, as the graph allocated it for its page (so backlinks
         to it land on it); a section the graph did not see gets its title's slug."""
-        anchor = self.graph.section_anchors.get(id(section))
+        anchor = self.graph.section_anchor(section)
         return anchor if anchor is not None else slugify((section.title or default_title or "").strip())
 
     def context(self) -> dict[str, Any]:
@@ -230,7 +225,7 @@ class RecordPageView:
             "limitations_table": _limitations_table(self.graph, self.html_linker),
             "amendments_of": self.amendments_of,
             "progression_flow": self.progression_flow,
-            "member_page": bool(self.graph.record_pages),
+            "member_page": self.graph.records_on_member_pages,
             **profile_context(self.linker, self.badges),
         }
 
@@ -260,7 +255,7 @@ def evidence_basis(graph: SystemGraph, linker: Linker) -> rawhtml.Html:
     esc = rawhtml.escape
     line = f"{esc(run.evidence_tier.value)} analysis" if run.evidence_tier else "Analysis"
     if run.reviewed_boundary:
-        source = graph.sources.get(run.reviewed_boundary.source)
+        source = graph.source(run.reviewed_boundary.source)
         where = str(linker.ref(run.reviewed_boundary.source))
         if source is not None and source.location is not None:
             where = f"{where} ({esc(str(source.location))})"

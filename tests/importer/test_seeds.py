@@ -391,7 +391,7 @@ def _rendered_text(pipeline: PipelineResult, slug: str) -> tuple[str, set[str]]:
 def test_every_id_in_the_seed_is_declared(slug: str, pipeline: PipelineResult) -> None:
     seed = _seed(slug)
     graph = _graph(pipeline, slug)
-    declared = set(graph.records) | set(graph.supplied)
+    declared = {r.id for r in graph.records_in_id_order} | {s.id for s in graph.supplied_in_id_order}
     written = _ids_in(seed)
     undeclared = sorted(written - declared - LENS_LOCAL_TAGS[slug])
     assert undeclared == [], f"IDs written in the {slug} seed but declared nowhere: {undeclared}"
@@ -400,7 +400,7 @@ def test_every_id_in_the_seed_is_declared(slug: str, pipeline: PipelineResult) -
 def test_lens_local_tags_are_not_records(pipeline: PipelineResult) -> None:
     seed = _seed("oh-my-pi")
     graph = _graph(pipeline, "oh-my-pi")
-    declared = set(graph.records) | set(graph.supplied)
+    declared = {r.id for r in graph.records_in_id_order} | {s.id for s in graph.supplied_in_id_order}
     tags = {token for token in _ids_in(seed) if token.startswith("MEM-")}
     assert tags == LENS_LOCAL_TAGS["oh-my-pi"]
     assert {"MEM-CMP-1", "MEM-OBJ-5", "MEM-RTE-13", "MEM-BAP-4"} <= tags
@@ -417,9 +417,9 @@ def test_no_record_is_invented(slug: str, pipeline: PipelineResult) -> None:
     seed = _seed(slug)
     graph = _graph(pipeline, slug)
     written = _ids_in(seed)
-    invented = sorted(set(graph.records) - written)
+    invented = sorted({r.id for r in graph.records_in_id_order} - written)
     assert invented == [], f"records declared for {slug} that its seed never names: {invented}"
-    invented_supplied = sorted(set(graph.supplied) - written)
+    invented_supplied = sorted({s.id for s in graph.supplied_in_id_order} - written)
     assert invented_supplied == [], f"supplied IDs the {slug} seed never names: {invented_supplied}"
 
 

@@ -89,10 +89,10 @@ def test_reference_members_match_its_manifest() -> None:
 def test_every_id_is_declared_and_none_invented(pipeline: PipelineResult) -> None:
     written = {m.group(0) for name in MEMBERS for m in grammar().in_text.finditer(_body(name))}
     graph = next(g for g in pipeline.graphs if g.slug == SLUG)
-    declared = set(graph.records)
-    assert written - declared - set(graph.supplied) == set()
+    declared = {record.id for record in graph.records_in_id_order}
+    assert written - declared == set()
     assert declared - written == set()
-    assert graph.supplied == {}  # the set declares everything it cites
+    assert graph.supplied_in_id_order == ()  # the set declares everything it cites
 
 
 def _quotes(body: str) -> list[str]:

@@ -223,7 +223,7 @@ async def test_definition_references_and_hover(client: LanguageClient, workspace
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     graph = next(g for g in run_pipeline(workspace / "records", workspace).graphs if g.slug == "oh-my-pi")
-    cited = len(graph.referenced_by["RTE-12"])
+    cited = len(graph.cited_by("RTE-12"))
     value = hover.contents.value
     assert value.startswith("**RTE-12**")
     assert "route · declared in `records/oh-my-pi/routes.yaml:" in value

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.graph.system_graph import amendment_anchors
+from generator.graph.system_graph import Amended, amendment_anchors
 from generator.pipeline import PipelineResult, run_pipeline
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def pipeline() -> PipelineResult:
     return result
 
 
-def _amendments(pipeline: PipelineResult) -> list[tuple[str, object]]:
+def _amendments(pipeline: PipelineResult) -> list[Amended]:
     graph = next(g for g in pipeline.graphs if g.slug == SLUG)
     report = graph.system.reconciliation_report
     assert report is not None
@@ -40,15 +40,15 @@ def _record_section(page: str, record_id: str) -> str:
 
 
 def test_the_shipped_reconciliation_has_typed_amendments(pipeline: PipelineResult) -> None:
-    targets = [amendment.targets for _, amendment in _amendments(pipeline)]  # type: ignore[attr-defined]
+    targets = [amendment.targets for _, amendment in _amendments(pipeline)]
     assert targets == [["RTE-4"], ["CMP-1"], ["RTE-8"], ["RTE-2", "RTE-3"], ["RTE-5"], ["RTE-10"]]
 
 
 def test_every_amended_record_is_marked_on_its_member_page(pipeline: PipelineResult) -> None:
     graph = next(g for g in pipeline.graphs if g.slug == SLUG)
     for anchor, amendment in _amendments(pipeline):
-        for target in amendment.targets:  # type: ignore[attr-defined]
-            page = pipeline.pages[f"{PREFIX}{graph.record_pages[target]}.md"]
+        for target in amendment.targets:
+            page = pipeline.pages[f"{PREFIX}{graph.page_of(target)}.md"]
             section = _record_section(page, target)
             amendment_link = f'<a href="../reconciliation/#{anchor}">Amendment: {target}</a>'
             assert f"<p><strong>Amended:</strong> {amendment_link}</p>" in section
@@ -63,8 +63,8 @@ def test_reconciliation_links_each_amended_record_where_it_is_declared(pipeline:
         start = page.index(f'<div class="kb-amendment" id="{anchor}">')
         block = page[start : page.index("</div>\n", page.index("<strong>Amends:</strong>", start))]
         links = ", ".join(
-            f'<a href="../{graph.record_pages[target]}/#{target.lower()}">{target}</a>'
-            for target in amendment.targets  # type: ignore[attr-defined]
+            f'<a href="../{graph.page_of(target)}/#{target.lower()}">{target}</a>'
+            for target in amendment.targets
         )
         assert f"<p><strong>Amends:</strong> {links}</p>\n" in block
         assert "<strong>Evidence:</strong> " in block and "<strong>Affected findings:</strong> " in block

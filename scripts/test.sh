@@ -19,6 +19,11 @@ ruff format --check generator tests benchmarks
 mypy generator
 # The layers, one way (contracts in pyproject.toml): an import that points up fails here.
 lint-imports
-# pytest's closing line ("N passed … in S s") gives the suite's wall time. `-n auto
-# --dist loadfile` runs the tests on every core (pytest-xdist, a test file per worker).
-exec python3 -m pytest "$@"
+# The suite runs on every core (pytest-xdist, a test file per worker so each module's
+# fixtures are made once); `-n 0` after the script runs it in one process. The fast loop
+# while editing: `bash scripts/test.sh -m "not slow and not browser"`.
+start=$(date +%s)
+status=0
+python3 -m pytest -n auto --dist loadfile "$@" || status=$?
+echo "scripts/test.sh: the suite took $(( $(date +%s) - start )) s of wall time (exit ${status})"
+exit "${status}"

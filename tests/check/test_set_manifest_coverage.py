@@ -66,6 +66,7 @@ def _digests(system: SystemRecords) -> dict[Member, str]:
     return {member: member_digest(system, member) for member in set_members(system)}
 
 
+@pytest.mark.slow
 def test_every_published_text_field_moves_a_member_digest(system: SystemRecords) -> None:
     before = _digests(system)
     unmoved: list[str] = []

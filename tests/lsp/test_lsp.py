@@ -24,6 +24,9 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from generator.model.anchors import LineRange
 from generator.pipeline import check_records, run_pipeline
 
+# Slow: each test starts the real server over stdio on a copy of the shipped records.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = ("oh-my-pi", "decapod")
 WAIT_SECONDS = 30

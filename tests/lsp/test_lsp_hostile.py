@@ -44,6 +44,10 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from generator.check.report import MAX_PER_RULE_AND_FILE
 
+# Slow: each test starts the real server over stdio; some feed it hundreds of thousands
+# of lines.
+pytestmark = pytest.mark.slow
+
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "generator.cli.main", "lsp"])
 LONG_LINES = (1_000, 4_000)
 INVALID_PARAMS = -32602

@@ -120,6 +120,7 @@ def test_unknown_step_is_a_usage_error() -> None:
     assert result.returncode == 2 and "unknown step 'deploy-everything'" in result.stderr
 
 
+@pytest.mark.slow
 def test_script_builds_reproducibly_and_checks_links(tmp_path: Path) -> None:
     env = {**os.environ, "KBGEN_SITE_DIR": str(tmp_path / "site"), "PYTHONPATH": str(REPO_ROOT)}
     result = subprocess.run(

@@ -20,6 +20,9 @@ from generator.cli.main import main
 from generator.cli.site_links import check_site, html_pages, parse_page, pinned_revisions
 from generator.pipeline import check_records
 
+# Slow (three engines build the shipped records): deselected by -m "not slow".
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ("mkdocs", "properdocs", "zensical")
 BUILD_TIMEOUT = 600  # seconds; a shared machine may be slow, a hung engine must not hang CI

@@ -128,6 +128,7 @@ def _staging_leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if ".building-" in p.name)
 
 
+@pytest.mark.slow
 def test_two_builds_race_into_one_site_dir(project: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "KBGEN_RECORDS"}
     env.update(PYTHONPATH=str(REPO_ROOT), NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="0")

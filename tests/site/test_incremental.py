@@ -28,6 +28,9 @@ from generator.mkdocs.pagecache import ThemeListing
 from generator.mkdocs.plugin import RecordsPlugin
 from generator.pipeline import PerGraph, SystemCache, run_pipeline
 
+# Slow (serve sessions of several rebuilds, each compared with full builds): deselected by -m "not slow".
+pytestmark = pytest.mark.slow
+
 LINKED_SENTENCE = 'The route {{ record_link("demo", "RTE-1") }} answers.'
 SECOND_ROUTE = """  - id: RTE-3
     label: Added route

@@ -16,6 +16,9 @@ from generator.mkdocs.site_manifest import MANIFEST_NAME, pin_problems, verify_m
 from generator.util.progress import progress_bar
 from tests.conftest import FIXTURES, REPO_ROOT
 
+# Slow (builds the shipped site and checks every link): deselected by -m "not slow".
+pytestmark = pytest.mark.slow
+
 BROKEN = FIXTURES / "linkcheck" / "broken-site"
 PINNED = "be6cb8217cd4c1dafcc86793ae5d809ea4d7396a"
 

@@ -88,6 +88,7 @@ def previous_site(shipped: ShippedBuild, tmp_path: Path) -> tuple[Path, dict[str
 # ---------------------------------------------------------------- reproducible and clean
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(shipped: ShippedBuild, tmp_path: Path) -> None:
     second = tmp_path / "B"
     proc = _build(second)
@@ -98,6 +99,7 @@ def test_two_builds_are_byte_identical(shipped: ShippedBuild, tmp_path: Path) ->
     assert _differing(first_tree, second_tree) == []
 
 
+@pytest.mark.slow
 def test_mkdocs_build_strict_has_no_warnings(tmp_path: Path) -> None:
     proc = _run([*MKDOCS, "build", "--strict", "-d", str(tmp_path / "site")])
     assert proc.returncode == 0, _output(proc)

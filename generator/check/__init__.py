@@ -10,11 +10,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from generator.check.checks import run_rules
 from generator.check.history_rules import check_run_history
-from generator.check.rules import run_rules
 from generator.check.validate import validate_system
 from generator.diagnostics import Diagnostic, Severity
-from generator.load.records import SystemSource, discover_systems, load_system, slug_diagnostic, system_runs
+from generator.load.readfs import KB005, KB007, KB008, KB009, KB010, KB011, KB012
+from generator.load.records import (
+    KB001,
+    KB002,
+    KB003,
+    KB004,
+    KB006,
+    SystemSource,
+    discover_systems,
+    load_system,
+    slug_diagnostic,
+    system_runs,
+)
 from generator.model.system import SystemRecords
 
 
@@ -31,12 +43,12 @@ class CheckedSystem:
         return [d for d in self.diagnostics if d.severity is Severity.ERROR]
 
 
-LOAD_CODES = frozenset(f"KB0{n:02d}" for n in range(1, 13))
+LOAD_RULES = frozenset({KB001, KB002, KB003, KB004, KB005, KB006, KB007, KB008, KB009, KB010, KB011, KB012})
 
 
 def _report_order(diagnostic: Diagnostic) -> tuple[int, tuple[str, int, int, str, str]]:
     """Load failures (KB001–KB012) first: a file that did not load explains what follows."""
-    return (0 if diagnostic.code in LOAD_CODES else 1, diagnostic.sort_key())
+    return (0 if diagnostic.rule in LOAD_RULES else 1, diagnostic.sort_key())
 
 
 def check_source(source: SystemSource) -> CheckedSystem:

@@ -9,10 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.load.records import SystemSource
 from generator.model.meta import DataPath
 from generator.model.system import SystemRecords
+
+KB309 = Rule(
+    "KB309",
+    "run-history",
+    "Two runs of a system share a run ID, or more than one says it is current.",
+    doc=(
+        "two runs of one system state the same `run_id`, or more than one run says `current: true` (the "
+        "current run is the one that says so, else the latest by run date)"
+    ),
+)
 
 
 class _Run(Protocol):
@@ -46,7 +56,7 @@ def check_run_history(runs: Sequence[_Run]) -> None:
         if earlier is not run:
             run.diagnostics.append(
                 error(
-                    "KB309",
+                    KB309,
                     f"run ID {record.run_id} is the ID of the run in {earlier.source.display} too",
                     *_at(run, ("run_id",)),
                     hint="Each run of a system has its own run ID (the last number counts the runs).",
@@ -56,7 +66,7 @@ def check_run_history(runs: Sequence[_Run]) -> None:
     for run in current[1:]:
         run.diagnostics.append(
             error(
-                "KB309",
+                KB309,
                 f"this run and the run in {current[0].source.display} both say they are current",
                 *_at(run, ("current",)),
                 hint="Say 'current: true' in one run only (without it, the latest run is current).",

@@ -1,7 +1,8 @@
 """Cross-record rules over one system's validated records.
 
-Each rule is a generator of diagnostics; ``run_rules`` runs them all, so every
-problem is reported in one pass. Rules are pure: they read, never write.
+Each check is a generator of diagnostics, declared with the rules it reports
+(``@check_rule``); ``checks.run_rules`` runs them all, so every problem is reported in
+one pass. Checks are pure: they read, never write.
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from functools import partial
 from typing import Any
 
 from generator.check.context import Context
-from generator.check.profile_rules import PROFILE_RULES
-from generator.check.set_rules import SET_RULES
-from generator.check.site_rules import LINK_RULES, ONE_LINE_FIELDS
-from generator.diagnostics import Diagnostic, error, warning
+from generator.check.registry import check_rule
+from generator.check.site_rules import ONE_LINE_FIELDS
+from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.readfs import printable
-from generator.load.records import DataPath, SystemSource
+from generator.load.records import KB308, DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
 from generator.model.ids import RUN_ID, RecordKind, grammar, kind_of
@@ -27,6 +27,152 @@ from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
 from generator.model.vocab import Member
 from generator.model.walk import collect
+
+KB112 = Rule(
+    "KB112",
+    "literal-markup",
+    "Markdown markup in record text will show literally (warning).",
+    doc=(
+        "warning: Markdown markup in record text (a link `[x](y)`, `**strong**`, `*emphasis*`, a `#` heading "
+        "or `>` quotation at a line start) will show literally; code spans are left alone"
+    ),
+)
+
+KB201 = Rule(
+    "KB201",
+    "dangling-reference",
+    "A structured field refers to an ID nobody declares.",
+    doc=(
+        "dangling reference in a structured field (placement, amendment, annotation, quote source, reviewed "
+        "boundary)"
+    ),
+)
+
+KB202 = Rule(
+    "KB202",
+    "dangling-reference-in-prose",
+    "An ID written in prose resolves to nothing.",
+    doc="an ID written in prose resolves to no record",
+)
+
+KB203 = Rule("KB203", "duplicate-id", "Two records of one system share an ID.", doc="duplicate ID")
+
+KB204 = Rule(
+    "KB204",
+    "part-of-target",
+    "part_of names itself, a missing record or a cycle.",
+    doc="`part_of` names itself, a missing record, or a cycle",
+)
+
+KB205 = Rule(
+    "KB205",
+    "id-range",
+    "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID.",
+    doc="warning: a range such as `RTE-21–RTE-29` hides the IDs it spans",
+)
+
+KB206 = Rule(
+    "KB206",
+    "record-placement",
+    "A placement names a record of another kind, or places one twice.",
+    doc="placement of a record of another kind, or twice on one page",
+)
+
+
+KB208 = Rule(
+    "KB208",
+    "kind-mismatch",
+    "A record's ID names another kind than the list it is in.",
+    doc="an ID's kind differs from the list it sits in",
+)
+
+KB209 = Rule(
+    "KB209",
+    "annotation-target",
+    "An annotation must target a supplied record.",
+    doc="an annotation targets a record declared in this system",
+)
+
+KB210 = Rule(
+    "KB210",
+    "alternative-route",
+    "alternative_to names the route itself or a record that is not a route.",
+    doc="`alternative_to` names the route itself or a record that is not a route",
+)
+
+KB301 = Rule(
+    "KB301",
+    "complete-result-null",
+    "A complete result leaves a boundary field null.",
+    doc="a complete result leaves a boundary field null",
+)
+
+KB302 = Rule(
+    "KB302",
+    "run-id-date",
+    "The run ID's date differs from the run date.",
+    doc="the run ID's date differs from the run date",
+)
+
+KB303 = Rule(
+    "KB303",
+    "run-id-slug",
+    "The run ID's system slug differs from the folder name.",
+    doc="the run ID's system slug differs from the folder",
+)
+
+KB304 = Rule(
+    "KB304",
+    "route-fields",
+    "A route with labelled fields lacks one of the seven.",
+    doc=(
+        "a route with labelled fields lacks one, leaves it empty, or writes `uninspected`/`inapplicable` "
+        "without a reason"
+    ),
+)
+
+KB305 = Rule(
+    "KB305", "missing-run", "A system folder declares no run.", doc="a system folder declares no run"
+)
+
+KB401 = Rule(
+    "KB401",
+    "anchor-source",
+    "An evidence anchor cites a source the system does not declare.",
+    doc="anchor source undeclared",
+)
+
+KB402 = Rule(
+    "KB402", "anchor-path", "An evidence anchor's path is not a safe relative path.", doc="unsafe anchor path"
+)
+
+KB403 = Rule("KB403", "anchor-range", "An evidence anchor's line range is not sane.", doc="bad line range")
+
+KB404 = Rule("KB404", "quote-path", "A quotation is not attributed to a file path.", doc="quote without path")
+
+KB405 = Rule(
+    "KB405",
+    "include-missing",
+    "A prose include names a Markdown file that is not in the folder.",
+    doc="missing include",
+)
+
+KB409 = Rule(
+    "KB409",
+    "anchor-lookalike",
+    "Prose looks like an evidence anchor but names no file: shown as text.",
+    doc=(
+        "warning: prose looks like an evidence anchor but names no file (`SRC-2 illustrations/reports`: no "
+        "extension, line range or closing `/`); it is shown as text, never linked"
+    ),
+)
+
+KB806 = Rule(
+    "KB806",
+    "set-duplicate-id",
+    "Two members of an analysis set declare one ID.",
+    doc="two members of a set declare one ID (an ID is declared in one member and cited in the others)",
+)
 
 _REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 
@@ -70,6 +216,7 @@ def _member_of(ctx: Context, obj: RecordBase | Supplied) -> Member | None:
     return record_member(obj)
 
 
+@check_rule(KB203, KB806, order=20)
 def rule_duplicate_ids(ctx: Context) -> Iterator[Diagnostic]:
     """KB203 within a system or member; KB806 when two members of a set declare one ID."""
     first: dict[str, RecordBase | Supplied] = {}
@@ -84,16 +231,17 @@ def rule_duplicate_ids(ctx: Context) -> Iterator[Diagnostic]:
         members = (_member_of(ctx, first[obj.id]), _member_of(ctx, obj))
         if members[0] is not None and members[1] is not None and members[0] is not members[1]:
             yield error(
-                "KB806",
+                KB806,
                 f"ID {obj.id} is declared in the {members[1].value} member and already in the "
                 f"{members[0].value} member ({earlier})",
                 *ctx.at(origin, ("id",)),
                 hint="An ID is declared in one member and cited in the others.",
             )
         else:
-            yield error("KB203", f"ID {obj.id} is already declared in {earlier}", *ctx.at(origin, ("id",)))
+            yield error(KB203, f"ID {obj.id} is already declared in {earlier}", *ctx.at(origin, ("id",)))
 
 
+@check_rule(KB208, order=30)
 def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
     for record in ctx.system.records:
         origin = ctx.system.origin(record)
@@ -103,13 +251,14 @@ def rule_kind_matches_list(ctx: Context) -> Iterator[Diagnostic]:
         actual = kind_of(record.id)
         if expected and actual and actual != expected:
             yield error(
-                "KB208",
+                KB208,
                 f"{record.id} names a {kind_names()[actual][0]} but sits in {origin.path[0]!r}",
                 *ctx.at(origin, ("id",)),
                 hint=f"Move it to the list of {kind_names()[actual][1]}, or correct the ID.",
             )
 
 
+@check_rule(KB204, order=40)
 def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
     parents = {r.id: r.part_of for r in ctx.system.records if r.part_of}
     for record in ctx.system.records:
@@ -117,9 +266,9 @@ def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
             continue
         where = ctx.at(ctx.system.origin(record), ("part_of",))
         if record.part_of == record.id:
-            yield error("KB204", f"{record.id} is part of itself", *where)
+            yield error(KB204, f"{record.id} is part of itself", *where)
         elif record.part_of not in ctx.declared:
-            yield error("KB204", f"{record.id} is part of {record.part_of}, which nobody declares", *where)
+            yield error(KB204, f"{record.id} is part of {record.part_of}, which nobody declares", *where)
         else:
             seen = {record.id}
             current: str | None = record.part_of
@@ -127,9 +276,10 @@ def rule_part_of(ctx: Context) -> Iterator[Diagnostic]:
                 seen.add(current)
                 current = parents.get(current)
             if current == record.id:
-                yield error("KB204", f"part_of of {record.id} forms a cycle", *where)
+                yield error(KB204, f"part_of of {record.id} forms a cycle", *where)
 
 
+@check_rule(KB210, KB201, order=50)
 def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
     """KB210: a route's alternative branches are other declared routes."""
     for record in ctx.system.records:
@@ -140,19 +290,19 @@ def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
             for index, ref in enumerate(getattr(record, key)):
                 if _undeclared(ctx, ref):
                     yield error(
-                        "KB201",
+                        KB201,
                         f"{record.id} {key} {ref}, which nobody declares",
                         *ctx.at(origin, (key, index)),
                     )
         for index, ref in enumerate(record.alternative_to):
             where = ctx.at(origin, ("alternative_to", index))
             if ref == record.id:
-                yield error("KB210", f"{record.id} is an alternative to itself", *where)
+                yield error(KB210, f"{record.id} is an alternative to itself", *where)
             elif ref not in ctx.declared:
-                yield error("KB201", f"{record.id} is an alternative to {ref}, which nobody declares", *where)
+                yield error(KB201, f"{record.id} is an alternative to {ref}, which nobody declares", *where)
             elif kind_of(ref) not in (None, RecordKind.ROUTE):
                 yield error(
-                    "KB210",
+                    KB210,
                     f"{record.id} is an alternative to {ref}, which is not a route",
                     *where,
                     hint="Alternative branches relate routes; name the route that takes the other branch.",
@@ -176,6 +326,7 @@ def _record_members(system: SystemRecords) -> dict[str, Member]:
     return {record.id: record_member(record) for record in system.records}
 
 
+@check_rule(KB201, KB209, order=60)
 def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
     for record in ctx.system.records:
         origin = ctx.system.origin(record)
@@ -183,7 +334,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
             for r_index, ref in enumerate(amendment.affects):
                 if _undeclared(ctx, ref):
                     yield error(
-                        "KB201",
+                        KB201,
                         f"amendment of {record.id} affects {ref}, which nobody declares",
                         *ctx.at(origin, ("amendments", a_index, "affects", r_index)),
                     )
@@ -192,7 +343,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
         origin = ctx.system.origin(annotation)
         if _undeclared(ctx, annotation.target):
             yield error(
-                "KB201",
+                KB201,
                 f"annotation targets {annotation.target}, which nobody declares",
                 *ctx.at(origin, ("target",)),
                 hint="Declare it under 'supplied:' with the member that declares it.",
@@ -204,7 +355,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
         ):
             # (an unvalidated or unloaded entry may be the 'supplied:' one: don't guess)
             yield error(
-                "KB209",
+                KB209,
                 f"annotation targets {annotation.target}, a record declared in this system",
                 *ctx.at(origin, ("target",)),
                 hint="Annotations are for records declared elsewhere; add the fields to the record itself.",
@@ -212,7 +363,7 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
     run = ctx.system.run
     if run and run.reviewed_boundary and _undeclared(ctx, run.reviewed_boundary.source):
         yield error(
-            "KB201",
+            KB201,
             f"reviewed boundary cites {run.reviewed_boundary.source}, which nobody declares",
             *ctx.at(ctx.system.origin(run), ("reviewed_boundary", "source")),
         )
@@ -221,19 +372,20 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
             for index, ref in enumerate(block.records):
                 if _undeclared(ctx, ref):
                     yield error(
-                        "KB201",
+                        KB201,
                         f"placement names {ref}, which nobody declares",
                         *ctx.at(origin, (*path, "records", index)),
                     )
         for path, quote in contents.quotes:
             if quote.source and _undeclared(ctx, quote.source):
                 yield error(
-                    "KB201",
+                    KB201,
                     f"quotation cites source {quote.source}, which nobody declares",
                     *ctx.at(origin, (*path, "source")),
                 )
 
 
+@check_rule(KB202, KB205, KB409, KB401, KB402, KB403, order=70)
 def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for text in contents.texts:
@@ -246,7 +398,7 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
                 lines = lines or LineIndex(content)
                 line, col = lines.position(match.start())
                 yield error(
-                    "KB202",
+                    KB202,
                     f"{match.group(0)} in prose resolves to no record",
                     display,
                     line,
@@ -267,7 +419,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
         if ctx.resolve(match.group(0)) is None:
             locate = locate or ctx.text_locator(origin, path)
             yield error(
-                "KB202",
+                KB202,
                 f"{match.group(0)} in prose resolves to no record",
                 *locate(match.start()),
                 hint=DANGLING_HINT,
@@ -275,7 +427,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     ranges = grammar().range_in_text.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
         yield warning(
-            "KB205",
+            KB205,
             f"range {match.group(0)} hides the IDs it spans; list each ID",
             *ctx.in_text(origin, path, match.start()),
         )
@@ -295,7 +447,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
 
 def _lookalike(source: str, path: str, file: str, line: int, col: int) -> Diagnostic:
     return warning(
-        "KB409",
+        KB409,
         f"{source} {path} looks like an evidence anchor but names no file; it is shown as text",
         file,
         line,
@@ -316,6 +468,7 @@ _MARKUP = re.compile(
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 
 
+@check_rule(KB112, order=110)
 def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
     """KB112: Markdown markup in record text shows literally; one warning per text."""
     for _, origin, contents in ctx.owners:
@@ -330,7 +483,7 @@ def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             shown = match.group(0).strip()
             yield warning(
-                "KB112",
+                KB112,
                 f"Markdown markup {shown[:40]!r} in record text will show literally",
                 *ctx.in_text(
                     origin, text.path, match.start() + len(match.group(0)) - len(match.group(0).lstrip())
@@ -350,19 +503,20 @@ def _check_anchor(
     """Check one anchor; ``where`` locates it, computed only when there is a problem."""
     if source not in ctx.sources:
         yield error(
-            "KB401",
+            KB401,
             f"evidence anchor cites {source}, which is not a declared source",
             *where(),
             hint="Declare the source under 'sources:' (or 'supplied:' if another member declares it).",
         )
     reason = unsafe_path_reason(path) if path is not None else None
     if reason:
-        yield error("KB402", f"evidence path {path!r} {reason}", *where())
+        yield error(KB402, f"evidence path {path!r} {reason}", *where())
     bad = bad_range_reason(tuple(ranges))
     if bad:
-        yield error("KB403", f"evidence anchor {source} {path}: {bad}", *where())
+        yield error(KB403, f"evidence anchor {source} {path}: {bad}", *where())
 
 
+@check_rule(KB401, KB402, KB403, order=80)
 def rule_structured_anchors(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, anchor in contents.anchors:
@@ -371,13 +525,14 @@ def rule_structured_anchors(ctx: Context) -> Iterator[Diagnostic]:
             )
 
 
+@check_rule(KB404, KB402, order=90)
 def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, quote in contents.quotes:
             if not quote.path:
                 if not quote.locator and not ctx.dropped(origin, (*path, "path")):
                     yield error(
-                        "KB404",
+                        KB404,
                         "quotation is not attributed to a file path",
                         *ctx.at(origin, path),
                         hint="Add 'path:' with the quoted (or captured) file's relative path, or "
@@ -387,21 +542,23 @@ def rule_quotes(ctx: Context) -> Iterator[Diagnostic]:
                 reason = unsafe_path_reason(quote.path)
                 if reason:
                     yield error(
-                        "KB402", f"quotation path {quote.path!r} {reason}", *ctx.at(origin, (*path, "path"))
+                        KB402, f"quotation path {quote.path!r} {reason}", *ctx.at(origin, (*path, "path"))
                     )
 
 
+@check_rule(KB405, order=100)
 def rule_includes(ctx: Context) -> Iterator[Diagnostic]:
     for _, origin, contents in ctx.owners:
         for path, block in contents.includes:
             if block.include not in ctx.system.prose:
                 yield error(
-                    "KB405",
+                    KB405,
                     f"included prose file {block.include!r} is not in the system folder {ctx.folder}",
                     *ctx.at(origin, (*path, "include")),
                 )
 
 
+@check_rule(KB301, KB302, KB303, KB305, KB308, order=10)
 def rule_run(ctx: Context) -> Iterator[Diagnostic]:
     run = ctx.system.run
     if run is None and ctx.system.run_declared:
@@ -409,7 +566,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
     if run is None:
         first = next(iter(ctx.files.values()), None)
         yield error(
-            "KB305",
+            KB305,
             f"system {ctx.system.slug!r} declares no run",
             first.display if first else ctx.folder,
             hint="Add a 'run:' mapping with at least 'system:'.",
@@ -429,7 +586,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
         ):
             if getattr(run, name) is None and not ctx.dropped(origin, (name,)):
                 yield error(
-                    "KB301",
+                    KB301,
                     f"a complete result may not leave {name!r} null",
                     *ctx.at(origin),
                     hint="State the value, or change the disposition.",
@@ -439,20 +596,20 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
         if match:
             if run.run_date and match.group("date") != run.run_date.isoformat():
                 yield error(
-                    "KB302",
+                    KB302,
                     f"run ID date {match.group('date')} differs from run_date {run.run_date.isoformat()}",
                     *ctx.at(origin, ("run_id",)),
                 )
             if match.group("slug") != ctx.system.slug:
                 yield error(
-                    "KB303",
+                    KB303,
                     f"run ID names system {match.group('slug')!r} but the folder is {ctx.system.slug!r}",
                     *ctx.at(origin, ("run_id",)),
                 )
     folder = printable(ctx.system.run_folder)
     if ctx.system.run_folder and run.run_id != ctx.system.run_folder:
         yield error(
-            "KB308",
+            KB308,
             f"the run folder is runs/{folder}/ but its run ID is {run.run_id!r}"
             if run.run_id
             else f"the run in runs/{folder}/ states no run ID",
@@ -461,6 +618,7 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
+@check_rule(KB304, order=120)
 def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
     for record in ctx.system.records:
         if not isinstance(record, Route) or record.fields is None:
@@ -472,7 +630,7 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             if value is not None and _REASONLESS.fullmatch(value.strip()):
                 yield error(
-                    "KB304",
+                    KB304,
                     f"route {record.id} states {label!r} as {value.split()[0]} without a reason",
                     *ctx.at(origin, ("fields", name)),
                     hint="Write 'uninspected — reason' or 'inapplicable — reason' with the reason.",
@@ -480,7 +638,7 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             if value is None or not value.strip():
                 yield error(
-                    "KB304",
+                    KB304,
                     f"route {record.id} lacks the labelled field {label!r}",
                     *ctx.at(origin, ("fields", name) if value is not None else ("fields",)),
                     hint="Every labelled field is non-empty; write 'inapplicable — reason' or "
@@ -488,6 +646,7 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
                 )
 
 
+@check_rule(KB206, order=130)
 def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
     for page in (
         ctx.system.result,
@@ -507,33 +666,13 @@ def rule_placements(ctx: Context) -> Iterator[Diagnostic]:
                     ref_kind = kind_of(ref)
                     if ref_kind is not None and ref_kind != kind and ref in ctx.declared:
                         yield error(
-                            "KB206",
+                            KB206,
                             f"{ref} is not a {kind_names()[kind][0]} but is placed under {section}",
                             *where,
                         )
                     if ref in placed:
-                        yield warning("KB206", f"{ref} is placed twice on this page", *where)
+                        yield warning(KB206, f"{ref} is placed twice on this page", *where)
                     placed.add(ref)
-
-
-RULES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
-    rule_run,
-    rule_duplicate_ids,
-    rule_kind_matches_list,
-    rule_part_of,
-    rule_alternatives,
-    rule_structured_references,
-    rule_prose_references,
-    rule_structured_anchors,
-    rule_quotes,
-    rule_includes,
-    rule_literal_markup,
-    rule_route_fields,
-    rule_placements,
-    *LINK_RULES,
-    *SET_RULES,
-    *PROFILE_RULES,
-)
 
 
 def build_context(system: SystemRecords, source: SystemSource) -> Context:
@@ -550,12 +689,3 @@ def build_context(system: SystemRecords, source: SystemSource) -> Context:
         folder=source.display,
         manifest=source.manifest,
     )
-
-
-def run_rules(system: SystemRecords, source: SystemSource) -> list[Diagnostic]:
-    """Run every cross-record rule over one system."""
-    ctx = build_context(system, source)
-    found: list[Diagnostic] = []
-    for rule in RULES:
-        found.extend(rule(ctx))
-    return found

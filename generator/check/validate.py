@@ -3,7 +3,7 @@
 Each list item is validated on its own, so one bad record costs only itself and
 every error of a file is reported in one run. Diagnostics come from pydantic's
 structured errors (type and loc), never from the exception's text: a table maps each
-error type to its rule code. Which model validates which top-level key comes from
+error type to its rule. Which model validates which top-level key comes from
 the kind registry (``generator.model.kinds``).
 """
 
@@ -17,12 +17,69 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from generator.diagnostics import Diagnostic, error
-from generator.load.records import LoadedFile, SystemSource
+from generator.diagnostics import Diagnostic, Rule, error
+from generator.load.records import KB101, LoadedFile, SystemSource
 from generator.model import kinds
 from generator.model.files import list_models, record_file_model, single_models
 from generator.model.meta import DataPath
 from generator.model.system import Origin, SystemRecords
+
+KB102 = Rule("KB102", "missing-field", "A required field is missing.", doc="schema: missing field")
+
+KB103 = Rule("KB103", "unknown-key", "A key is not part of the record model.", doc="schema: unknown key")
+
+KB104 = Rule(
+    "KB104",
+    "controlled-value",
+    "A value is not in its controlled vocabulary.",
+    doc="schema: controlled value",
+)
+
+KB105 = Rule(
+    "KB105",
+    "id-grammar",
+    "An ID follows neither the numbered nor the prefixed grammar.",
+    doc="schema: ID grammar",
+)
+
+KB106 = Rule(
+    "KB106",
+    "run-id-grammar",
+    "A run ID is not of the form AAS-YYYY-MM-DD-<slug>-NN.",
+    doc="schema: run-ID grammar",
+)
+
+KB107 = Rule("KB107", "empty-text", "A text field is empty.", doc="schema: empty (or whitespace-only) text")
+
+KB110 = Rule(
+    "KB110",
+    "quote-pin",
+    "A quotation's pin is not a full commit ID or a sha256: digest.",
+    doc=(
+        "a quotation's `pin` is neither a full commit ID (40 or 64 hex digits) nor `sha256:` with 64 hex "
+        "digits"
+    ),
+)
+
+KB111 = Rule(
+    "KB111",
+    "anchor-locator",
+    "A document locator is not a section, appendix, table, figure or page.",
+    doc=(
+        "a `locator` is not a document locator (`§3.1`, `Section 4`, `Appendix C`, `Table 2`, `Figure 3`, "
+        "`p. 4`, `pp. 4-5`)"
+    ),
+)
+
+KB207 = Rule(
+    "KB207",
+    "duplicate-singleton",
+    "A run, document, profile or analysis set is declared twice.",
+    doc=(
+        "`run`, `result`, `memory_report`, `memory_comparison`, `analysis_set` or a member document declared "
+        "twice"
+    ),
+)
 
 __all__ = ["validate_system"]
 
@@ -33,7 +90,7 @@ _TYPE_WORDS = {int: "an integer", float: "a number", bool: "a boolean"}
 class _Problem:
     """What one pydantic error means to an analyst."""
 
-    code: str
+    rule: Rule
     message: str
     hint: str | None = None
     at_key: bool = False  # point at the key (unknown keys), not the value
@@ -45,7 +102,7 @@ def _where(base: DataPath, loc: tuple[Any, ...]) -> str:
 
 def _missing(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB102",
+        KB102,
         f"missing required field {loc[-1]!r} at {_where(base, loc[:-1])}",
         "Add the field; see schemas/records.schema.json for its shape.",
     )
@@ -53,7 +110,7 @@ def _missing(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Prob
 
 def _unknown(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB103",
+        KB103,
         f"unknown key {loc[-1]!r} at {_where(base, loc)}",
         "Check the spelling against the record model (the editor schema lists valid keys).",
         at_key=True,
@@ -63,13 +120,13 @@ def _unknown(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Prob
 def _controlled(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     expected = (err.get("ctx") or {}).get("expected", "")
     return _Problem(
-        "KB104", f"{err.get('input')!r} is not an allowed value at {_where(base, loc)}; expected {expected}"
+        KB104, f"{err.get('input')!r} is not an allowed value at {_where(base, loc)}; expected {expected}"
     )
 
 
 def _record_id(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB105",
+        KB105,
         f"{err.get('input')!r} is not a record ID at {_where(base, loc)}",
         "IDs are numbered (RTE-11) or prefixed slugs (MEM-RTE-knowledge-store).",
     )
@@ -77,7 +134,7 @@ def _record_id(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Pr
 
 def _run_id(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB106",
+        KB106,
         f"{err.get('input')!r} is not a run ID at {_where(base, loc)}",
         "Run IDs are AAS-YYYY-MM-DD-<system-slug>-NN.",
     )
@@ -88,7 +145,7 @@ def _not_text(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Pro
     if not isinstance(value, int | float | bool):
         return None
     return _Problem(
-        "KB101",
+        KB101,
         f"expected text but YAML read {value!r} as {_TYPE_WORDS.get(type(value), 'a value')} "
         f"at {_where(base, loc)}",
         "Quote the value so YAML keeps it as text (revisions made of digits, 'yes', 'no', …).",
@@ -98,12 +155,12 @@ def _not_text(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Pro
 def _empty(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem | None:
     if (err.get("ctx") or {}).get("min_length") != 1:
         return None
-    return _Problem("KB107", f"empty text at {_where(base, loc)}")
+    return _Problem(KB107, f"empty text at {_where(base, loc)}")
 
 
 def _pin(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB110",
+        KB110,
         f"{err.get('input')!r} is not a pin at {_where(base, loc)}",
         "A pin is a full commit ID (40 hex digits) or 'sha256:' and the 64 hex digits of a capture.",
     )
@@ -111,7 +168,7 @@ def _pin(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
 
 def _locator(err: dict[str, Any], base: DataPath, loc: tuple[Any, ...]) -> _Problem:
     return _Problem(
-        "KB111",
+        KB111,
         f"{err.get('input')!r} is not a document locator at {_where(base, loc)}",
         "Write '§3.1', 'Section 4', 'Appendix C', 'Table 2', 'Figure 3', 'p. 4' or 'pp. 4-5'.",
     )
@@ -151,10 +208,10 @@ def _diagnostic(file: LoadedFile, base: DataPath, data: Any, err: Any) -> Diagno
     explain = _PROBLEMS.get(err.get("type", ""))
     problem = explain(err, base, loc) if explain else None
     if problem is None:
-        problem = _Problem("KB101", f"{err.get('msg', 'invalid value')} at {_where(base, loc)}")
+        problem = _Problem(KB101, f"{err.get('msg', 'invalid value')} at {_where(base, loc)}")
     spot = file.spot((*base, *_data_path(data, loc)))
     line, col = (spot.key_line, spot.key_col) if problem.at_key else (spot.line, spot.col)
-    return error(problem.code, problem.message, file.display, line, col, hint=problem.hint)
+    return error(problem.rule, problem.message, file.display, line, col, hint=problem.hint)
 
 
 @lru_cache(maxsize=256)
@@ -256,7 +313,7 @@ class _Merger:
         if key not in self.keys:
             self.diagnostics.append(
                 error(
-                    "KB103",
+                    KB103,
                     f"unknown top-level key {key!r}",
                     file.display,
                     spot.key_line,
@@ -270,7 +327,7 @@ class _Merger:
             self.single(file, key, value)
         elif not isinstance(value, list):
             self.diagnostics.append(
-                error("KB101", f"{key!r} must be a list of entries", file.display, spot.line, spot.col)
+                error(KB101, f"{key!r} must be a list of entries", file.display, spot.line, spot.col)
             )
         else:
             for index, item in enumerate(value):
@@ -280,7 +337,7 @@ class _Merger:
         if key in self.singles:
             spot = file.spot((key,))
             message = f"{key!r} is already declared in {self.singles[key]}"
-            self.diagnostics.append(error("KB207", message, file.display, spot.key_line, spot.key_col))
+            self.diagnostics.append(error(KB207, message, file.display, spot.key_line, spot.key_col))
             return
         self.singles[key] = file.display
         self.system.declared_keys.add(key)

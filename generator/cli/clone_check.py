@@ -52,12 +52,50 @@ from pathlib import Path
 from generator.check import CheckedSystem
 from generator.check.context import Context
 from generator.check.rules import build_context
-from generator.diagnostics import Diagnostic, error, warning
+from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.textpos import LineIndex
 from generator.model.anchors import LineRange, find_anchors, unsafe_path_reason
 from generator.model.base import Quote
 from generator.model.system import Origin
 from generator.model.walk import DataPath
+
+KB501 = Rule(
+    "KB501",
+    "git-unavailable",
+    "The source clone or its pinned revision is not available.",
+    doc="with `--sources`: clone or revision unavailable (warning)",
+)
+
+KB502 = Rule(
+    "KB502",
+    "git-file-missing",
+    "A cited file does not exist at the pinned revision.",
+    doc="with `--sources`: file missing",
+)
+
+KB503 = Rule(
+    "KB503",
+    "git-lines-missing",
+    "A cited line range runs past the end of the file.",
+    doc="with `--sources`: lines past the end",
+)
+
+KB504 = Rule(
+    "KB504",
+    "git-quote-missing",
+    "A quotation does not occur in the cited file.",
+    doc="with `--sources`: quote not found",
+)
+
+KB505 = Rule(
+    "KB505",
+    "bad-revision-spec",
+    "A pinned revision is not a hex commit ID (full or abbreviated).",
+    doc=(
+        "with `--sources`: a pinned revision is not a full or abbreviated hex commit ID (`HEAD~1`, branches, "
+        "tags move)"
+    ),
+)
 
 _NO_GIT: str | None = None
 try:
@@ -191,7 +229,7 @@ class _Checker:
     def _open(self, pinned: _Pinned) -> Iterator[Diagnostic]:
         if pinned.revision is not None and not HEX_REVISION.fullmatch(pinned.revision):
             yield error(
-                "KB505",
+                KB505,
                 f"revision {pinned.revision!r} of {pinned.id} is not a commit ID; "
                 "a pinned revision is 7 to 64 hex digits",
                 *self.ctx.at(pinned.origin, ("revision",)),
@@ -208,7 +246,7 @@ class _Checker:
         declared = self.ctx.at(pinned.origin, ("id",))
         if pinned.revision is None:
             yield warning(
-                "KB501",
+                KB501,
                 f"{pinned.id} pins no revision, so its clone cannot be checked",
                 *declared,
                 hint="Add 'revision:' with the commit the analysis reviewed.",
@@ -220,7 +258,7 @@ class _Checker:
         except Exception as exc:  # any git failure means "not available", never a traceback
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             yield warning(
-                "KB501",
+                KB501,
                 f"revision {pinned.revision} of {pinned.id} is not in the clone at "
                 f"{Path(repo.working_dir or repo.git_dir).as_posix()}: {reason}",
                 *self.ctx.at(pinned.origin, ("revision",)),
@@ -241,7 +279,7 @@ class _Checker:
                 tried = " or ".join(c.as_posix() for c in candidates)
                 problems.append(
                     warning(
-                        "KB501",
+                        KB501,
                         f"no clone of {pinned.id}: {tried} does not exist; its anchors are not checked",
                         *declared,
                         hint=self.missing_hint
@@ -250,13 +288,13 @@ class _Checker:
                 )
             return None
         if _NO_GIT is not None:  # pragma: no cover - depends on the machine
-            problems.append(warning("KB501", f"{pinned.id} cannot be checked: {_NO_GIT}", *declared))
+            problems.append(warning(KB501, f"{pinned.id} cannot be checked: {_NO_GIT}", *declared))
             return None
         repo = next((r for r in map(_open_repo, found) if r is not None), None)
         if repo is None:
             problems.append(
                 warning(
-                    "KB501",
+                    KB501,
                     f"{found[0].as_posix()} is not a git repository; anchors of {pinned.id} are not checked",
                     *declared,
                 )
@@ -302,7 +340,7 @@ class _Checker:
         file = clone.file(path)
         if file is None:
             yield error(
-                "KB502",
+                KB502,
                 f"evidence anchor {source} {path}: no such file at revision {clone.revision}",
                 *where,
                 hint="Correct the path, or check that the source pins the revision the analysis read.",
@@ -317,7 +355,7 @@ class _Checker:
             return
         if file.is_dir:
             yield error(
-                "KB503", f"{what}: cites lines, but it is a directory at revision {clone.revision}", *where
+                KB503, f"{what}: cites lines, but it is a directory at revision {clone.revision}", *where
             )
             return
         count = file.line_count
@@ -325,7 +363,7 @@ class _Checker:
         if past:
             shown = ",".join(str(r) for r in past)
             yield error(
-                "KB503",
+                KB503,
                 f"{what}: line range {shown} runs past the end of the file "
                 f"({count} lines at revision {clone.revision})",
                 *where,
@@ -344,7 +382,7 @@ class _Checker:
         if file is None or file.is_dir:
             problem = "no such file" if file is None else "a directory, not a file"
             yield error(
-                "KB502",
+                KB502,
                 f"{what}: {problem} at revision {clone.revision}",
                 *self.ctx.at(origin, (*path, "path")),
             )
@@ -353,7 +391,7 @@ class _Checker:
         yield from self._ranges(clone, what, file, ranges, self.ctx.at(origin, (*path, "lines")))
         if not file.contains(quote.text):
             yield error(
-                "KB504",
+                KB504,
                 f"{what}: the quoted text does not occur in the file at revision {clone.revision}",
                 *self.ctx.at(origin, (*path, "text")),
                 hint="Copy the text from the file at the pinned revision (whitespace may differ).",
@@ -373,7 +411,7 @@ def check_against_clones(
     except Exception as exc:  # a broken clone must not end the check with a traceback
         found.append(
             warning(
-                "KB501",
+                KB501,
                 f"the clones under {root.as_posix()} could not be read: {type(exc).__name__}: {exc}",
                 system.source.display,
             )

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from generator.cli.git_tree import TreeEntry, TreeRefused, folder_tree, plan_tree, resolve_commit
 from generator.diagnostics import Diagnostic, error
-from generator.load.readfs import printable
+from generator.load.readfs import KB007, printable
 
 _NO_GIT: str | None = None
 try:
@@ -104,7 +104,7 @@ def _write_blob(repo: git.Repo, entry: TreeEntry, path: Path, shown: str) -> Dia
     size = entry.size or 0
     data = stream.read(size + 1)
     if len(data) != size:
-        return error("KB007", f"refused: the blob is not the {size} bytes its header states", shown)
+        return error(KB007, f"refused: the blob is not the {size} bytes its header states", shown)
     with open(path, "xb") as out:  # 'x': never through anything already there
         out.write(data)
     return None

@@ -22,10 +22,42 @@ from pathlib import PurePosixPath
 
 import git
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.load import readfs
-from generator.load.readfs import MAX_FOLDER_DEPTH, ignored, ignored_reason, not_regular, printable
+from generator.load.readfs import (
+    KB007,
+    KB009,
+    KB011,
+    MAX_FOLDER_DEPTH,
+    ignored,
+    ignored_reason,
+    not_regular,
+    printable,
+)
 from generator.model.runs import RUNS_FOLDER
+
+KB509 = Rule(
+    "KB509",
+    "git-tree-too-large",
+    "kbgen diff --git: a revision's folder lists too many entries or bytes; nothing is written.",
+    doc=(
+        "`kbgen diff --git`: error: the revision's system folder lists more than 4,096 entries (files, "
+        "folders, refused and ignored names, each time a tree names them), holds more than 32 MiB of files "
+        "(16 files at the 2 MiB file cap), or a folder's listing is larger than a file may be; located at "
+        "the entry that crosses the cap, found from the repository's objects before anything is written, and "
+        "then nothing is written"
+    ),
+)
+
+KB510 = Rule(
+    "KB510",
+    "git-name-too-long",
+    "kbgen diff --git: an entry name or path is longer than a folder can hold.",
+    doc=(
+        "`kbgen diff --git`: error: an entry name is longer than 255 bytes, or its path below the system "
+        "folder longer than 1,024 bytes (no folder holds such a name; git may)"
+    ),
+)
 
 # How much one revision's system folder may hold. A system needs tens of files; the caps
 # leave room for hundreds, and bound what a crafted tree can make the diff write.
@@ -194,7 +226,7 @@ def _plan_child(
     listings: dict[str, list[TreeEntry]],
 ) -> None:
     if depth + 1 >= MAX_FOLDER_DEPTH:  # as the loader's walk says it (KB011), before writing
-        plan.diagnostics.append(error("KB011", f"folders nest deeper than {MAX_FOLDER_DEPTH} levels", shown))
+        plan.diagnostics.append(error(KB011, f"folders nest deeper than {MAX_FOLDER_DEPTH} levels", shown))
         return
     plan.folders.append(relative)
     _plan_folder(repo, entry.sha, relative, shown, depth + 1, plan, listings)
@@ -202,7 +234,7 @@ def _plan_child(
 
 def _plan_file(entry: TreeEntry, relative: PurePosixPath, shown: str, plan: TreePlan) -> None:
     if entry.size is None:
-        plan.diagnostics.append(error("KB007", "refused: the file's object is not in the repository", shown))
+        plan.diagnostics.append(error(KB007, "refused: the file's object is not in the repository", shown))
         return
     size = entry.size
     if size > readfs.MAX_FILE_BYTES:
@@ -219,14 +251,14 @@ def _refusal(entry: TreeEntry, shown: str, seen: set[str]) -> Diagnostic | None:
     name = entry.name
     if name in ("", ".", "..") or any(ch in name for ch in _BAD_NAME_CHARACTERS):
         what = f"the entry name {printable(name)!r}"
-        return error("KB009", f"refused: {what} would lead outside the folder", shown)
+        return error(KB009, f"refused: {what} would lead outside the folder", shown)
     if name in seen:
-        return error("KB009", "refused: the folder holds this name twice", shown)
+        return error(KB009, "refused: the folder holds this name twice", shown)
     if _not_utf8(name):
-        return error("KB007", "refused: the entry name is not UTF-8", shown)
+        return error(KB007, "refused: the entry name is not UTF-8", shown)
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         return error(
-            "KB510",
+            KB510,
             f"refused: the entry name is {len(name.encode('utf-8'))} bytes; a name may be {MAX_NAME_BYTES}",
             shown,
             hint="Rename the file; a name this long cannot be written to a folder.",
@@ -243,7 +275,7 @@ def _path_refusal(relative: PurePosixPath, shown: str) -> Diagnostic | None:
     if length <= MAX_PATH_BYTES:
         return None
     return error(
-        "KB510",
+        KB510,
         f"refused: the path below the system folder is {length} bytes; a path may be {MAX_PATH_BYTES}",
         shown,
         hint="Shorten the names of the folders on the way to it.",
@@ -268,7 +300,7 @@ def _shown_name(name: str) -> str:
 
 def _too_many(shown: str) -> Diagnostic:
     return error(
-        "KB509",
+        KB509,
         f"refused: the revision's folder lists more than {MAX_TREE_ENTRIES} entries; nothing is written",
         shown,
         hint="A system folder holds tens of files; a tree that repeats one folder many times is refused.",
@@ -277,7 +309,7 @@ def _too_many(shown: str) -> Diagnostic:
 
 def _too_many_bytes(shown: str, total: int) -> Diagnostic:
     return error(
-        "KB509",
+        KB509,
         f"refused: the revision's folder holds more than {max_tree_bytes()} bytes of files "
         f"({total} by here); nothing is written",
         shown,

@@ -25,8 +25,17 @@ from generator.cli.commands import (
     site,
     sources,
 )
+from generator.diagnostics import Rule
 from generator.util.console import human_console, say
 from generator.util.exit_codes import EXIT_ERRORS
+
+# argparse reports a wrong call itself (its usage message, exit 2); the rule documents it.
+KB900 = Rule(
+    "KB900",
+    "usage",
+    "The command was called wrongly.",
+    doc="a command was called wrongly (an unknown option, a missing argument): the usage message, exit 2",
+)
 
 # In the order ``kbgen --help`` lists them: the records first, then the site.
 COMMANDS = (

@@ -43,10 +43,38 @@ from rich.console import Console
 
 from generator.check import CheckedSystem
 from generator.check.rules import build_context
-from generator.cli.clone_check import HEX_REVISION
+from generator.cli.clone_check import HEX_REVISION, KB505
 from generator.cli.fetch_hosts import location_refusal
-from generator.diagnostics import Diagnostic, error, warning
+from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.util.progress import progress_bar
+
+KB506 = Rule(
+    "KB506",
+    "source-unreachable",
+    "A source's location cannot be fetched (or it has none).",
+    doc=(
+        "`kbgen sources fetch`: warning: a source's location cannot be fetched (unreachable, refused), or it "
+        "pins a revision but names no location"
+    ),
+)
+
+KB507 = Rule(
+    "KB507",
+    "revision-not-fetched",
+    "A source's location does not hold its pinned revision.",
+    doc="`kbgen sources fetch`: warning: the location was fetched but does not hold the pinned revision",
+)
+
+KB508 = Rule(
+    "KB508",
+    "source-host-private",
+    "A source's location names a host that is not public; not fetched.",
+    doc=(
+        "`kbgen sources fetch`: error: the location's host is not public (loopback, link-local, private, "
+        "unique-local, unspecified, multicast, reserved, however written); it is not contacted (allow a "
+        "private mirror with `--allow-host`)"
+    ),
+)
 
 DEFAULT_CACHE = Path(".kbgen/sources")
 FETCH_TIMEOUT_SECONDS = 900
@@ -98,7 +126,7 @@ def wanted_sources(
         if not HEX_REVISION.fullmatch(revision):
             problems.append(
                 error(
-                    "KB505",
+                    KB505,
                     f"revision {revision!r} of {source_id} is not a commit ID; "
                     "a pinned revision is 7 to 64 hex digits",
                     *ctx.at(origin, ("revision",)),
@@ -110,7 +138,7 @@ def wanted_sources(
             if location is None:
                 problems.append(
                     warning(
-                        "KB506",
+                        KB506,
                         f"{source_id} pins revision {revision} but has no location to fetch it from",
                         *ctx.at(origin, ("id",)),
                         hint="Add 'location:' with the repository's https URL.",
@@ -121,7 +149,7 @@ def wanted_sources(
         if refused is not None:
             problems.append(
                 error(
-                    "KB508",
+                    KB508,
                     f"{source_id} is not fetched from {location}: {refused}",
                     *ctx.at(origin, ("location",)),
                     hint="Name the public repository; a mirror is git's url.<base>.insteadOf, and a "
@@ -218,7 +246,7 @@ def fetch_source(wanted: Wanted, cache: Path) -> tuple[str, Diagnostic | None]:
 
 def _unreachable(wanted: Wanted, reason: str) -> Diagnostic:
     return warning(
-        "KB506",
+        KB506,
         f"{wanted.id} cannot be fetched from {wanted.location}: {reason}",
         *wanted.at_location,
         hint="Check the location, or point it at a mirror with git's url.<base>.insteadOf.",
@@ -227,7 +255,7 @@ def _unreachable(wanted: Wanted, reason: str) -> Diagnostic:
 
 def _unknown_revision(wanted: Wanted) -> Diagnostic:
     return warning(
-        "KB507",
+        KB507,
         f"revision {wanted.revision} of {wanted.id} is not at {wanted.location}",
         *wanted.at_revision,
         hint="Pin a commit the repository holds (git rev-parse HEAD in a clone of it).",

@@ -17,11 +17,12 @@ from typing import ParamSpec
 
 import yaml
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.build import build
 from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
+from generator.importer.import_rules import KB610
 from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.structure import Structure, lost_structure
 from generator.importer.write import target_problem
@@ -30,6 +31,17 @@ from generator.load.readfs import open_folder, read_text
 from generator.model.ids import RUN_ID
 from generator.model.runs import RUNS_FOLDER
 from generator.model.set_manifest import MANIFEST_FILE
+
+KB615 = Rule(
+    "KB615",
+    "import-write-failed",
+    "The file system refused the import's folder (no room, no such place, no permission).",
+    doc=(
+        "`kbgen import`, error: the file system refused to write the folder (no room left, a place such as "
+        "`/proc` where no folder can be made, no permission); nothing is written and an existing folder is "
+        "kept (exit 1)"
+    ),
+)
 
 
 @dataclass
@@ -58,7 +70,7 @@ def write_folder(records: Path, slug: str, files: dict[str, str]) -> Path:
         reason = exc.strerror or type(exc).__name__
         raise _Unwritable(
             error(
-                "KB615", f"cannot write the folder: {reason}; nothing written", f"{records.as_posix()}/{slug}"
+                KB615, f"cannot write the folder: {reason}; nothing written", f"{records.as_posix()}/{slug}"
             )
         ) from None
 
@@ -164,10 +176,10 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     system = records / slug
     display = f"{records.as_posix()}/{slug}"
     if system.is_symlink() or not system.is_dir():
-        return ImportOutcome(None, [error("KB610", "there is no system folder to add a run to", display)])
+        return ImportOutcome(None, [error(KB610, "there is no system folder to add a run to", display)])
     if path.is_dir():
         return ImportOutcome(
-            None, [error("KB610", "a further run is imported from one document", path.as_posix())]
+            None, [error(KB610, "a further run is imported from one document", path.as_posix())]
         )
     text, problems = read_document(path)
     if text is None:
@@ -178,7 +190,7 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     if run_id is None:
         hint = "State the run ID (run-id in the frontmatter) so the run folder can be named by it."
         unnamed = error(
-            "KB610",
+            KB610,
             "the document states no run ID (AAS-YYYY-MM-DD-<system>-NN); nothing written",
             path.as_posix(),
             hint=hint,

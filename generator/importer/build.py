@@ -15,13 +15,14 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, Rule
 from generator.importer.columns import fold
 from generator.importer.context import Gathered
 from generator.importer.doc_types import RUN_FIELDS, DocumentType, active_types
 from generator.importer.document import Block, Document, Section
 from generator.importer.finish import assemble
 from generator.importer.frontmatter_shape import unsafe_shape
+from generator.importer.import_rules import KB601
 from generator.importer.ledger import LedgerWalker
 from generator.importer.prose import ProseWalker
 from generator.importer.refusals import mend_mapping, refuses
@@ -29,6 +30,26 @@ from generator.importer.sections import section_keys
 from generator.importer.shared import SharedWalker
 from generator.model.files import Run
 from generator.model.profile import MemoryComparison
+
+KB608 = Rule(
+    "KB608",
+    "import-section",
+    "A section is not one of the document type's; kept under the one before.",
+    doc=(
+        "`kbgen import`, warning: a `##` section that is not one of the document type's sections is kept as "
+        "a subsection of the section before it"
+    ),
+)
+
+KB609 = Rule(
+    "KB609",
+    "import-frontmatter",
+    "A document's frontmatter is not a YAML mapping.",
+    doc=(
+        "`kbgen import`, error: the frontmatter is not a YAML mapping, not safe YAML, uses anchors or "
+        "aliases, or nests deeper than 64 levels"
+    ),
+)
 
 
 @dataclass
@@ -59,7 +80,7 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
             declared = types.by_key(by_title)
             if front.get("type"):
                 gathered.warn(
-                    "KB601",
+                    KB601,
                     f"type {doc_type!r} names no document type the importer reads; "
                     f"read as a {by_title.replace('_', ' ')} by its title",
                     document.frontmatter_line + _key_line(document.frontmatter or "", "type"),
@@ -105,7 +126,7 @@ def _mend_run_and_profile(
         return document.frontmatter_line + _key_line(text, key)
 
     def warn(field: str, message: str) -> None:
-        gathered.warn("KB601", message, at(_FRONT_KEY_OF.get(field, field)), 1)
+        gathered.warn(KB601, message, at(_FRONT_KEY_OF.get(field, field)), 1)
 
     run = files.get("run.yaml", {}).get("run")
 
@@ -119,7 +140,7 @@ def _mend_run_and_profile(
         if problem is not None:
             del files["profile.yaml"]
             gathered.warn(
-                "KB601",
+                KB601,
                 f"the memory-comparison profile is not one the model reads ({problem}); "
                 "kept as a paragraph of the first section",
                 at("memory-comparison"),
@@ -144,16 +165,16 @@ def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
     try:
         refusal = unsafe_shape(document.frontmatter)
         if refusal is not None:
-            gathered.fail("KB609", f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
+            gathered.fail(KB609, f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
             return {}
         front = yaml.safe_load(document.frontmatter)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = document.frontmatter_line + (mark.line if mark else 0)
-        gathered.fail("KB609", f"frontmatter is not valid YAML: {getattr(exc, 'problem', exc)}", line, 1)
+        gathered.fail(KB609, f"frontmatter is not valid YAML: {getattr(exc, 'problem', exc)}", line, 1)
         return {}
     if not isinstance(front, dict):
-        gathered.fail("KB609", "frontmatter is not a mapping", document.frontmatter_line, 1)
+        gathered.fail(KB609, "frontmatter is not a mapping", document.frontmatter_line, 1)
         return {}
     return front
 
@@ -187,7 +208,7 @@ def _keep_other_frontmatter(
             continue  # the rendered pages' name of the reviewed revision: the run holds it
         kept.append(f"{key}: {value}")
         gathered.warn(
-            "KB601",
+            KB601,
             f"frontmatter key {key!r} has no record field; kept as a paragraph of the first section",
             document.frontmatter_line + _key_line(document.frontmatter or "", str(key)),
             1,
@@ -240,7 +261,7 @@ def _sections(
         if key is None:
             target = previous or next(iter(keys.values()))
             gathered.warn(
-                "KB608",
+                KB608,
                 f"section {section.title!r} is not a section of a {spec.model.replace('_', ' ')}; "
                 f"kept as a subsection of {target!r}",
                 section.line,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.diagnostics import Diagnostic, error, warning
+from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.importer.drafts import Draft
 from generator.model.ids import grammar
 
@@ -26,11 +26,11 @@ class Gathered:
     prose_quotes: list[dict[str, Any]] = field(default_factory=list)  # quotations outside records
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def warn(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:
-        self.diagnostics.append(warning(code, message, self.display, line, col, hint))
+    def warn(self, rule: Rule, message: str, line: int, col: int, hint: str | None = None) -> None:
+        self.diagnostics.append(warning(rule, message, self.display, line, col, hint))
 
-    def fail(self, code: str, message: str, line: int, col: int, hint: str | None = None) -> None:
-        self.diagnostics.append(error(code, message, self.display, line, col, hint))
+    def fail(self, rule: Rule, message: str, line: int, col: int, hint: str | None = None) -> None:
+        self.diagnostics.append(error(rule, message, self.display, line, col, hint))
 
     def note_quote(self, quote: dict[str, Any], written: Any, line: int, col: int) -> None:
         """Remember how a quotation was attributed (its pin, the source it names) and where."""

@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.columns import FIELD_PREFIXES, model_names
 from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
@@ -39,6 +39,17 @@ from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.markdown_blocks import Block
 from generator.importer.recognisers.tables import is_separator_row
 from generator.model.ids import builtin_grammar
+
+KB612 = Rule(
+    "KB612",
+    "import-text-lost",
+    "A sentence, list item, table cell or heading of the document is not in the records written.",
+    doc=(
+        "`kbgen import`, error: a sentence, list item, table cell, heading, quotation line or frontmatter "
+        "value of the document is not in the records written (located at the document's line; after 200, the "
+        "rest are counted)"
+    ),
+)
 
 # A sentence ends at . ! or ? (after optional closing marks) followed by white space.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
@@ -396,7 +407,7 @@ def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, 
     coverage = measure(text, files, labels, names, markers)
     found = [
         error(
-            "KB612",
+            KB612,
             f"this {unit.kind} is not in the records written: {_excerpt(unit.text)!r}",
             display,
             unit.line,
@@ -407,7 +418,7 @@ def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, 
     ]
     found.extend(
         error(
-            "KB612",
+            KB612,
             f"this {unit.kind} repeats a phrase too often to be verified: {_excerpt(unit.text)!r}",
             display,
             unit.line,
@@ -420,9 +431,7 @@ def lost_text(text: str, files: Iterable[Any], display: str) -> tuple[Coverage, 
         found = found[:MAX_REPORTED]
         last = found[-1]
         found.append(
-            error(
-                "KB612", f"and {rest:,} more units not in the records written", display, last.line, last.col
-            )
+            error(KB612, f"and {rest:,} more units not in the records written", display, last.line, last.col)
         )
     return coverage, found
 

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from generator.diagnostics import Rule
 from generator.importer.context import Gathered
 from generator.importer.drafts import Draft
+from generator.importer.import_rules import KB601
 from generator.importer.recognisers.fields import status_phrase
+
+KB605 = Rule(
+    "KB605",
+    "import-duplicate-id",
+    "A document declares a record ID twice; the later one is kept as prose.",
+    doc="`kbgen import`, error: the document declares an ID twice; the later declaration is kept as prose",
+)
 
 
 def declare(
@@ -12,12 +21,12 @@ def declare(
 ) -> Draft | None:
     """A new draft for ``record_id``; None (and an error) when the document declared it before."""
     if list_key is None:
-        gathered.warn("KB601", f"{record_id} names no record kind; kept as prose", line, col)
+        gathered.warn(KB601, f"{record_id} names no record kind; kept as prose", line, col)
         return None
     if record_id in gathered.drafts:
         first = gathered.drafts[record_id]
         gathered.fail(
-            "KB605",
+            KB605,
             f"{record_id} is declared again (first at line {first.line}); this declaration is kept as prose",
             line,
             col,

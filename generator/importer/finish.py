@@ -6,9 +6,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from generator.diagnostics import Rule
 from generator.importer.context import Gathered
 from generator.importer.doc_types import DocumentType
 from generator.importer.drafts import Draft, finish
+from generator.importer.import_rules import KB601, KB607
 from generator.importer.refusals import as_paragraph, mend
 from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text
 from generator.importer.sections import SHARED
@@ -16,6 +18,16 @@ from generator.model import kinds
 from generator.model.files import Run
 from generator.model.ids import kind_of
 from generator.model.sets import DOCUMENT_SECTION_TITLES
+
+KB613 = Rule(
+    "KB613",
+    "import-quote-source",
+    "A quotation's commit matches several sources and its record does not say which.",
+    doc=(
+        "`kbgen import`, warning: a quotation's commit is the revision of several sources and its record "
+        "cites neither with the quoted file; it is attributed to the first"
+    ),
+)
 
 # The file each top-level list is written to, as the shipped systems are laid out.
 FILE_OF_LIST = {"authority_paths": "authority"}
@@ -108,7 +120,7 @@ def _warner(gathered: Gathered, draft: Draft) -> Callable[[str], None]:
     """Report a refusal at the line of the record's declaration."""
 
     def warn(message: str) -> None:
-        gathered.warn("KB601", message, draft.line, draft.col)
+        gathered.warn(KB601, message, draft.line, draft.col)
 
     return warn
 
@@ -150,7 +162,7 @@ def _supplied(gathered: Gathered, declared: set[str], declared_in: str) -> list[
         if record_id in declared:
             continue
         gathered.warn(
-            "KB607",
+            KB607,
             f"{record_id} is cited but not declared in the document; it is recorded as a supplied record",
             line,
             col,
@@ -259,7 +271,7 @@ def _source_at(
         return by_citation[0]
     line, col = gathered.quote_places.get(id(quote), (1, 1))
     gathered.warn(
-        "KB613",
+        KB613,
         f"the quotation of {path} at {commit[:12]} matches {', '.join(candidates)}, and its record "
         f"does not say which; it is attributed to {candidates[0]}",
         line,

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from generator.importer.context import Gathered
 from generator.importer.document import Block, Section
+from generator.importer.import_rules import KB601
 from generator.importer.prose import ProseWalker
 from generator.importer.recognisers.amendments import leading_ids
 from generator.importer.recognisers.ledger import LabelledLine, labelled_lines, opens_entry
@@ -48,7 +49,7 @@ class LedgerWalker:
             else:
                 if entries:
                     self.gathered.warn(
-                        "KB601",
+                        KB601,
                         f"a {block.kind} after a ledger entry is kept in the section's prose, "
                         "which is shown before the entries",
                         block.line,
@@ -116,7 +117,7 @@ class LedgerWalker:
         else:
             problem = f"repeats '{LEDGER_LABELS[where.name] if where else ''}:'"
         self.gathered.warn(
-            "KB601",
+            KB601,
             f"a ledger entry {problem}; an entry carries the {len(ORDER)} ledger labels in the "
             "spec's order, each once; kept as prose",
             line,
@@ -127,7 +128,7 @@ class LedgerWalker:
     def note(self, field: LabelledLine, problem: str) -> None:
         label = LEDGER_LABELS[field.name]
         self.gathered.warn(
-            "KB601",
+            KB601,
             f"a ledger entry's '{label}:' value {field.value!r} {problem}; the entry is kept as prose",
             field.line,
             field.value_col,

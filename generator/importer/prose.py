@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.diagnostics import Rule
 from generator.importer.columns import field_of, fold, list_key_of_id
 from generator.importer.context import Gathered
 from generator.importer.declare import declare
@@ -17,12 +18,23 @@ from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft
 from generator.importer.form_registry import active_forms
 from generator.importer.forms import FormState
+from generator.importer.import_rules import KB601, KB606
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
 from generator.importer.reconciliation import typed_paragraph
 from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
 from generator.model.prose import ROW_TYPES
+
+KB602 = Rule(
+    "KB602",
+    "import-table-row",
+    "A table row is unterminated or its cells do not match the header.",
+    doc=(
+        "`kbgen import`, warning: a pipe-table row without its closing `\\|`, or with more or fewer cells "
+        "than the header (a short row is padded, extra cells join the last)"
+    ),
+)
 
 
 class ProseWalker:
@@ -93,7 +105,7 @@ class ProseWalker:
         header = typed_kind_of_words(block.lines[0])
         if header:
             self.gathered.warn(
-                "KB601",
+                KB601,
                 f"a {header} table whose columns are not separated (no tabs or pipes); "
                 "its rows are kept as paragraphs",
                 block.line,
@@ -124,7 +136,7 @@ class ProseWalker:
         quote = block_quote(block.lines)
         if quote.path is None:
             self.gathered.warn(
-                "KB606", "quotation without a '--- path' attribution; kept as prose", block.line, block.col
+                KB606, "quotation without a '--- path' attribution; kept as prose", block.line, block.col
             )
             return self.paragraph(quote.text, block)
         return self.paragraph(f"{quote.text}\n\n{quote.attribution.replace('---', '—', 1)}", block)
@@ -191,14 +203,14 @@ class ProseWalker:
         for row in rows:
             if row.unterminated:
                 self.gathered.warn(
-                    "KB602",
+                    KB602,
                     "table row is not terminated with '|'; its cells are read to the line end",
                     row.line,
                     1,
                 )
             elif len(row.cells) != width:
                 self.gathered.warn(
-                    "KB602",
+                    KB602,
                     f"table row has {len(row.cells)} cells, the header {width}",
                     row.line,
                     1,
@@ -269,7 +281,7 @@ class ProseWalker:
         if unknown:
             # A limitation has no prose of its own: a column it has no field for would be lost.
             self.gathered.warn(
-                "KB601",
+                KB601,
                 f"the limitations table's column {unknown[0]!r} names no limitation field; "
                 "the table is kept as a table",
                 rows[0].line - 1 if rows else 1,

@@ -13,6 +13,7 @@ from typing import Any
 
 from generator.importer.context import Gathered
 from generator.importer.document import Block
+from generator.importer.import_rules import KB601
 from generator.importer.recognisers.amendments import AMENDMENT, UNRESOLVED_CONFLICT, amendment_text
 
 
@@ -21,7 +22,7 @@ def typed_paragraph(gathered: Gathered, block: Block) -> dict[str, Any] | None:
     text = block.text
     if text.startswith(UNRESOLVED_CONFLICT):
         gathered.warn(
-            "KB601",
+            KB601,
             "an 'Unresolved conflict:' paragraph is kept as prose: its affected IDs, findings, "
             "evidence and conclusion prevented are not labelled, so they are not cut apart",
             block.line,
@@ -33,7 +34,7 @@ def typed_paragraph(gathered: Gathered, block: Block) -> dict[str, Any] | None:
     parsed = amendment_text(text)
     if parsed is None:
         gathered.warn(
-            "KB601",
+            KB601,
             "an 'Amendment:' paragraph that does not open with the IDs it amends "
             "('Amendment: RTE-4's …', 'Amendment: RTE-2 and RTE-3's …') is kept as prose",
             block.line,

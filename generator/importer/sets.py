@@ -17,17 +17,29 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.build import build
 from generator.importer.coverage import Coverage, combined, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import dump_file
 from generator.importer.frontmatter_shape import unsafe_shape
+from generator.importer.import_rules import KB607
 from generator.importer.structure import Structure, lost_structure
 from generator.importer.structure import combined as combined_structure
 from generator.model.files import Run
 from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from generator.model.vocab import Member
+
+KB611 = Rule(
+    "KB611",
+    "import-set-manifest",
+    "A set folder's members do not match its manifest; nothing imported.",
+    doc=(
+        "`kbgen import DIR`: a set folder's member files do not match its `ARTIFACT.yaml` (a digest differs, "
+        "a pinned member is missing, a Markdown file is not pinned, a pinned file is not a member) or the "
+        "manifest is not one; nothing is written"
+    ),
+)
 
 
 def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagnostic]]:
@@ -35,14 +47,14 @@ def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagno
     try:
         refusal = unsafe_shape(text)
         if refusal is not None:
-            return {}, [error("KB611", f"the set manifest {refusal[0]}", display, refusal[1] + 1, 1)]
+            return {}, [error(KB611, f"the set manifest {refusal[0]}", display, refusal[1] + 1, 1)]
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         return {}, [
             error(
-                "KB611",
+                KB611,
                 f"the set manifest is not valid YAML: {getattr(exc, 'problem', exc)}",
                 display,
                 line,
@@ -53,7 +65,7 @@ def pinned_members(text: str, display: str) -> tuple[dict[str, str], list[Diagno
     if not isinstance(members, dict) or not all(
         isinstance(entry, dict) and isinstance(entry.get("sha256"), str) for entry in members.values()
     ):
-        return {}, [error("KB611", "not a set manifest: expected 'members: {<file>: {sha256: …}}'", display)]
+        return {}, [error(KB611, "not a set manifest: expected 'members: {<file>: {sha256: …}}'", display)]
     return {str(name): str(entry["sha256"]) for name, entry in members.items()}, []
 
 
@@ -64,23 +76,21 @@ def verify_members(folder: Path, pinned: dict[str, str], texts: dict[str, str]) 
     known = {MEMBER_FILES[member] for member in MEMBER_ORDER}
     for name, digest in pinned.items():
         if name not in known:
-            problems.append(error("KB611", f"the manifest pins {name}, which is not a set member", display))
+            problems.append(error(KB611, f"the manifest pins {name}, which is not a set member", display))
         elif name not in texts:
-            problems.append(error("KB611", f"{name} is pinned by the manifest but missing", display))
+            problems.append(error(KB611, f"{name} is pinned by the manifest but missing", display))
         else:
             actual = hashlib.sha256(texts[name].encode("utf-8")).hexdigest()
             if actual != digest:
                 problems.append(
                     error(
-                        "KB611",
+                        KB611,
                         f"{name} has SHA-256 {actual}, the manifest pins {digest}; nothing imported",
                         f"{display}/{name}",
                     )
                 )
     for name in sorted(set(texts) - set(pinned)):
-        problems.append(
-            error("KB611", f"{name} is in the set folder but not pinned by the manifest", display)
-        )
+        problems.append(error(KB611, f"{name} is in the set folder but not pinned by the manifest", display))
     return problems
 
 
@@ -136,7 +146,7 @@ def merge_members(
     run = {key: run[key] for key in Run.model_fields if key in run}
     merged["set.yaml"] = {"run": run, "analysis_set": _analysis_set(texts, members, overview_front)}
     # A record another member declares is not 'supplied': drop the importer's notes on it.
-    findings = [d for d in findings if not (d.code == "KB607" and d.message.split(" ", 1)[0] in declared)]
+    findings = [d for d in findings if not (d.rule == KB607 and d.message.split(" ", 1)[0] in declared)]
     elsewhere = _still_elsewhere(supplied, declared)
     if elsewhere:
         merged["set.yaml"]["supplied"] = elsewhere

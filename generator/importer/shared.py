@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from generator.diagnostics import Rule
 from generator.importer.columns import continues_record, list_key_of_id, route_field_of
 from generator.importer.context import Gathered
 from generator.importer.declare import declare
@@ -12,6 +13,7 @@ from generator.importer.document import Block, Section
 from generator.importer.drafts import Draft, apply_labelled
 from generator.importer.form_registry import active_forms
 from generator.importer.forms import FormState
+from generator.importer.import_rules import KB601, KB606
 from generator.importer.prose import ProseWalker
 from generator.importer.recognisers.declarations import Declaration, declaration
 from generator.importer.recognisers.fields import Field, field_sentences, labelled, status_line
@@ -21,6 +23,26 @@ from generator.importer.sections import kind_list_of_title
 from generator.importer.status_groups import group_statuses
 from generator.model.ids import grammar, kind_of
 from generator.model.records import ROUTE_FIELD_LABELS
+
+KB603 = Rule(
+    "KB603",
+    "import-unlabelled",
+    "An imported record declaration has no label.",
+    doc=(
+        "`kbgen import`, warning: a record declaration without a label (`#### MEM-RTE-x` with no `— label` "
+        "and no `Label:` line)"
+    ),
+)
+
+KB604 = Rule(
+    "KB604",
+    "import-status-value",
+    "A status line's value is not a conclusion status; kept as prose.",
+    doc=(
+        "`kbgen import`, warning: a status line whose value is not a conclusion status (`… conclusion "
+        "status: probably`); the line is kept as prose, located at the value"
+    ),
+)
 
 
 class SharedWalker:
@@ -39,7 +61,7 @@ class SharedWalker:
             list_key = kind_list_of_title(child.title)
             if list_key is None:
                 self.gathered.warn(
-                    "KB601",
+                    KB601,
                     f"{child.title!r} is not a record kind; its text is kept in the section before",
                     child.line,
                     child.col,
@@ -181,7 +203,7 @@ class SharedWalker:
         target = self.gathered.drafts.get(found.record_id)
         if target is None:
             self.gathered.warn(
-                "KB601",
+                KB601,
                 f"amendment of {found.record_id}, which is not declared before it; kept as prose",
                 block.line,
                 block.col,
@@ -250,7 +272,7 @@ class SharedWalker:
             following.extend(self.record_section(child, statuses))
         if "label" not in draft.data:
             self.gathered.warn(
-                "KB603", f"{draft.data['id']} is declared without a label", section.line, section.col
+                KB603, f"{draft.data['id']} is declared without a label", section.line, section.col
             )
         return [{"records": [draft.data["id"]]}, *following]
 
@@ -339,7 +361,7 @@ class SharedWalker:
                 draft.add_status(status)
                 return True
             self.gathered.warn(
-                "KB604",
+                KB604,
                 f"{status.value!r} is not a conclusion status; the line is kept as prose",
                 line,
                 col + status.value_offset,
@@ -383,7 +405,7 @@ class SharedWalker:
     def quote(self, draft: Draft, quote: QuoteText, block: Block) -> None:
         if quote.path is None:
             self.gathered.warn(
-                "KB606", "quotation without a '--- path' attribution; kept as prose", block.line, block.col
+                KB606, "quotation without a '--- path' attribution; kept as prose", block.line, block.col
             )
             draft.add_prose(quote.text)
             return

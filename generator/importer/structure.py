@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.columns import continues_record
 from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
@@ -43,6 +43,22 @@ from generator.importer.tables import column_meaning
 from generator.model import kinds
 from generator.model.ids import grammar
 from generator.model.vocab import ConclusionStatus
+
+KB614 = Rule(
+    "KB614",
+    "import-structure-lost",
+    (
+        "A record the document declares, or its label, status, evidence anchor, quotation or revision, is "
+        "not in the records written."
+    ),
+    doc=(
+        "`kbgen import`, error: a record the document declares (a heading, paragraph, list item or register "
+        "row opening with its ID in a records section) is not a record of the files written, or its declared "
+        "label, a `… conclusion status: value` its text states, an evidence anchor of its prose, a quotation "
+        "after it, or a source's stated commit or capture digest is not in its record (located at the "
+        "declaration; after 200, the rest are counted)"
+    ),
+)
 
 FIGURES = ("records", "labels", "statuses", "anchors", "quotations", "revisions")
 MAX_REPORTED = 200
@@ -420,7 +436,7 @@ def lost_structure(
     structure = measure(text, list(files))
     found = [
         error(
-            "KB614",
+            KB614,
             f"{declared.record_id} {what}"
             if what.startswith(("is ", "label "))
             else f"{declared.record_id}'s {what} is not in its record",
@@ -433,6 +449,6 @@ def lost_structure(
     ]
     if len(structure.losses) > MAX_REPORTED:
         found.append(
-            error("KB614", f"and {len(structure.losses) - MAX_REPORTED:,} more structure losses", display)
+            error(KB614, f"and {len(structure.losses) - MAX_REPORTED:,} more structure losses", display)
         )
     return structure, found

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, error
+from generator.importer.import_rules import KB610
 from generator.model.runs import RUNS_FOLDER
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -23,17 +24,17 @@ def target_problem(records: Path, slug: str, force: bool, names: re.Pattern[str]
     folder's name must match: a system's slug, or a run ID below a system's ``runs/``)."""
     display = f"{records.as_posix()}/{slug}"
     if not names.match(slug):
-        return error("KB610", f"{slug!r} is not a slug (lower-case words joined by '-')", display)
+        return error(KB610, f"{slug!r} is not a slug (lower-case words joined by '-')", display)
     if records.is_symlink() or (records.exists() and not records.is_dir()):
-        return error("KB610", "the records folder is a symlink or not a folder", records.as_posix())
+        return error(KB610, "the records folder is a symlink or not a folder", records.as_posix())
     if any(part == ".git" for part in records.resolve().parts):
-        return error("KB610", "the records folder is inside a git repository's metadata", records.as_posix())
+        return error(KB610, "the records folder is inside a git repository's metadata", records.as_posix())
     target = records / slug
     if target.is_symlink() or (target.exists() and not target.is_dir()):
-        return error("KB610", "the target is a symlink or not a folder; nothing written", display)
+        return error(KB610, "the target is a symlink or not a folder; nothing written", display)
     if target.exists() and not force:
         return error(
-            "KB610",
+            KB610,
             "the system folder already exists; nothing written",
             display,
             hint="Use --force to replace it.",
@@ -42,7 +43,7 @@ def target_problem(records: Path, slug: str, force: bool, names: re.Pattern[str]
         problem = _not_a_records_folder(target)
         if problem is not None:
             return error(
-                "KB610",
+                KB610,
                 f"--force replaces only a records folder, and this one {problem}; nothing written",
                 display,
                 hint="Name the records folder with --records and a system (or run) folder in it.",

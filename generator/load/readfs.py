@@ -18,8 +18,85 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator.diagnostics import Diagnostic, error, warning
+from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.textpos import LineIndex
+
+KB005 = Rule(
+    "KB005",
+    "file-too-large",
+    "A record file exceeds the size limit.",
+    doc="file size limit (2 MiB, YAML and Markdown alike)",
+)
+
+KB007 = Rule(
+    "KB007",
+    "unreadable-file",
+    "A record file cannot be read as UTF-8 text.",
+    doc="not UTF-8 (located at the first bad byte), or a file or folder that cannot be read",
+)
+
+KB008 = Rule(
+    "KB008",
+    "not-a-regular-file",
+    "A symlink, FIFO, device or socket is refused, never read.",
+    doc=(
+        "a symlink, FIFO, device or socket in the records (file or folder, at any depth, or the records "
+        "folder itself) is refused and never followed or read"
+    ),
+)
+
+KB009 = Rule(
+    "KB009",
+    "path-outside-system",
+    "A file may lie outside the system folder (hard link, loop).",
+    doc=(
+        "a file with more than one hard link (its content may live outside the system folder), or a folder "
+        "met twice"
+    ),
+)
+
+KB010 = Rule(
+    "KB010",
+    "ignored-name",
+    "A file or folder is not read: hidden name or not a record type.",
+    doc=(
+        "warning: a name that is not read — starts with `.` or `_`, a suffix other than `.yaml`, `.yml`, "
+        "`.md` (upper-case `.YAML` too), a file beside the system folders"
+    ),
+)
+
+KB011 = Rule(
+    "KB011",
+    "nesting-too-deep",
+    "YAML values or folders nest deeper than the limit.",
+    doc=(
+        "YAML collections nest deeper than 64 levels (located where the limit is crossed), or folders deeper "
+        "than 16"
+    ),
+)
+
+
+KB012 = Rule(
+    "KB012",
+    "control-character",
+    "A file holds a NUL or another control character.",
+    doc=(
+        "a NUL or other control character (not tab, LF, CR) in a YAML or Markdown file, or made by a quoted "
+        'scalar\'s escape (`"\\e"`, `"\\0"`); CRLF and bare CR are read as LF'
+    ),
+)
+
+KB013 = Rule(
+    "KB013",
+    "line-separator",
+    "A record file holds NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (YAML breaks lines there).",
+    doc=(
+        "a NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029) in a YAML or Markdown "
+        "record file: YAML breaks lines there, the checker, GitHub annotations and editors do not, so every "
+        "later position would differ between them (located at the first one; a quoted scalar's escape, "
+        '`"\\L"`, moves no position: the value then spans lines, and KB109 applies)'
+    ),
+)
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # YAML and Markdown alike
 MAX_FOLDER_DEPTH = 16
@@ -62,7 +139,7 @@ def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Di
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return None, [not_regular(display, "a symlink")]
-        return None, [error("KB007", f"cannot read file: {exc.strerror}", display)]
+        return None, [error(KB007, f"cannot read file: {exc.strerror}", display)]
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -74,7 +151,7 @@ def read_text(dir_fd: int, name: str, display: str) -> tuple[str | None, list[Di
             return None, [too_large(display, info.st_size, limit)]
         data = _read_at_most(fd, limit + 1)
     except OSError as exc:
-        return None, [error("KB007", f"cannot read file: {exc.strerror}", display)]
+        return None, [error(KB007, f"cannot read file: {exc.strerror}", display)]
     finally:
         os.close(fd)
     if len(data) > limit:  # the file grew after fstat
@@ -120,7 +197,7 @@ def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - data.rfind(b"\n", 0, exc.start)
-        return None, [error("KB007", f"not UTF-8 text: byte 0x{data[exc.start]:02x}", display, line, col)]
+        return None, [error(KB007, f"not UTF-8 text: byte 0x{data[exc.start]:02x}", display, line, col)]
     if "\r" in text:
         # One kind of line break from here on: YAML and Python-Markdown both break lines at
         # a bare CR, the rest of the pipeline at LF only; each CR or CRLF is one LF, so line
@@ -131,7 +208,7 @@ def _decode(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
         line, col = LineIndex(text).position(bad.start())
         return None, [
             error(
-                "KB012",
+                KB012,
                 f"control character U+{ord(bad.group(0)):04X} is not allowed",
                 display,
                 line,
@@ -158,7 +235,7 @@ def line_separator(text: str, display: str) -> Diagnostic | None:
     line, col = LineIndex(text).position(bad.start())
     codepoint = ord(bad.group(0))
     return error(
-        "KB013",
+        KB013,
         f"{_SEPARATOR_NAMES[codepoint]} U+{codepoint:04X} is not allowed: "
         "YAML reads it as a line break, editors do not",
         display,
@@ -187,7 +264,7 @@ def _kind_of_mode(mode: int) -> str:
 
 def not_regular(display: str, what: str) -> Diagnostic:
     return error(
-        "KB008",
+        KB008,
         f"refused: this is {what}; records are read only from regular files and folders",
         display,
         hint="Copy the content into the system folder as a regular file.",
@@ -196,7 +273,7 @@ def not_regular(display: str, what: str) -> Diagnostic:
 
 def _hard_link(display: str, links: int) -> Diagnostic:
     return error(
-        "KB009",
+        KB009,
         f"refused: the file has {links} hard links, so its content may live outside the system folder",
         display,
         hint="Replace the hard link with a copy of the file.",
@@ -205,7 +282,7 @@ def _hard_link(display: str, links: int) -> Diagnostic:
 
 def too_large(display: str, size: int, limit: int) -> Diagnostic:
     return error(
-        "KB005",
+        KB005,
         f"file is {size} bytes; the limit is {limit}",
         display,
         hint="Split the records over several files, or move long prose into several Markdown files.",
@@ -274,7 +351,7 @@ def _walk_folder(
 ) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
     info = os.fstat(fd)
     if (info.st_dev, info.st_ino) in seen:
-        yield None, [error("KB009", "refused: this folder was already read (a folder loop)", display)]
+        yield None, [error(KB009, "refused: this folder was already read (a folder loop)", display)]
         return
     seen.add((info.st_dev, info.st_ino))
     with os.scandir(fd) as listing:
@@ -298,7 +375,7 @@ def _walk_folder(
         if depth + 1 >= MAX_FOLDER_DEPTH:
             yield (
                 None,
-                [error("KB011", f"folders nest deeper than {MAX_FOLDER_DEPTH} levels", child_display + "/")],
+                [error(KB011, f"folders nest deeper than {MAX_FOLDER_DEPTH} levels", child_display + "/")],
             )
             continue
         yield from _walk_child(fd, entry.name, child_relative, child_display, depth, seen)
@@ -313,7 +390,7 @@ def _walk_child(
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             yield None, [not_regular(display + "/", "a symlink")]
         else:
-            yield None, [error("KB007", f"cannot read folder: {exc.strerror}", display + "/")]
+            yield None, [error(KB007, f"cannot read folder: {exc.strerror}", display + "/")]
         return
     try:
         yield from _walk_folder(child, relative + "/", display + "/", depth + 1, seen)
@@ -323,7 +400,7 @@ def _walk_child(
 
 def ignored(display: str, reason: str) -> Diagnostic:
     return warning(
-        "KB010",
+        KB010,
         f"not read: {reason}",
         display,
         hint="Rename it if it holds records or prose; move it out of the records folder otherwise.",
@@ -337,4 +414,4 @@ def open_folder(path: str, display: str) -> tuple[int | None, list[Diagnostic]]:
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             return None, [not_regular(display, "a symlink or not a folder")]
-        return None, [error("KB007", f"cannot read folder: {exc.strerror}", display)]
+        return None, [error(KB007, f"cannot read folder: {exc.strerror}", display)]

@@ -18,9 +18,11 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from generator.diagnostics import Diagnostic, error
+from generator.diagnostics import Diagnostic, Rule, error
 from generator.load.readfs import (
     CONTROL_CHARACTER,
+    KB011,
+    KB012,
     LINE_SEPARATOR,
     PROSE_SUFFIX,
     RECORD_SUFFIXES,
@@ -39,9 +41,44 @@ from generator.load.scalarpos import ScalarSpan, scalar_locator
 from generator.load.slugs import slug_problem, suggest_slug
 from generator.load.textpos import LineIndex
 from generator.model.meta import DataPath
-from generator.model.profile import DUPLICATE_KEY_CODES
+from generator.model.profile import DUPLICATE_KEY_RULES
 from generator.model.runs import RUNS_FOLDER
 from generator.model.set_manifest import MANIFEST_FILE
+
+KB001 = Rule("KB001", "yaml-syntax", "The file is not well-formed YAML.", doc="YAML syntax")
+
+KB002 = Rule("KB002", "duplicate-key", "A mapping repeats a key.", doc="duplicate keys")
+
+KB003 = Rule(
+    "KB003",
+    "alias-refused",
+    "YAML anchors, aliases and merge keys are not allowed in records.",
+    doc="anchors/aliases refused (merge keys too)",
+)
+
+KB004 = Rule(
+    "KB004",
+    "unsafe-tag",
+    "Only plain YAML values are allowed: no custom or language tags.",
+    doc="custom tags refused",
+)
+
+KB006 = Rule(
+    "KB006", "not-a-mapping", "A record file must be a single YAML mapping.", doc="one mapping per file"
+)
+
+
+KB101 = Rule("KB101", "schema-type", "A value has the wrong type or shape.", doc="schema: wrong type")
+
+KB308 = Rule(
+    "KB308",
+    "run-folder",
+    "A run folder's name is not its run's ID, or runs/ holds a file.",
+    doc=(
+        "a further run's folder (`<system>/runs/<folder>/`) is not named by its run's `run_id`, or `runs/` "
+        "holds a file or link instead of run folders"
+    ),
+)
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -169,11 +206,11 @@ class _Builder:
             node.end_mark.column + 1,
         )
         if id(node) in self._seen:
-            self._refuse("KB003", "an alias repeats an anchored value; write the value out", mark)
+            self._refuse(KB003, "an alias repeats an anchored value; write the value out", mark)
             return None
         self._seen.add(id(node))
         if node.tag not in _PLAIN_TAGS:
-            self._refuse("KB004", f"tag {node.tag!r} is not allowed in records", mark)
+            self._refuse(KB004, f"tag {node.tag!r} is not allowed in records", mark)
             return None
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
@@ -184,7 +221,7 @@ class _Builder:
         try:
             return self._constructor.construct_object(node, deep=True)
         except (ConstructorError, ValueError) as exc:
-            self._refuse("KB101", f"cannot read this value: {exc}", mark)
+            self._refuse(KB101, f"cannot read this value: {exc}", mark)
             return None
 
     def _mapping(self, node: yaml.MappingNode, path: DataPath) -> dict[str, Any]:
@@ -192,11 +229,11 @@ class _Builder:
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self._refuse(
-                    "KB003", "merge keys ('<<') are not allowed; write the keys out", key_node.start_mark
+                    KB003, "merge keys ('<<') are not allowed; write the keys out", key_node.start_mark
                 )
                 continue
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
-                self._refuse("KB101", "mapping keys must be plain strings", key_node.start_mark)
+                self._refuse(KB101, "mapping keys must be plain strings", key_node.start_mark)
                 continue
             key = self._text(str(key_node.value), key_node.start_mark)
             if key in result:
@@ -214,7 +251,7 @@ class _Builder:
         bad = CONTROL_CHARACTER.search(text)
         if bad is not None:
             self._refuse(
-                "KB012",
+                KB012,
                 f"control character U+{ord(bad.group(0)):04X} (written as an escape) is not allowed",
                 mark,
             )
@@ -222,10 +259,10 @@ class _Builder:
 
     def _duplicate_key(self, key: str, mark: yaml.Mark, path: DataPath) -> None:
         # Some mappings are keyed collections with a rule of their own (the profile's axes).
-        code, message = DUPLICATE_KEY_CODES.get(path, ("KB002", "key {key!r} appears twice in this mapping"))
+        rule, message = DUPLICATE_KEY_RULES.get(path, (KB002, "key {key!r} appears twice in this mapping"))
         self.diagnostics.append(
             error(
-                code,
+                rule,
                 message.format(key=key),
                 self.display,
                 mark.line + 1,
@@ -235,8 +272,8 @@ class _Builder:
             )
         )
 
-    def _refuse(self, code: str, message: str, mark: yaml.Mark) -> None:
-        self.diagnostics.append(error(code, message, self.display, mark.line + 1, mark.column + 1))
+    def _refuse(self, rule: Rule, message: str, mark: yaml.Mark) -> None:
+        self.diagnostics.append(error(rule, message, self.display, mark.line + 1, mark.column + 1))
 
 
 def load_record_file(path: Path, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
@@ -265,22 +302,22 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
         documents = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.reader.ReaderError as exc:
         line, col = LineIndex(text).position(exc.position)
-        return None, [error("KB012", f"character not allowed in YAML: {exc.reason}", display, line, col)]
+        return None, [error(KB012, f"character not allowed in YAML: {exc.reason}", display, line, col)]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "malformed YAML"
         context = f" ({exc.context})" if exc.context else ""
-        return None, [error("KB001", f"{problem}{context}", display, line, col)]
+        return None, [error(KB001, f"{problem}{context}", display, line, col)]
     except yaml.YAMLError as exc:
-        return None, [error("KB001", str(exc).splitlines()[0], display)]
+        return None, [error(KB001, str(exc).splitlines()[0], display)]
     documents = [doc for doc in documents if doc is not None]
     if not documents:
         return LoadedFile(display, {}, {}, text.splitlines()), []
     if len(documents) > 1:
         mark = documents[1].start_mark
         return None, [
-            error("KB006", "a record file holds one YAML document", display, mark.line + 1, mark.column + 1)
+            error(KB006, "a record file holds one YAML document", display, mark.line + 1, mark.column + 1)
         ]
     root = documents[0]
     if "*" in text and "&" in text:
@@ -295,7 +332,7 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
         mark = root.start_mark
         return None, [
             error(
-                "KB006",
+                KB006,
                 f"a record file must be a mapping of top-level keys, not a {type(data).__name__}",
                 display,
                 mark.line + 1,
@@ -319,7 +356,7 @@ def _alias_uses(text: str, display: str) -> list[Diagnostic]:
                 else f"alias *{event.anchor} repeats an anchored value; write the value out"
             )
             line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-            found.append(error("KB003", message, display, line, col))
+            found.append(error(KB003, message, display, line, col))
         previous = event
     return found
 
@@ -388,7 +425,7 @@ def _first_crossing(events: Iterator[yaml.Event], display: str) -> Diagnostic | 
 
 def _too_deep_at(display: str, line: int, col: int) -> Diagnostic:
     return error(
-        "KB011",
+        KB011,
         f"values nest deeper than {MAX_DEPTH} levels",
         display,
         line,
@@ -592,7 +629,7 @@ def system_runs(system: Path, base: Path | None = None) -> SystemRuns:
             continue
         if entry != "dir":
             problem = error(
-                "KB308",
+                KB308,
                 f"refused: {shown} is not a run folder (runs/ holds one folder per run)",
                 shown,
                 hint="Put each further run of the system in runs/<run-id>/.",
@@ -616,9 +653,9 @@ def slug_diagnostic(source: SystemSource, reserved: frozenset[str]) -> Diagnosti
     problem = slug_problem(source.slug, reserved)
     if problem is None:
         return None
-    code, reason = problem
+    rule, reason = problem
     return error(
-        code,
+        rule,
         f"system folder name {printable(source.slug)!r} {reason}",
         source.display,
         hint="Rename the folder, e.g. to " + repr(suggest_slug(source.slug, reserved)) + ".",

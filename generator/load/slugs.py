@@ -11,6 +11,26 @@ from __future__ import annotations
 
 import re
 
+from generator.diagnostics import Rule
+
+KB306 = Rule(
+    "KB306",
+    "system-slug",
+    "A system folder name is not a slug (lower-case words joined by '-').",
+    doc="a system folder's name is not a slug `[a-z0-9]+(-[a-z0-9]+)*`",
+)
+
+KB307 = Rule(
+    "KB307",
+    "reserved-slug",
+    "A system folder name is reserved for a page or folder of the site.",
+    doc=(
+        "a system folder's name is reserved by the site (`index`, `status-matrix`, `glossary`, `search`, "
+        "`assets`, …; the site's own names are in `generator/load/slugs.py`, the generated pages' names come "
+        "from the page registry)"
+    ),
+)
+
 SLUG_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 SLUG = re.compile(SLUG_PATTERN)
 
@@ -35,13 +55,13 @@ SITE_NAMES = frozenset(
 )
 
 
-def slug_problem(name: str, reserved: frozenset[str]) -> tuple[str, str] | None:
-    """(rule code, reason) when ``name`` cannot be a system slug (``reserved``: the names the
+def slug_problem(name: str, reserved: frozenset[str]) -> tuple[Rule, str] | None:
+    """(rule, reason) when ``name`` cannot be a system slug (``reserved``: the names the
     site keeps for itself), else None."""
     if not SLUG.fullmatch(name):
-        return "KB306", "is not a slug: lower-case letters and digits in words joined by single '-'"
+        return KB306, "is not a slug: lower-case letters and digits in words joined by single '-'"
     if name in reserved:
-        return "KB307", "is reserved: the site uses this name for a generated page or folder"
+        return KB307, "is reserved: the site uses this name for a generated page or folder"
     return None
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from generator.check.rules import KB201, KB202, KB205
+from generator.check.validate import KB104
 from generator.load.readfs import MAX_FILE_BYTES
 from generator.lsp.analysis import Span, SystemAnalysis
 from generator.lsp.positions import Positions
@@ -322,11 +324,11 @@ def code_actions(
         line, column = positions.server(path, diagnostic.range.start)
         text = positions.lines(path)[line].rstrip("\n") if line < len(positions.lines(path)) else ""
         made = None
-        if diagnostic.code == "KB205":
+        if diagnostic.code == KB205.code:
             made = _list_range(positions, path, line, column, text)
-        elif diagnostic.code in ("KB201", "KB202"):
+        elif diagnostic.code in (KB201.code, KB202.code):
             made = _declare_supplied(analysis, positions, path, line, column, text)
-        elif diagnostic.code == "KB104":
+        elif diagnostic.code == KB104.code:
             made = _nearest_value(positions, path, line, column, text)
         if made is not None:
             title, edit = made

@@ -17,9 +17,17 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from generator.diagnostics import Rule
 from generator.model.base import RecordId, Strict, Text
 from generator.model.meta import PROSE, DataPath
 from generator.model.vocab import ConclusionStatus, ProfileAssessment
+
+KB703 = Rule(
+    "KB703",
+    "profile-axis-duplicate",
+    "The memory-comparison profile lists an axis twice.",
+    doc="the profile lists an axis twice (reported by the loader instead of KB002)",
+)
 
 # Every axis, in the spec's order, with its controlled values (sorted as the spec lists them).
 AXIS_VALUES: dict[str, tuple[str, ...]] = {
@@ -100,10 +108,10 @@ BASIS_VALUES: tuple[str, ...] = tuple(
 )
 
 # Where the axes mapping sits in a record file: the loader reports a repeated axis
-# there with the profile's own rule code rather than as a generic duplicate key.
+# there with the profile's own rule rather than as a generic duplicate key.
 AXES_PATH: DataPath = ("memory_comparison", "axes")
-DUPLICATE_KEY_CODES: dict[DataPath, tuple[str, str]] = {
-    AXES_PATH: ("KB703", "axis {key!r} appears twice in the memory-comparison profile"),
+DUPLICATE_KEY_RULES: dict[DataPath, tuple[Rule, str]] = {
+    AXES_PATH: (KB703, "axis {key!r} appears twice in the memory-comparison profile"),
 }
 
 # A note is prose; it is checked for emptiness by rule KB715 (not by the type), so an

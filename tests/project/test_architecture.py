@@ -1,4 +1,4 @@
-"""The architecture as tests: a new kind and a new page need no edit elsewhere, the plugin
+"""The architecture as tests: a new kind, a new page and a new rule need no edit elsewhere, the plugin
 is a dispatcher, the package root holds a handful of modules.
 
 The layers and the absence of import cycles are import-linter's contracts
@@ -13,7 +13,7 @@ import inspect
 import json
 import subprocess
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,10 @@ import pytest
 from hostile_support import make_records
 from pydantic import Field
 
+from generator.check.checks import CHECKS, using_checks
+from generator.check.context import Context
+from generator.check.registry import check_rule
+from generator.diagnostics import Diagnostic, Rule, Severity, warning
 from generator.mkdocs.plugin import RecordsPlugin
 from generator.model import KINDS, KindSpec, RecordBase, using
 from generator.model.base import Text
@@ -243,3 +247,44 @@ def _yaml(path: Path) -> Any:
     import yaml
 
     return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- a new rule
+
+KB990 = Rule(
+    "KB990",
+    "label-case",
+    "A record's label starts with a lower-case letter.",
+    doc="warning: a record's label starts with a lower-case letter (it becomes a heading)",
+)
+
+
+@check_rule(KB990, order=1_000)
+def rule_label_case(ctx: Context) -> Iterator[Diagnostic]:
+    """A check of this test's own."""
+    for record in ctx.system.records:
+        if (record.label or "")[:1].islower():
+            where = ctx.at(ctx.system.origin(record), ("label",))
+            yield warning(KB990, f"{record.id}'s label starts in lower case", *where, hint="Capitalise it.")
+
+
+def test_a_new_rule_is_one_declaration_in_a_registry_of_its_own(tmp_path: Path) -> None:
+    """A rule and its check, declared together: with no other change the check runs, its
+    diagnostic names the rule in every format; the built-in checks are untouched."""
+    records = make_records(tmp_path)
+    data = records / "demo" / "records.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("Agent loop", "agent loop"), encoding="utf-8")
+    checks_before = CHECKS.checks
+    with using_checks(CHECKS.extended(rule_label_case)):
+        (checked,) = check_records(records, tmp_path)
+    (found,) = checked.diagnostics
+    assert found.rule is KB990 and found.code == "KB990" and found.severity is Severity.WARNING
+    assert (
+        found.as_text()
+        == "records/demo/records.yaml:3:12: warning KB990 label-case: CMP-1's label starts in lower case"
+    )
+    assert found.as_dict()["docs"] == "docs/rules.md#kb990"
+    assert found.full_hint == "Capitalise it. — see docs/rules.md#kb990"
+    assert CHECKS.checks == checks_before and KB990 not in CHECKS.rules
+    (plain,) = check_records(records, tmp_path)
+    assert plain.diagnostics == []

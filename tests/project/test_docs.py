@@ -1,13 +1,13 @@
 """The README is the user's manual and the rest of the manual lives in ``docs/``: the README
 stays short, every relative link of the manual resolves, and every rule code has its
-stable anchor in ``docs/rules.md``."""
+stable anchor in ``docs/rules.md``, whose table is generated from the rules' declarations."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from generator.diagnostics import RULES
+from rule_catalogue import TABLE_END, TABLE_START, declared_rules, rules_table
 
 ROOT = Path(__file__).resolve().parents[2]
 MANUAL = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -42,4 +42,24 @@ def test_every_relative_link_of_the_manual_resolves() -> None:
 
 def test_every_rule_has_a_stable_anchor() -> None:
     anchors = set(_ID.findall((ROOT / "docs" / "rules.md").read_text(encoding="utf-8")))
-    assert sorted(code.lower() for code in RULES if code.lower() not in anchors) == []
+    assert sorted(code.lower() for code in declared_rules() if code.lower() not in anchors) == []
+
+
+def test_the_rules_table_is_generated_from_the_declarations(update_goldens: bool) -> None:
+    """docs/rules.md's table is the declarations' (``pytest --update-goldens`` rewrites it)."""
+    path = ROOT / "docs" / "rules.md"
+    text = path.read_text(encoding="utf-8")
+    before, rest = text.split(TABLE_START, 1)
+    after = rest.split(TABLE_END, 1)[1]
+    wanted = before + rules_table(declared_rules()) + after
+    if update_goldens:
+        path.write_text(wanted, encoding="utf-8")
+        text = wanted
+    assert text == wanted, "docs/rules.md's table differs from the rules' declarations"
+
+
+def test_every_rule_is_declared_once_and_named_by_its_code() -> None:
+    """Each module-level Rule is bound to its code's name, and no two declare one code."""
+    rules = declared_rules()  # raises on a misnamed rule or a code declared twice
+    assert all(code == rule.code for code, rule in rules.items())
+    assert len(rules) >= 100

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from generator.diagnostics import Severity
+from generator.importer.import_rules import KB610
 from generator.pipeline import check_records
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
             say(out, diagnostic.as_text())
     if outcome.folder is None:
         say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
-        return EXIT_USAGE if any(d.code == "KB610" for d in found) else EXIT_ERRORS
+        return EXIT_USAGE if any(d.rule == KB610 for d in found) else EXIT_ERRORS
     errors = [d for d in found if d.severity is Severity.ERROR]
     verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
     kept = ""

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from generator.check.set_rules import KB807
 from generator.diagnostics import Severity
 from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.pipeline import check_records
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         say(err, f"kbgen set-manifest: {args.path}: not the folder of one analysis set")
         return EXIT_USAGE
     # KB807 says the committed manifest differs from the records: what this prints fixes it.
-    errors = [d for d in systems[0].diagnostics if d.severity is Severity.ERROR and d.code != "KB807"]
+    errors = [d for d in systems[0].diagnostics if d.severity is Severity.ERROR and d.rule != KB807]
     if errors:
         say(err, f"kbgen set-manifest: {args.path} has errors; run 'kbgen check {args.path}'")
         return EXIT_ERRORS

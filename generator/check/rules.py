@@ -33,8 +33,9 @@ KB112 = Rule(
     "literal-markup",
     "Markdown markup in record text will show literally (warning).",
     doc=(
-        "warning: Markdown markup in record text (a link `[x](y)`, `**strong**`, `*emphasis*`, a `#` heading "
-        "or `>` quotation at a line start) will show literally; code spans are left alone"
+        "warning: Markdown markup in record text (a link: text in brackets, then its target in parentheses; "
+        "`**strong**`, `*emphasis*`, a `#` heading or `>` quotation at a line start) will show literally; "
+        "code spans are left alone"
     ),
 )
 

@@ -216,18 +216,34 @@ def test_a_full_stop_inside_a_double_backtick_code_span_does_not_end_the_label(
 # ---------------------------------------------------------------- hostile input, read once
 
 
+def _content(text: str) -> int:
+    return sum(not char.isspace() for char in text)
+
+
 @pytest.mark.parametrize(
     "text",
     [
         pytest.param("CMP-1 — " + "`a. " * 50_000, id="code-spans-holding-stops"),
         pytest.param("CMP-1 — " + "e.g. " * 50_000, id="abbreviations"),
         pytest.param("**CMP-1 — **" + "a" * 200_000, id="bold-without-label"),
-        pytest.param("CMP-1 " + "a amendment" * 20_000, id="amendment-words"),
         pytest.param("CMP-1 — " + " " * 200_000 + "x. y", id="spaces"),
+        pytest.param("CMP-1 — " + "a: " * 50_000, id="colons"),
+        pytest.param("**" * 100_000 + "CMP-1 — x", id="bold-markers-before"),
     ],
 )
-def test_a_large_hostile_paragraph_is_read_whole(text: str) -> None:
+def test_a_large_hostile_declaration_is_read_whole(text: str) -> None:
     found = declaration(text, heading=False)
-    if found is not None:
-        assert found.record_id == "CMP-1"
-        assert len(found.label or "") + len(found.rest) <= len(text)
+    assert found is not None and found.record_id == "CMP-1"
+    # Label and body keep everything after the dash but the one mark that ends the label.
+    assert _content(found.label or "") + _content(found.rest) >= _content(text.split("— ", 1)[1]) - 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("CMP-1 " + "a amendment" * 20_000, id="amendment-words-without-dash"),
+        pytest.param("CMP-1" + "-" * 200_000, id="id-running-into-dashes"),
+    ],
+)
+def test_a_large_hostile_paragraph_that_declares_nothing(text: str) -> None:
+    assert declaration(text, heading=False) is None

@@ -240,6 +240,19 @@ def test_a_label_inside_a_code_span_starts_no_field() -> None:
     ]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a code span is told by the parity of the backticks before a label, so a label "
+    "inside a double-backtick span (``a. Storage: b``) starts a field",
+)
+def test_a_label_inside_a_double_backtick_code_span_starts_no_field() -> None:
+    fields, _ = _split("components", "Form: uses ``a. Storage: b`` here. Storage: disk.")
+    assert [(f.label, f.value) for f in fields] == [
+        ("Form", "uses ``a. Storage: b`` here."),
+        ("Storage", "disk."),
+    ]
+
+
 @pytest.mark.parametrize(
     ("list_key", "text"),
     [
@@ -258,19 +271,19 @@ def test_field_sentences_refuses(list_key: str, text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "statuses"),
     [
-        pytest.param("x: wired " * 20_000, id="status-floods"),
-        pytest.param("a. " * 50_000 + "b: ", id="sentence-floods"),
-        pytest.param("Label a: " + "wired, " * 20_000, id="qualifier-flood"),
-        pytest.param("A" + " conclusion status" * 10_000, id="label-words"),
+        pytest.param("x: wired " * 20_000, 0, id="status-floods-short-label"),
+        pytest.param("a. " * 50_000 + "b: ", 0, id="sentence-floods"),
+        pytest.param("Label a: " + "wired, " * 20_000, 1, id="qualifier-flood"),
+        pytest.param("A" + " conclusion status" * 10_000, 0, id="label-words"),
+        pytest.param("Label: wired. " * 20_000, 1, id="one-label-repeated"),
+        pytest.param(" ".join(f"Label {i}: wired." for i in range(20_000)), 20_000, id="many-labels"),
     ],
 )
-def test_a_large_hostile_paragraph_gives_bounded_statuses(text: str) -> None:
-    for label, value in statuses_in_prose(text).items():
-        assert len(label) <= 131 and status_phrase(value) is not None
-    line = status_line(text)
-    assert line is None or line.value_offset <= len(text)
+def test_a_large_hostile_paragraph_is_read_once(text: str, statuses: int) -> None:
+    assert len(statuses_in_prose(text)) == statuses
+    assert status_line(text) is None
 
 
 @pytest.mark.parametrize(

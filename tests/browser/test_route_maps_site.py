@@ -21,6 +21,8 @@ import pytest
 import yaml
 from browser_support import REPO_ROOT
 
+from generator.model.kinds import registered
+
 pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 1280, 800
@@ -47,16 +49,9 @@ SYSTEMS = sorted(
 )
 # An ID as the records write them: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store).
 ID_TOKEN = re.compile(r"\b[A-Z]+(?:-[A-Z]+)*-(?:[0-9]+|[a-z0-9]+(?:-[a-z0-9]+)*)")
-DECLARING = (
-    "sources",
-    "components",
-    "objects",
-    "routes",
-    "claims",
-    "absences",
-    "authority_paths",
-    "supplied",
-)
+# The lists that declare IDs: every kind's list (the kind registry), and the records the
+# system cites that another analysis declares.
+DECLARING = (*(spec.list_key for spec in registered()), "supplied")
 
 DRAWN_JS = """() => [...document.querySelectorAll('.kb-map')].map(figure => {
   const heads = {};

@@ -16,6 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from generator.model.set_manifest import member_digest, set_members
+from generator.model.sets import MEMBER_KEYS
 from generator.model.system import SystemRecords
 from generator.model.vocab import Member
 from generator.pipeline import check_records
@@ -58,7 +59,7 @@ def _published(system: SystemRecords) -> Iterator[tuple[str, Any]]:
         yield f"On {note.target}", note
     for index, limitation in enumerate(system.limitations):
         yield f"limitation {index}", limitation
-    for key in ("overview", "runtime_report", "memory_report", "epistemic_report", "reconciliation_report"):
+    for key in MEMBER_KEYS.values():  # every member's document
         yield key, getattr(system, key)
 
 

@@ -21,7 +21,7 @@ import yaml
 from generator.diagnostics import Severity
 from generator.importer import import_run, render_files
 from generator.model.ids import grammar
-from generator.model.profile import AXIS_TITLES
+from generator.model.profile import AXIS_TITLES, EXTRA_AXES
 from generator.outputs.export import export_csv
 from generator.pipeline import check_records, run_pipeline
 
@@ -151,7 +151,7 @@ def test_the_fourteen_axes_reach_the_csv_value_for_value(pipeline) -> None:
 
 def test_the_comparison_page_shows_the_extra_axes_and_the_basis_per_axis(pipeline) -> None:
     page = next(text for path, text in pipeline.pages.items() if path.startswith("comparisons/memory"))
-    for axis in ("learning_scope", "learning_timing", "distilled_form", "faithfulness_tested"):
+    for axis in EXTRA_AXES:
         assert AXIS_TITLES[axis] in page
     row = page[page.index('<tr data-kb-system="oh-my-pi">') :]
     row = row[: row.index("</tr>")]

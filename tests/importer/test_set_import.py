@@ -32,6 +32,7 @@ def test_set_folder_imports_as_one_clean_system(tmp_path: Path) -> None:
     assert checked.errors == []
     system = checked.records
     assert system.analysis_set is not None
+    # The demo set's own members, in set order (what this fixture holds, written out).
     assert [m.member.value for m in system.analysis_set.members] == [
         "overview",
         "runtime",

@@ -17,6 +17,7 @@ from hostile_support import located, make_records
 
 import generator.load.readfs
 from generator.load.records import _nesting_bound
+from generator.pipeline import reserved_names
 
 REPO_RECORDS = Path(__file__).resolve().parents[2] / "records"
 SYSTEM = "records/demo"
@@ -135,7 +136,7 @@ def test_clear_the_terminal_through_a_system_folder_name(tmp_path: Path, kbgen, 
     assert "\x1b" not in human and "x\\x1b[2Jy: failed" in human
 
 
-@pytest.mark.parametrize("name", ["index", "status-matrix", "glossary", "search", "assets", "comparisons"])
+@pytest.mark.parametrize("name", sorted(reserved_names()))
 def test_name_a_system_folder_after_a_generated_page(tmp_path: Path, check, name: str) -> None:
     make_records(tmp_path, slug=name)
     assert ("KB307", f"records/{name}/", 1, 1) in located(check())

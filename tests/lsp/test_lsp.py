@@ -22,6 +22,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from generator.model.anchors import LineRange
+from generator.model.vocab import GuaranteeStrength
 from generator.pipeline import check_records, run_pipeline
 
 # Slow: each test starts the real server over stdio on a copy of the shipped records.
@@ -246,14 +247,7 @@ async def test_completion_of_ids_and_of_a_vocabulary(client: LanguageClient, wor
         types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)
     )
     assert isinstance(listed, types.CompletionList)
-    assert [item.label for item in listed.items] == [
-        "invariant",
-        "protocol",
-        "policy",
-        "best effort",
-        "deployment guarantee",
-        "no claimed guarantee",
-    ]
+    assert [item.label for item in listed.items] == [strength.value for strength in GuaranteeStrength]
     typed = text.replace("- id: RTE-2\n", "- id: RTE-2\n  alternative_to: CMP\n", 1)
     await _change(client, uri, typed, 3)
     at = _position(typed, "alternative_to: CMP", offset=len("alternative_to: CMP"))

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, error
-from generator.model.ids import RecordKind, kind_of
+from generator.model.kinds import Role, has_role
 from generator.model.meta import DataPath
 from generator.model.profile import (
     AXES,
@@ -238,7 +238,7 @@ def _citations(axis: _Axis, resolvable: frozenset[str]) -> Iterator[Diagnostic]:
                 "validates without the other members.",
             )
     if axis.entry.assessment == ProfileAssessment.ABSENT.value and not any(
-        kind_of(ref) is RecordKind.ABSENCE for ref in axis.entry.records
+        has_role(ref, Role.EVIDENCED_ABSENCE) for ref in axis.entry.records
     ):
         yield error(
             "KB713",

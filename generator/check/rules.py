@@ -20,8 +20,8 @@ from generator.load.readfs import printable
 from generator.load.records import DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from generator.model.ids import RUN_ID, RecordKind, grammar, kind_of
-from generator.model.kinds import kind_names, list_kinds, shared_kind_titles
+from generator.model.ids import RUN_ID, grammar, kind_of
+from generator.model.kinds import Role, has_role, kind_names, list_kinds, shared_kind_titles
 from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
@@ -150,7 +150,7 @@ def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
                 yield error("KB210", f"{record.id} is an alternative to itself", *where)
             elif ref not in ctx.declared:
                 yield error("KB201", f"{record.id} is an alternative to {ref}, which nobody declares", *where)
-            elif kind_of(ref) not in (None, RecordKind.ROUTE):
+            elif kind_of(ref) is not None and not has_role(ref, Role.ROUTE):
                 yield error(
                     "KB210",
                     f"{record.id} is an alternative to {ref}, which is not a route",

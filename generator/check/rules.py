@@ -256,7 +256,7 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
 
 def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
     # Cheap guards first: most texts hold no dash range and no anchor.
-    anchors = find_anchors(text) if "SRC-" in text else []
+    anchors = find_anchors(text)
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
     anchor_sources = {anchor.source_start for anchor in anchors}
     # Most texts have no dangling ID: their locator is made on the first one found.

@@ -35,8 +35,8 @@ from types import MappingProxyType
 from generator.model.ids import (
     Grammar,
     RecordKind,
-    builtin_grammar,
     compile_grammar,
+    install_builtin_grammar,
     reset_grammar,
     use_grammar,
 )
@@ -185,9 +185,8 @@ class KindRegistry:
         self._by_list = {spec.list_key: spec for spec in by_code.values()}
         self.specs: tuple[KindSpec, ...] = tuple(by_code.values())
         self.codes: tuple[str, ...] = tuple(by_code)
-        self.grammar: Grammar = (
-            builtin_grammar() if self.codes == BUILTIN_CODES else compile_grammar(self.codes)
-        )
+        sources = tuple(spec.code for spec in self.specs if Role.EVIDENCE_SOURCE in spec.roles)
+        self.grammar: Grammar = compile_grammar(self.codes, sources)
         # code → (singular, plural); list key → code; list key → 'Shared records' title.
         self.names: Mapping[str, tuple[str, str]] = MappingProxyType(
             {spec.code: (spec.singular, spec.plural) for spec in self.specs}
@@ -342,8 +341,8 @@ BUILTIN_KINDS = (
         file_stem="authority",
     ),
 )
-BUILTIN_CODES = tuple(kind.value for kind in RecordKind)
 KINDS = KindRegistry(BUILTIN_KINDS)
+install_builtin_grammar(KINDS.grammar)
 _ACTIVE: ContextVar[KindRegistry] = ContextVar("kb_kinds", default=KINDS)
 
 

@@ -35,7 +35,7 @@ from generator.model.kinds import (
     spec_of_code,
     status_fields,
 )
-from generator.model.records import Absence, Claim
+from generator.model.records import Absence, Claim, Source
 from generator.model.vocab import ConclusionStatus
 from generator.outputs.schema import schema_text
 from generator.pipeline import run_pipeline
@@ -382,6 +382,45 @@ def test_an_absent_axis_may_cite_a_kind_of_the_evidenced_absence_role(
     with using(KINDS.extended(spec)):
         (checked,) = check_records(records, tmp_path)
     assert ("KB713" in {d.code for d in checked.errors}) is refused
+
+
+class Mirror(Source):
+    """A second repository the analysis cites (test-only kind of the evidence-source role)."""
+
+
+MIRRORS = KindSpec(
+    "MIR", "mirrors", Mirror, "mirror", "mirrors", roles=frozenset({Role.EVIDENCE_SOURCE}), symbol_kind="File"
+)
+MIRRORS_YAML = """\
+mirrors:
+  - id: MIR-1
+    source_kind: Git
+    identity: https://github.com/example/mirror
+    location: https://github.com/example/mirror
+    revision: "fedcba9876543210"
+"""
+
+
+def test_evidence_may_cite_a_kind_of_the_evidence_source_role(tmp_path: Path) -> None:
+    """An evidence anchor names a source of any kind whose spec has the role: the anchor
+    grammar follows the kinds in force, and the anchor links into that source."""
+    from generator.model.anchors import find_anchors
+
+    records = make_records(tmp_path, {"mirrors.yaml": MIRRORS_YAML})
+    component = records / "demo" / "records.yaml"
+    text = component.read_text(encoding="utf-8")
+    component.write_text(
+        text.replace("- SRC-1 src/agent.py:1-40", "- MIR-1 lib/loop.py:3-9"), encoding="utf-8"
+    )
+    with using(KINDS.extended(MIRRORS)):
+        assert [a.source for a in find_anchors("Read MIR-1 lib/loop.py:3-9.")] == ["MIR-1"]
+        result = run_pipeline(records, tmp_path)
+        assert result.errors == []
+    assert (
+        "https://github.com/example/mirror/blob/fedcba9876543210/lib/loop.py#L3-L9"
+        in result.pages["systems/demo/result.md"]
+    )
+    assert find_anchors("Read MIR-1 lib/loop.py:3-9.") == []  # the built-in kinds cite SRC only
 
 
 def test_an_id_whose_prefix_is_a_kind_code(kbgen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

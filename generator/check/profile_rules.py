@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, error
-from generator.model.kinds import Role, has_role
+from generator.model.kinds import Role, has_role, with_role
 from generator.model.meta import DataPath
 from generator.model.profile import (
     AXES,
@@ -242,10 +242,15 @@ def _citations(axis: _Axis, resolvable: frozenset[str]) -> Iterator[Diagnostic]:
     ):
         yield error(
             "KB713",
-            f"{axis.name} is absent but its records name no evidenced absence (ABS or MEM-ABS)",
+            f"{axis.name} is absent but its records name no evidenced absence ({_absence_ids()})",
             *axis.at("records"),
             hint="Cite the evidenced-absence record that establishes the bounded absence.",
         )
+
+
+def _absence_ids() -> str:
+    """The IDs of an evidenced absence, as the message names them (``ABS or MEM-ABS``)."""
+    return " or ".join(f"{spec.code} or MEM-{spec.code}" for spec in with_role(Role.EVIDENCED_ABSENCE))
 
 
 def _trace_learning(

@@ -26,9 +26,9 @@ from generator.load.slugs import SITE_NAMES
 from generator.model.runs import RunHistory, run_history
 from generator.model.set_manifest import MANIFEST_FILE, manifest_text
 from generator.render.cross import render_cross_system
-from generator.render.pages import render_system
+from generator.render.pages import RunPagesMemo, render_run_pages, render_system
 from generator.render.registry import PLACEMENT, SYSTEM_PAGE
-from generator.render.run_history import ChangesMemo, render_run_changes, runs_summary
+from generator.render.run_history import runs_summary
 from generator.render.summary import published_pages, summarize
 from generator.render.urls import page_path, reserved_slugs
 
@@ -53,7 +53,7 @@ class SystemCache:
     """The stages of each system folder, keyed by folder, display base and fingerprint."""
 
     entries: dict[tuple[str, str, bool], tuple[str, SystemStages]] = field(default_factory=dict)
-    changes: ChangesMemo = field(default_factory=dict)  # the changes pages between runs
+    changes: RunPagesMemo = field(default_factory=dict)  # the pages between runs (the changes pages)
     digests: FileDigests = field(default_factory=FileDigests)  # for the folders' fingerprints
     hits: int = 0
     misses: int = 0
@@ -271,7 +271,7 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
             (result.graphs if graph.is_current else result.earlier_runs).append(graph)
             pages.update(_system_pages(graph, known))
         memo = cache.changes if cache is not None else None
-        pages.update(render_run_changes([*result.graphs, *result.earlier_runs], memo))
+        pages.update(render_run_pages([*result.graphs, *result.earlier_runs], memo))
         # The comparison, the status matrix and the other cross-system pages read the
         # current run of each system.
         pages.update(render_cross_system(result.graphs))

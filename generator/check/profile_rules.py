@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from generator.check.registry import check_rule
 from generator.diagnostics import Diagnostic, Rule, error
-from generator.model.ids import RecordKind, kind_of
+from generator.model.kinds import Role, has_role, with_role
 from generator.model.meta import DataPath
 from generator.model.profile import (
     AXES,
@@ -413,14 +413,19 @@ def _citations(axis: _Axis, resolvable: frozenset[str]) -> Iterator[Diagnostic]:
                 "validates without the other members.",
             )
     if axis.entry.assessment == ProfileAssessment.ABSENT.value and not any(
-        kind_of(ref) is RecordKind.ABSENCE for ref in axis.entry.records
+        has_role(ref, Role.EVIDENCED_ABSENCE) for ref in axis.entry.records
     ):
         yield error(
             KB713,
-            f"{axis.name} is absent but its records name no evidenced absence (ABS or MEM-ABS)",
+            f"{axis.name} is absent but its records name no evidenced absence ({_absence_ids()})",
             *axis.at("records"),
             hint="Cite the evidenced-absence record that establishes the bounded absence.",
         )
+
+
+def _absence_ids() -> str:
+    """The IDs of an evidenced absence, as the message names them (``ABS or MEM-ABS``)."""
+    return " or ".join(f"{spec.code} or MEM-{spec.code}" for spec in with_role(Role.EVIDENCED_ABSENCE))
 
 
 def _trace_learning(

@@ -20,8 +20,8 @@ from generator.load.readfs import printable
 from generator.load.records import KB308, DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from generator.model.ids import RUN_ID, RecordKind, grammar, kind_of
-from generator.model.kinds import kind_names, list_kinds, shared_kind_titles
+from generator.model.ids import RUN_ID, grammar, kind_of
+from generator.model.kinds import Role, has_role, kind_names, list_kinds, shared_kind_titles
 from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
@@ -301,7 +301,7 @@ def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
                 yield error(KB210, f"{record.id} is an alternative to itself", *where)
             elif ref not in ctx.declared:
                 yield error(KB201, f"{record.id} is an alternative to {ref}, which nobody declares", *where)
-            elif kind_of(ref) not in (None, RecordKind.ROUTE):
+            elif kind_of(ref) is not None and not has_role(ref, Role.ROUTE):
                 yield error(
                     KB210,
                     f"{record.id} is an alternative to {ref}, which is not a route",
@@ -409,7 +409,7 @@ def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
 
 def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) -> Iterator[Diagnostic]:
     # Cheap guards first: most texts hold no dash range and no anchor.
-    anchors = find_anchors(text) if "SRC-" in text else []
+    anchors = find_anchors(text)
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
     anchor_sources = {anchor.source_start for anchor in anchors}
     # Most texts have no dangling ID: their locator is made on the first one found.

@@ -4,7 +4,8 @@ A relation comes from a field whose meaning is a relation, never from an ID that
 happens to mention: a route's owner, reads, writes, part of and alternatives; the IDs
 its endpoints/progression field names (the steps it passes through; a source cited
 there is evidence, not a step); a component's or object's routes (the routes its label
-names, as in "used by RTE-23"); and an annotation on a route. Every relation points from
+names, as in "used by RTE-23"); and an annotation on a route. Which kinds are routes,
+sources and route users is their kind specs' roles (``model/kinds.py``). Every relation points from
 a route (or an annotation) to a declared record; the same pair is one relation, its
 labels joined. Families are the connected groups of related records: a route no
 relation reaches is in none.
@@ -16,8 +17,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from generator.model.ids import RecordKind, grammar, kind_of, sort_key
-from generator.model.records import Component, Route
+from generator.model.ids import grammar, sort_key
+from generator.model.kinds import Role, has_role
+from generator.model.records import Route
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -67,16 +69,15 @@ def _route_fields(graph: SystemGraph, route: Route) -> Iterator[tuple[str, str]]
     if route.part_of:
         yield PART_OF, route.part_of
     yield from ((ALTERNATIVE_TO, target) for target in route.alternative_to)
-    steps = (target for target in _named(graph, route.progression) if kind_of(target) != RecordKind.SOURCE)
+    steps = (
+        target for target in _named(graph, route.progression) if not has_role(target, Role.EVIDENCE_SOURCE)
+    )
     yield from ((PROGRESSION, target) for target in steps)
 
 
 def is_route(graph: SystemGraph, record_id: str) -> bool:
-    """A declared route: a route record, or a supplied record of the route kind."""
-    record = graph.record(record_id)
-    if record is not None:
-        return isinstance(record, Route)
-    return graph.supplied_record(record_id) is not None and kind_of(record_id) == RecordKind.ROUTE
+    """A declared route: a record, or a supplied record, of a kind with the route role."""
+    return graph.is_declared(record_id) and has_role(record_id, Role.ROUTE)
 
 
 def route_relations(graph: SystemGraph) -> list[Relation]:
@@ -99,7 +100,7 @@ def route_relations(graph: SystemGraph) -> list[Relation]:
             for label, target in _route_fields(graph, record):
                 add(MapNode(record.id), label, target)
     for record in records:
-        if isinstance(record, Component):
+        if has_role(record.id, Role.ROUTE_USER):
             for route_id in _named(graph, record.label):
                 if is_route(graph, route_id):
                     add(MapNode(route_id), USES, record.id)

@@ -1,8 +1,9 @@
 """Which record field a table column or a labelled line fills.
 
 The names come from the models' field titles (``Field(title=...)``); the few other
-spellings the analysis documents use are listed in ``ALIASES``, so a document written
-with the model's own titles needs nothing here.
+spellings the analysis documents use are each kind's ``title_aliases`` (its spec in
+``model/kinds.py``) and, for the lists that hold no records, ``LIST_ALIASES``, so a
+document written with the model's own titles needs nothing here.
 """
 
 from __future__ import annotations
@@ -16,42 +17,10 @@ from generator.model.files import list_models, record_file_model
 from generator.model.records import ROUTE_FIELD_LABELS
 from generator.model.sets import DOCUMENT_SECTION_TITLES
 
-# Other spellings of a field's title, per list key: folded label → model field.
-ALIASES: dict[str, dict[str, str]] = {
-    "*": {"label": "label", "part of": "part_of"},
-    "sources": {
-        "source id": "id",
-        "id": "id",
-        "kind": "source_kind",
-        "identity/location": "identity",
-        "identity": "identity",
-        "location": "identity",
-        "revision or capture": "revision",
-        "capture": "revision",
-        "revision": "revision",
-        "evidence layer": "layer",
-        "inspected scope": "scope",
-        "access gaps and conclusion prevented": "access_gaps",
-        "access gaps": "access_gaps",
-        "citation anchors": "citation_anchors",
-    },
-    "components": {
-        "source-native component": "source_native",
-        "form/substrate and role": "form",
-        "representational form": "form",
-    },
-    "objects": {
-        "source-native part": "source_native",
-        "form / storage / lineage": "form",
-        "representational form": "form",
-    },
-    "routes": {"endpoints/progression": "progression", "endpoints and progression": "progression"},
-    "claims": {
-        "source-native claim and evidence": "claim",
-        "conclusion status and boundary": "boundary",
-        "claimed operation": "claim",
-    },
-    "authority_paths": {"horizon and evidence": "horizon", "channels": "channel"},
+# Other spellings of a field's title for every list, and for the lists that hold no
+# records: folded label → model field. A kind's own are its spec's ``title_aliases``.
+COMMON_ALIASES: dict[str, str] = {"label": "label", "part of": "part_of"}
+LIST_ALIASES: dict[str, dict[str, str]] = {
     "limitations": {
         "limitation": "title",
         "affected records": "affected",
@@ -61,6 +30,12 @@ ALIASES: dict[str, dict[str, str]] = {
         "evidence that would resolve it": "resolving_evidence",
     },
 }
+
+
+def aliases_of(list_key: str) -> dict[str, str]:
+    """The other spellings of the field titles of one list: its kind spec's, else the table's."""
+    spec = kinds.spec_of_list(list_key)
+    return dict(spec.title_aliases) if spec is not None else LIST_ALIASES.get(list_key, {})
 
 
 # Paragraphs that, after a record declared by a paragraph, are still that record's text
@@ -77,10 +52,10 @@ def continues_record(text: str) -> bool:
     return any(label == name or label.startswith(name + " (") for name in CONTINUATION_LABELS)
 
 
-# A column header that opens with one of these names that field whatever follows
-# ('Source-native object and lineage', 'Source-native object and memory classification').
+# A column header that opens with one of these names that field whatever follows, in a
+# list whose model has the field ('Source-native object and lineage', 'Source-native
+# object and memory classification').
 FIELD_PREFIXES: dict[str, str] = {"source-native": "source_native"}
-PREFIXED_LISTS = frozenset({"components", "objects"})
 
 
 def fold(label: str) -> str:
@@ -91,8 +66,13 @@ def field_of(list_key: str, label: str) -> str | None:
     """The model field a column header or line label names for records of ``list_key``."""
     folded = fold(label)
     found = _labels(list_key, kinds.active()).get(folded)
-    if found is None and list_key in PREFIXED_LISTS:
-        found = next((name for prefix, name in FIELD_PREFIXES.items() if folded.startswith(prefix)), None)
+    if found is None:
+        model = list_models().get(list_key)
+        fields = model.model_fields if model is not None else {}
+        found = next(
+            (name for prefix, name in FIELD_PREFIXES.items() if folded.startswith(prefix) and name in fields),
+            None,
+        )
     return found
 
 
@@ -105,8 +85,8 @@ def _labels(list_key: str, registry: kinds.KindRegistry) -> dict[str, str]:
         found.setdefault(fold(name.replace("_", " ")), name)
         if info.title:
             found[fold(info.title)] = name
-    found.update(ALIASES["*"])
-    found.update(ALIASES.get(list_key, {}))
+    found.update(COMMON_ALIASES)
+    found.update(aliases_of(list_key))
     return found
 
 
@@ -156,8 +136,11 @@ def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozense
                 walk(item)
 
     walk(record_file_model().model_json_schema())
-    for aliases in ALIASES.values():
+    labels.update(COMMON_ALIASES)
+    for aliases in LIST_ALIASES.values():
         labels.update(aliases)
+    for spec in registry.specs:
+        labels.update(label for label, _ in spec.title_aliases)
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update(ROUTE_FIELD_ALIASES)
     labels.update({"guarantee strength", "amendment"})

@@ -26,6 +26,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -38,7 +39,7 @@ from generator.importer.form_registry import active_forms
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.markdown_blocks import Block
 from generator.importer.recognisers.tables import is_separator_row
-from generator.model.ids import builtin_grammar
+from generator.model.ids import grammar
 
 KB612 = Rule(
     "KB612",
@@ -61,7 +62,13 @@ _LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
 
 _CLAUSE = re.compile(r"\s+[—–]\s*|\s*[—–]\s+|:\s+|;\s+|\.\*\*\s*|\*\*\.\s*")
 _SECTION_NUMBER = re.compile(r"^[0-9]+(?:\.[0-9]+)*\.?\s+")
-_OWNER = re.compile(r"^\W*(?:On\s+)?(?P<id>" + builtin_grammar().in_text.pattern + r")\W*")
+
+
+@lru_cache(maxsize=8)
+def _owner(in_text: str) -> re.Pattern[str]:
+    """A record's ID opening a unit (``On RTE-1: …``), from the grammar's ID-in-text pattern."""
+    return re.compile(r"^\W*(?:On\s+)?(?P<id>" + in_text + r")\W*")
+
 
 MAX_PROBES = 256
 MAX_REPORTED = 200  # lost units reported one by one; the rest are counted
@@ -378,7 +385,9 @@ def measure(
                 found = index.find(rest) if rest else True
         if found is not True:
             marked = next((m for m in markers if unit_words[: len(m)] == list(m)), None)
-            owner = _OWNER.match(_after_words(unit.text, len(marked)) if marked else unit.text)
+            owner = _owner(grammar().in_text.pattern).match(
+                _after_words(unit.text, len(marked)) if marked else unit.text
+            )
             if owner:
                 # A record's ID opening a unit is structure (the record it is declared on or
                 # that an annotation or amendment names); the rest is its text.

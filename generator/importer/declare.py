@@ -7,6 +7,7 @@ from generator.importer.context import Gathered
 from generator.importer.drafts import Draft
 from generator.importer.import_rules import KB601
 from generator.importer.recognisers.fields import status_phrase
+from generator.model import kinds
 
 KB605 = Rule(
     "KB605",
@@ -44,8 +45,9 @@ def declare(
 
 def _label_status(label: str | None, list_key: str) -> tuple[str | None, str | None]:
     """``Session continuity; wired`` → the label and the record's conclusion status, which
-    the label states after a semicolon (an absence's status is always absent: kept whole)."""
-    if not label or "; " not in label or list_key == "absences":
+    the label states after a semicolon (an evidenced absence's status is always absent: kept
+    whole)."""
+    if not label or "; " not in label or kinds.list_has_role(list_key, kinds.Role.EVIDENCED_ABSENCE):
         return label, None
     head, _, tail = label.rpartition("; ")
     phrase = status_phrase(tail)

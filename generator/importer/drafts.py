@@ -69,7 +69,7 @@ class Draft:
 
 def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
     """Put a ``Label: value`` line into its field; False when the label names no field."""
-    if draft.list_key == "routes":
+    if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE):
         route_field = route_field_of(labelled.label)
         if route_field:
             draft.data.setdefault("fields", {})[route_field] = labelled.value
@@ -113,7 +113,11 @@ def _narrative_route(draft: Draft) -> None:
     """A route with some but not all seven labelled fields keeps them as prose, as written:
     inventing the missing ones is not the importer's business (rule KB304 wants all seven)."""
     fields = draft.data.get("fields") or {}
-    if draft.list_key != "routes" or not fields or len(fields) == len(ROUTE_FIELD_LABELS):
+    if (
+        not kinds.list_has_role(draft.list_key, kinds.Role.ROUTE)
+        or not fields
+        or len(fields) == len(ROUTE_FIELD_LABELS)
+    ):
         return
     del draft.data["fields"]
     written = [f"{label}: {value}" for _, label, value in draft.route_fields]
@@ -121,24 +125,39 @@ def _narrative_route(draft: Draft) -> None:
     draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
 
 
-_CLAIM_STATUS_LABELS = ("conclusion status", "claim conclusion status")
+def _status_field_lines(draft: Draft) -> None:
+    """A status line naming one of the kind's status fields, by the field's name or its
+    label (a claim's ``Conclusion status: claimed`` or ``Claim conclusion status:
+    claimed``), is that field: the controlled value (a qualifier stays in the prose it was
+    written in)."""
+    spec = kinds.spec_of_list(draft.list_key)
+    for name, field_label in spec.status_fields if spec else ():
+        statuses = draft.data.get("statuses") or {}
+        if name in draft.data:
+            continue
+        label = next((label for label in (name.replace("_", " "), field_label) if label in statuses), None)
+        if label is None:
+            continue
+        split = split_status(str(statuses.pop(label)))
+        if split is not None:
+            draft.data[name] = split[0]
+        if not statuses:
+            del draft.data["statuses"]
 
 
-def _claim_status(draft: Draft) -> None:
-    """A claim's ``Conclusion status: claimed`` (or ``Claim conclusion status: claimed``)
-    sentence is its conclusion status field: the controlled value (a qualifier stays in
-    the prose it was written in)."""
-    statuses = draft.data.get("statuses") or {}
-    if draft.list_key != "claims" or "conclusion_status" in draft.data:
-        return
-    label = next((label for label in _CLAIM_STATUS_LABELS if label in statuses), None)
-    if label is None:
-        return
-    split = split_status(str(statuses.pop(label)))
-    if split is not None:
-        draft.data["conclusion_status"] = split[0]
-    if not statuses:
-        del draft.data["statuses"]
+def status_stated_first(list_key: str, name: str) -> str | None:
+    """The status field a text field's value opens with: the field's title opens with the
+    status field's name (a claim's 'Conclusion status and boundary' states its conclusion
+    status first, ``wired. Bounded by …``)."""
+    spec = kinds.spec_of_list(list_key)
+    info = spec.model.model_fields.get(name) if spec else None
+    if spec is None or info is None or not info.title:
+        return None
+    title = " ".join(info.title.lower().split())
+    return next(
+        (status for status, _ in spec.status_fields if title.startswith(status.replace("_", " ") + " and ")),
+        None,
+    )
 
 
 def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = False) -> dict[str, Any]:
@@ -156,8 +175,8 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
         for part in [*draft.prose_before, *draft.text_fields, *draft.prose_after]:
             for label, value in statuses_in_prose(part).items():
                 draft.data.setdefault("statuses", {}).setdefault(label, value)
-    _claim_status(draft)
-    if draft.list_key == "routes" and "guarantee" not in draft.data:
+    _status_field_lines(draft)
+    if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE) and "guarantee" not in draft.data:
         guarantee = guarantee_clause(text)
         if guarantee:
             draft.data["guarantee"] = guarantee

@@ -16,7 +16,6 @@ from generator.importer.run import commit_statement, run_from_frontmatter, run_f
 from generator.importer.sections import SHARED
 from generator.model import kinds
 from generator.model.files import Run
-from generator.model.ids import kind_of
 from generator.model.sets import DOCUMENT_SECTION_TITLES
 
 KB613 = Rule(
@@ -29,8 +28,9 @@ KB613 = Rule(
     ),
 )
 
-# The file each top-level list is written to, as the shipped systems are laid out.
-FILE_OF_LIST = {"authority_paths": "authority"}
+
+def _is_source(record_id: str) -> bool:
+    return kinds.has_role(record_id, kinds.Role.EVIDENCE_SOURCE)
 
 
 def assemble(
@@ -52,9 +52,7 @@ def assemble(
     refused -= set(records)
     # A record kept as prose is not 'declared in another member': it is not supplied either.
     supplied = _supplied(gathered, set(records) | refused, spec.cited_only)
-    sources = [rid for rid in records if kind_of(rid) == "SRC"] + [
-        s["id"] for s in supplied if kind_of(s["id"]) == "SRC"
-    ]
+    sources = [rid for rid in records if _is_source(rid)] + [s["id"] for s in supplied if _is_source(s["id"])]
     first_source = sources[0] if sources else None
     if form == "text":
         run = run_from_text(title, _prose_text(body, ("run_identity", "boundary_and_evidence")), first_source)
@@ -69,7 +67,7 @@ def assemble(
     for kind in kinds.registered():
         listed = [record for rid, record in records.items() if gathered.drafts[rid].list_key == kind.list_key]
         if listed:
-            files[f"{FILE_OF_LIST.get(kind.list_key, kind.list_key)}.yaml"] = {kind.list_key: listed}
+            files[kind.file_name] = {kind.list_key: listed}
     if limitations:
         files["limitations.yaml"] = {"limitations": limitations}
     if annotations:
@@ -217,7 +215,7 @@ def _quote_sources(
     revisions = {
         entry["id"]: _unquoted(str(entry["revision"]))
         for entry in [*records.values(), *supplied]
-        if kind_of(entry.get("id", "")) == "SRC" and entry.get("revision")
+        if _is_source(str(entry.get("id", ""))) and entry.get("revision")
     }
     owners = [*records.values(), *annotations, {"quotes": gathered.prose_quotes}]
     for owner in owners:

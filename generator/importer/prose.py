@@ -15,7 +15,7 @@ from generator.importer.context import Gathered
 from generator.importer.declare import declare
 from generator.importer.doc_types import document_type
 from generator.importer.document import Block, Section
-from generator.importer.drafts import Draft
+from generator.importer.drafts import Draft, status_stated_first
 from generator.importer.form_registry import active_forms
 from generator.importer.forms import FormState
 from generator.importer.import_rules import KB601, KB606
@@ -24,6 +24,7 @@ from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
 from generator.importer.reconciliation import typed_paragraph
 from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
+from generator.model import kinds
 from generator.model.prose import ROW_TYPES
 
 KB602 = Rule(
@@ -222,7 +223,12 @@ class ProseWalker:
         for row in rows:
             record_id = row.cells[0].strip()
             list_key = list_key_of_id(record_id)
-            if record_id in declared and list_key == "sources" and self.layer_row(record_id, header, row):
+            if (
+                record_id in declared
+                and list_key is not None
+                and kinds.list_has_role(list_key, kinds.Role.EVIDENCE_SOURCE)
+                and self.layer_row(record_id, list_key, header, row)
+            ):
                 continue
             draft = declare(self.gathered, record_id, list_key, row.line, 1, None)
             if draft is None:
@@ -236,12 +242,12 @@ class ProseWalker:
             declared.append(record_id)
         return declared
 
-    def layer_row(self, record_id: str, header: list[str], row: Row) -> bool:
+    def layer_row(self, record_id: str, list_key: str, header: list[str], row: Row) -> bool:
         """A further row of a source this register declared: one more evidence layer of it."""
         from generator.importer.source_cells import further_layer
 
         cells = {
-            field_of("sources", name) or fold(name): cell
+            field_of(list_key, name) or fold(name): cell
             for name, cell in zip(header, row.cells, strict=False)
         }
         if not further_layer(self.gathered.drafts[record_id], cells):
@@ -255,14 +261,9 @@ class ProseWalker:
         if not cell.strip():
             return
         name = field_of(draft.list_key, header)
-        if draft.list_key == "sources" and name is not None and source_cell(draft, name, cell):
+        source = kinds.list_has_role(draft.list_key, kinds.Role.EVIDENCE_SOURCE)
+        if source and name is not None and source_cell(draft, name, cell):
             return
-        if (
-            name is None
-            and draft.list_key in ("components", "objects")
-            and fold(header).startswith("source-native")
-        ):
-            name = "source_native"  # 'Source-native object and lineage', '… and memory classification'
         if name is None or name in draft.data or name == "evidence":
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
             draft.add_prose(f"{header}: {cell}")
@@ -270,10 +271,11 @@ class ProseWalker:
         if name == "revision":
             cell = revision_value(cell)
         draft.set(name, cell)
-        if draft.list_key == "claims" and name == "boundary":
+        status_field = status_stated_first(draft.list_key, name)
+        if status_field is not None:
             first = cell.split(".")[0].strip().lower()
             status = first.split()[0] if first else ""
-            draft.data["conclusion_status"] = status
+            draft.data[status_field] = status
             draft.data = {k: draft.data[k] for k in draft.data}
 
     def limitation_rows(self, header: list[str], rows: list[Row]) -> None:

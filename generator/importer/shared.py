@@ -21,7 +21,8 @@ from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import QuoteText, attributed_paragraph, block_quote
 from generator.importer.sections import kind_list_of_title
 from generator.importer.status_groups import group_statuses
-from generator.model.ids import grammar, kind_of
+from generator.model import kinds
+from generator.model.ids import grammar
 from generator.model.records import ROUTE_FIELD_LABELS
 
 KB603 = Rule(
@@ -72,7 +73,7 @@ class SharedWalker:
         if loose:
             first = next(iter(out.values()), None)
             if first is None:
-                out["components"] = {"blocks": loose}
+                out[kinds.shared_kinds()[0].list_key] = {"blocks": loose}
             else:
                 first["blocks"] = loose + first["blocks"]
         return out
@@ -221,7 +222,7 @@ class SharedWalker:
                 m.group(0) for m in grammar().in_text.finditer(found.rest) if m.group(0) != found.record_id
             )
         )
-        affects = [i for i in affects if kind_of(i) != "SRC"]
+        affects = [i for i in affects if not kinds.has_role(i, kinds.Role.EVIDENCE_SOURCE)]
         if affects:
             entry["affects"] = affects
         target.data.setdefault("amendments", []).append(entry)
@@ -386,7 +387,7 @@ class SharedWalker:
         if parts is None:
             return False
         fields, rest = parts
-        if draft.list_key == "routes" and not _states_every_route_field(fields):
+        if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE) and not _states_every_route_field(fields):
             # A paragraph stating some of a route's labelled fields among other sentences
             # (an earlier route contract's wording): its other text fields are read, and the
             # route's labelled sentences stay its prose as written, neither split into a

@@ -345,7 +345,7 @@ def _state_text(declared: Declared, text: str) -> None:
             (" ".join(match.group("label").lower().split()), match.group("value").lower())
         )
     declared.anchors.extend(evidence_anchors(text))
-    if declared.record_id.startswith("SRC") or "-SRC-" in declared.record_id:
+    if kinds.has_role(declared.record_id, kinds.Role.EVIDENCE_SOURCE):
         commit = _COMMIT.search(text)
         if commit and declared.revision is None:
             declared.revision = commit.group(0)

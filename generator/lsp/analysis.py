@@ -220,13 +220,13 @@ def _index_mentions(analysis: SystemAnalysis) -> None:
             line, col = index.position(match.start())
             span = Span(path, line - 1, col - 1, col - 1 + len(found))
             analysis.mentions.setdefault(found, []).append(span)
-        if "SRC-" in text:
+        if grammar().cites_a_source(text):
             analysis.links.extend(_evidence_links(analysis, path, text))
 
 
 def _evidence_links(analysis: SystemAnalysis, path: Path, text: str) -> Iterator[EvidenceLink]:
     for number, line in enumerate(text.split("\n")):
-        for anchor in find_anchors(line) if "SRC-" in line else ():
+        for anchor in find_anchors(line):
             url = _anchor_url(analysis.graph, anchor)
             if url is not None:
                 yield EvidenceLink(Span(path, number, anchor.start, anchor.end), url)

@@ -22,23 +22,13 @@ from generator.lsp.positions import Positions
 from generator.lsp.schema_walk import keys_at, takes_ids, values_at
 from generator.lsp.workspace import RecordsWorkspace
 from generator.lsp.yaml_context import LIST_ITEM, context_at
-from generator.model.ids import RecordKind, grammar, kind_of, sort_key
-from generator.model.kinds import spec_of_id
+from generator.model.ids import grammar, kind_of, sort_key
+from generator.model.kinds import Role, has_role, spec_of_id
 from generator.model.records import Supplied
 
 MAX_WORKSPACE_SYMBOLS = 500
 MAX_RANGE_EXPANSION = 200  # a range spanning more IDs than this is not listed one by one
 _ID_START = re.compile(r"(?:[A-Z]{2,5}-)*[A-Z]{1,5}(?:-[A-Za-z0-9-]*)?\Z")
-
-SYMBOL_KINDS = {
-    RecordKind.SOURCE: types.SymbolKind.File,
-    RecordKind.COMPONENT: types.SymbolKind.Module,
-    RecordKind.OBJECT: types.SymbolKind.Object,
-    RecordKind.ROUTE: types.SymbolKind.Function,
-    RecordKind.CLAIM: types.SymbolKind.Boolean,
-    RecordKind.ABSENCE: types.SymbolKind.Null,
-    RecordKind.AUTHORITY_PATH: types.SymbolKind.Key,
-}
 
 
 class Refused(Exception):
@@ -46,14 +36,14 @@ class Refused(Exception):
 
 
 def _symbol_kind(record_id: str, supplied: bool) -> types.SymbolKind:
+    """The symbol kind of a record: its kind spec's (``KindSpec.symbol_kind``, a SymbolKind
+    name), ``Interface`` for a supplied record, ``Constant`` for an ID of no kind or a name
+    this LSP version lacks."""
     if supplied:
         return types.SymbolKind.Interface
-    kind = kind_of(record_id)
-    return (
-        SYMBOL_KINDS.get(RecordKind(kind), types.SymbolKind.Constant)
-        if kind in SYMBOL_KINDS
-        else types.SymbolKind.Constant
-    )
+    spec = spec_of_id(record_id)
+    found = types.SymbolKind.__members__.get(spec.symbol_kind) if spec else None
+    return found if found is not None else types.SymbolKind.Constant
 
 
 # ---------------------------------------------------------------- navigation
@@ -191,7 +181,7 @@ def document_links(records: RecordsWorkspace, positions: Positions, path: Path) 
 def _id_items(analysis: SystemAnalysis, prefix: str, sources_only: bool) -> list[types.CompletionItem]:
     items = []
     for record_id, declaration in analysis.declarations.items():
-        if sources_only and kind_of(record_id) is not RecordKind.SOURCE:
+        if sources_only and not has_role(record_id, Role.EVIDENCE_SOURCE):
             continue
         if prefix and not record_id.startswith(prefix.upper()) and prefix.upper() not in record_id:
             continue

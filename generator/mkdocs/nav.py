@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from generator.render.registry import Nav, PageSpec, cross_pages, page_spec
+from generator.render.registry import RUN_CHANGES_PAGE, Nav, PageSpec, cross_pages, page_spec
 
 
 def _nav_entry(spec: PageSpec, path: str) -> Any:
@@ -37,7 +37,7 @@ def _runs_nav(summary: dict[str, Any]) -> list[Any]:
     whole history on each page of each run, and a system of 200 runs would build a site
     quadratic in its runs. They are listed once, in the system page's Runs table (each
     earlier run's pages link back through its banner)."""
-    return [{"Changes": summary["changes"]}] if summary.get("changes") else []
+    return [{page_spec(RUN_CHANGES_PAGE).title: summary["changes"]}] if summary.get("changes") else []
 
 
 def systems_index() -> PageSpec:

@@ -4,7 +4,7 @@ from generator.model.anchors import LineRange, find_anchors, parse_anchor
 from generator.model.base import Anchor, Quote
 from generator.model.files import RecordFile, Run, record_file_model
 from generator.model.ids import RecordKind, anchor_of, kind_of
-from generator.model.kinds import KINDS, KindRegistry, KindSpec, registered, using
+from generator.model.kinds import KINDS, KindRegistry, KindSpec, Role, registered, using
 from generator.model.prose import MemoryReport, Result, Section
 from generator.model.records import (
     Absence,
@@ -41,6 +41,7 @@ __all__ = [
     "RecordFile",
     "RecordKind",
     "Result",
+    "Role",
     "Route",
     "Run",
     "Section",

@@ -7,14 +7,20 @@ and found in prose in the same forms, where one source may cover several paths
 separated by ``;`` or ``,`` (``SRC-1 a.ts:1-9; b.ts:4``). A prose path with neither a
 file extension, a line range nor a closing ``/`` (``SRC-2 illustrations/reports``) only
 looks like an anchor: it is found as a look-alike, reported and never linked.
+
+A source is a record of a kind evidence cites (``Role.EVIDENCE_SOURCE`` in its kind
+spec): the patterns that find one are compiled from the ID grammar in force
+(``ids.grammar().source_id``), once per grammar.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-_SOURCE = r"(?:SRC-[1-9][0-9]*|[A-Z]{2,5}-SRC-[a-z0-9]+(?:-[a-z0-9]+)*)"
+from generator.model.ids import grammar
+
 _RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"
 # A path token has a slash or a file extension, and no spaces.
 _PATH = r"[A-Za-z0-9_.@<>~+-]*(?:/[A-Za-z0-9_.@<>~+-]*)+|[A-Za-z0-9_@<>~+-][A-Za-z0-9_.@<>~+-]*\.[A-Za-z0-9]+"
@@ -27,15 +33,36 @@ _LOCATOR = (
     r"[A-Z0-9][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*(?:[-–][0-9]+)?"
 )
 LOCATOR = re.compile(_LOCATOR)
-LOCATOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})\Z")
-LOCATOR_IN_TEXT = re.compile(rf"(?P<source>{_SOURCE}),?\s+(?P<locator>{_LOCATOR})")
 
-ANCHOR_TEXT = re.compile(rf"^(?P<source>{_SOURCE}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?\Z")
 
-# In prose: a source ID, then one or more path tokens separated by ``;`` or ``,``.
-ANCHOR_IN_TEXT = re.compile(
-    rf"(?P<source>{_SOURCE}),?\s+(?P<paths>{_PATH_WITH_RANGES}(?:\s*[;,]\s*{_PATH_WITH_RANGES})*)"
-)
+@dataclass(frozen=True)
+class SourcePatterns:
+    """The patterns that start with a source ID, for one ID grammar's source kinds."""
+
+    locator_text: re.Pattern[str]  # a whole 'SRC-1 §3.1'
+    locator_in_text: re.Pattern[str]  # 'SRC-1 §3.1' in prose
+    anchor_text: re.Pattern[str]  # a whole 'SRC-1 path:ranges'
+    # In prose: a source ID, then one or more path tokens separated by ``;`` or ``,``.
+    anchor_in_text: re.Pattern[str]
+
+
+@lru_cache(maxsize=8)
+def _compiled(source: str) -> SourcePatterns:
+    return SourcePatterns(
+        locator_text=re.compile(rf"^(?P<source>{source}),?\s+(?P<locator>{_LOCATOR})\Z"),
+        locator_in_text=re.compile(rf"(?P<source>{source}),?\s+(?P<locator>{_LOCATOR})"),
+        anchor_text=re.compile(rf"^(?P<source>{source}),?\s+(?P<path>\S+?)(?::(?P<ranges>{_RANGES}))?\Z"),
+        anchor_in_text=re.compile(
+            rf"(?P<source>{source}),?\s+(?P<paths>{_PATH_WITH_RANGES}(?:\s*[;,]\s*{_PATH_WITH_RANGES})*)"
+        ),
+    )
+
+
+def source_patterns() -> SourcePatterns:
+    """The source patterns of the ID grammar in force."""
+    return _compiled(grammar().source_id)
+
+
 _PATH_IN_LIST = re.compile(rf"(?P<path>{_PATH})(?::(?P<ranges>{_RANGES}))?")
 
 
@@ -85,12 +112,14 @@ def _strip_trailing(path: str) -> str:
 
 def find_anchors(text: str) -> list[AnchorText]:
     """Find every evidence anchor written in prose (files, locators, look-alikes), in order."""
-    if "SRC-" not in text:  # every anchor names a source, and every source ID holds "SRC-"
+    ids = grammar()
+    if not ids.cites_a_source(text):  # every anchor names a source ('SRC-1')
         return []
-    found = _file_anchors(text)
+    patterns = _compiled(ids.source_id)
+    found = _file_anchors(text, patterns)
     found.extend(
         AnchorText(m.group("source"), "", (), m.start(), m.end(), m.start(), locator=m.group("locator"))
-        for m in LOCATOR_IN_TEXT.finditer(text)
+        for m in patterns.locator_in_text.finditer(text)
     )
     found.sort(key=lambda anchor: anchor.start)
     return found
@@ -101,9 +130,9 @@ def _looks_like_a_file(path: str) -> bool:
     return path.endswith("/") or "." in path.rsplit("/", 1)[-1]
 
 
-def _file_anchors(text: str) -> list[AnchorText]:
+def _file_anchors(text: str, patterns: SourcePatterns) -> list[AnchorText]:
     found: list[AnchorText] = []
-    for match in ANCHOR_IN_TEXT.finditer(text):
+    for match in patterns.anchor_in_text.finditer(text):
         source = match.group("source")
         offset = match.start("paths")
         for part in _PATH_IN_LIST.finditer(match.group("paths")):
@@ -131,13 +160,13 @@ def _file_anchors(text: str) -> list[AnchorText]:
 
 def parse_locator(text: str) -> tuple[str, str] | None:
     """Parse ``SRC-1 §3.1`` into (source, locator); None when it is not of that form."""
-    match = LOCATOR_TEXT.match(text.strip())
+    match = source_patterns().locator_text.match(text.strip())
     return (match.group("source"), match.group("locator")) if match else None
 
 
 def parse_anchor(text: str) -> tuple[str, str, tuple[LineRange, ...]] | None:
     """Parse one structured anchor string; None when it is not of the anchor form."""
-    match = ANCHOR_TEXT.match(text.strip())
+    match = source_patterns().anchor_text.match(text.strip())
     if not match:
         return None
     ranges = match.group("ranges")

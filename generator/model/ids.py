@@ -2,9 +2,11 @@
 
 Two grammars name records: numbered (``RTE-11``) and analyst-prefixed slugs
 (``MEM-RTE-knowledge-store``). Both carry a kind code that fixes the record kind.
-The grammar is compiled from a set of kind codes: the built-in kinds' by default, a
-kind registry's while it is in force (``kinds.using``). An analyst prefix is never a
-kind code, so the first segment of an ID tells which grammar it follows.
+The grammar is compiled from a set of kind codes, and the codes of the kinds evidence
+cites (whose IDs open an evidence anchor, ``model/anchors.py``): the built-in kinds' by
+default (``kinds.py`` installs it), a kind registry's while it is in force
+(``kinds.using``). An analyst prefix is never a kind code, so the first segment of an
+ID tells which grammar it follows.
 """
 
 from __future__ import annotations
@@ -51,6 +53,16 @@ class Grammar:
     in_text: re.Pattern[str]
     # ``RTE-21–RTE-29``: a range written with an en or em dash between two IDs.
     range_in_text: re.Pattern[str]
+    # The kinds evidence cites, as a regular expression (``SRC``; never matches when
+    # there are none), an ID of theirs (``SRC-1``, ``MEM-SRC-notes``), and the text
+    # every such ID holds (``SRC-``): text without it cites no source.
+    source_kinds: str
+    source_id: str
+    source_markers: tuple[str, ...]
+
+    def cites_a_source(self, text: str) -> bool:
+        """Whether the text may hold an evidence anchor (it names a source ID's kind)."""
+        return any(marker in text for marker in self.source_markers)
 
 
 def whole_string(schema_pattern: str) -> re.Pattern[str]:
@@ -62,8 +74,11 @@ def whole_string(schema_pattern: str) -> re.Pattern[str]:
     return re.compile(schema_pattern[:-1] + r"\Z")
 
 
-def compile_grammar(codes: tuple[str, ...]) -> Grammar:
+@lru_cache(maxsize=16)
+def compile_grammar(codes: tuple[str, ...], source_codes: tuple[str, ...] = ()) -> Grammar:
+    """The grammar of a set of kind codes, ``source_codes`` those of the kinds evidence cites."""
     kinds = "|".join(codes)
+    sources = "|".join(source_codes) or "(?!)"
     prefix = rf"(?!(?:{kinds})-)[A-Z]{{2,5}}"
     pattern = rf"^(?:(?:{kinds})-[1-9][0-9]*|{prefix}-(?:{kinds})-{_SLUG})$"
     numbered_id = rf"(?:{prefix}-)?(?:{kinds})-[0-9]+"
@@ -76,30 +91,41 @@ def compile_grammar(codes: tuple[str, ...]) -> Grammar:
             rf"(?<![A-Za-z0-9_.-])(?:{prefix}-)?(?:{kinds})-(?:[0-9]+|{_SLUG})(?![A-Za-z0-9_])"
         ),
         range_in_text=re.compile(rf"(?P<first>{numbered_id})\s*[–—]\s*(?P<last>{numbered_id})"),
+        source_kinds=sources,
+        source_id=rf"(?:(?:{sources})-[1-9][0-9]*|[A-Z]{{2,5}}-(?:{sources})-{_SLUG})",
+        source_markers=tuple(f"{code}-" for code in source_codes),
     )
 
 
-_BUILTIN_GRAMMAR = compile_grammar(tuple(kind.value for kind in RecordKind))
-_GRAMMAR: ContextVar[Grammar] = ContextVar("kb_id_grammar", default=_BUILTIN_GRAMMAR)
+_BUILTIN: list[Grammar] = []  # the built-in kinds' grammar, installed once by kinds.py
+_GRAMMAR: ContextVar[Grammar | None] = ContextVar("kb_id_grammar", default=None)
 _BUILTIN_KINDS = {kind.value: kind for kind in RecordKind}
+
+
+def install_builtin_grammar(found: Grammar) -> None:
+    """Make ``found`` the built-in grammar (``kinds.py`` does, once, from the built-in kinds)."""
+    if _BUILTIN:
+        raise RuntimeError("the built-in ID grammar is installed already")
+    _BUILTIN.append(found)
 
 
 def builtin_grammar() -> Grammar:
     """The grammar of the built-in kinds."""
-    return _BUILTIN_GRAMMAR
+    return _BUILTIN[0]
 
 
 def grammar() -> Grammar:
     """The grammar in force: the built-in kinds', or a kind registry's under ``kinds.using``."""
-    return _GRAMMAR.get()
+    found = _GRAMMAR.get()
+    return found if found is not None else _BUILTIN[0]
 
 
-def use_grammar(found: Grammar) -> Token[Grammar]:
+def use_grammar(found: Grammar) -> Token[Grammar | None]:
     """Put a grammar in force (``kinds.using`` does, with its registry's); undone by ``reset_grammar``."""
     return _GRAMMAR.set(found)
 
 
-def reset_grammar(token: Token[Grammar]) -> None:
+def reset_grammar(token: Token[Grammar | None]) -> None:
     _GRAMMAR.reset(token)
 
 

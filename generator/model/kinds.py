@@ -1,13 +1,18 @@
 """The record kinds: one ``KindSpec`` per kind, and the registry everything derives from.
 
 A kind is its code (the ``RTE`` in ``RTE-11``), the top-level list it is declared in
-(``routes``), its model class, its names, its 'Shared records' title and the model
-fields that hold conclusion statuses. A ``KindRegistry`` is an immutable, ordered set of
-kinds with what derives from them (the ID grammar, the kind names, the lists);
-``KINDS``, the built-in kinds, is built once at import. Whatever reads the kinds asks
-``active()``, which is ``KINDS`` unless a caller runs under ``using(registry)``: that is
-how a test (or a tool built on the generator) checks and renders records of a kind of
-its own, in its own registry, without changing the built-in one.
+(``routes``), its model class, its names, its 'Shared records' title, the model fields
+that hold conclusion statuses, what else the generator does with its records (its
+``roles``: cited as evidence, drawn on the route maps, an evidenced absence, …), the
+symbol kind an editor shows it with, the other spellings of its field titles an imported
+document may use, and the file an import writes its list to. A ``KindRegistry`` is an
+immutable, ordered set of kinds with what derives from them (the ID grammar, the kind
+names, the lists); ``KINDS``, the built-in kinds, is built once at import. Whatever
+reads the kinds asks ``active()``, which is ``KINDS`` unless a caller runs under
+``using(registry)``: that is how a test (or a tool built on the generator) checks,
+imports and renders records of a kind of its own, in its own registry, without changing
+the built-in one. No other module switches on a kind code: what treats some kinds apart
+asks for a ``Role``.
 
 Kind codes and analyst prefixes share a namespace of upper-case words
 (``EPI-RTE-feedback-proposal`` has prefix ``EPI`` and kind ``RTE``). To keep every ID
@@ -24,13 +29,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
 
 from generator.model.ids import (
     Grammar,
     RecordKind,
-    builtin_grammar,
     compile_grammar,
+    install_builtin_grammar,
     reset_grammar,
     use_grammar,
 )
@@ -67,6 +73,35 @@ OTHER_FILE_KEYS = frozenset(
 )
 _CODE = re.compile(r"^[A-Z]{2,5}\Z")
 _LIST_KEY = re.compile(r"^[a-z]+(?:_[a-z]+)*\Z")
+# A symbol kind is the name of a member of the LSP's SymbolKind (``File``, ``Function``);
+# the language server maps it, so the model needs no LSP types.
+_SYMBOL_KIND = re.compile(r"^[A-Z][A-Za-z]*\Z")
+# A folded field title: lower-case words, as the importer folds a column header or a label.
+_FOLDED = re.compile(r"^\S+(?: \S+)*\Z")
+
+
+class Role(StrEnum):
+    """What the generator does with a kind's records besides checking, linking and showing
+    them. Every place that treats some kinds apart asks for a role, never for a kind code,
+    so a new kind takes part by naming its roles in its spec."""
+
+    # Evidence anchors and quotations cite its records (``SRC-1 src/a.py:1-9``); a run's
+    # reviewed boundary names one; evidence completion offers them.
+    EVIDENCE_SOURCE = "evidence-source"
+    # Its records are routes: drawn on the route maps, named as alternative branches, the
+    # route contract's labelled fields and guarantee imported from a document.
+    ROUTE = "route"
+    # Its records establish a bounded absence: a profile axis assessed absent cites one;
+    # a status after its label is part of the label.
+    EVIDENCED_ABSENCE = "evidenced-absence"
+    # Its records' labels name the routes that use them: the route maps relate them.
+    ROUTE_USER = "route-user"
+
+
+# Roles whose places read the fields of a model: a kind with the role has one of its models.
+_ROLE_MODELS: Mapping[Role, type[RecordBase]] = MappingProxyType(
+    {Role.EVIDENCE_SOURCE: Source, Role.ROUTE: Route}
+)
 
 
 @dataclass(frozen=True)
@@ -82,11 +117,28 @@ class KindSpec:
     shared_title: str | None = None
     # (model field, status-matrix label) for fields that hold a conclusion status.
     status_fields: tuple[tuple[str, str], ...] = ()
+    roles: frozenset[Role] = frozenset()
+    # The LSP SymbolKind name of its records in an editor's outline and symbol search.
+    symbol_kind: str = "Constant"
+    # (folded label, model field): other spellings of its field titles that imported
+    # documents use (a column 'Identity/location', a line 'Channels: …'); a document
+    # written with the model's own titles needs none.
+    title_aliases: tuple[tuple[str, str], ...] = ()
+    # The file (without '.yaml') an import writes the kind's list to; None: the list key.
+    file_stem: str | None = None
 
     @property
     def slug(self) -> str:
         """The CSS modifier of the kind's records: ``kb-record--operative-object``."""
         return re.sub(r"[^a-z0-9]+", "-", self.singular.lower()).strip("-")
+
+    @property
+    def file_name(self) -> str:
+        """The record file an import writes the kind's list to (``authority.yaml``)."""
+        return f"{self.file_stem or self.list_key}.yaml"
+
+    def has(self, role: Role) -> bool:
+        return role in self.roles
 
 
 def _refusal(spec: KindSpec, earlier: Mapping[str, KindSpec]) -> str | None:
@@ -105,6 +157,16 @@ def _refusal(spec: KindSpec, earlier: Mapping[str, KindSpec]) -> str | None:
     unknown = [name for name, _ in spec.status_fields if name not in spec.model.model_fields]
     if unknown:
         return f"status fields {unknown} are not fields of {spec.model.__name__}"
+    for role, model in _ROLE_MODELS.items():
+        if role in spec.roles and not issubclass(spec.model, model):
+            return f"the {role} role reads {model.__name__}'s fields: {spec.model.__name__} is not one"
+    if not _SYMBOL_KIND.match(spec.symbol_kind):
+        return f"symbol kind {spec.symbol_kind!r} is not the name of an LSP SymbolKind"
+    folded = [label for label, _ in spec.title_aliases if not _FOLDED.match(label) or label != label.lower()]
+    if folded:
+        return f"title aliases {folded} are not folded (lower-case words, single spaces)"
+    if spec.file_stem is not None and not _LIST_KEY.match(spec.file_stem):
+        return f"file stem {spec.file_stem!r} is not a snake_case name"
     return None
 
 
@@ -123,9 +185,8 @@ class KindRegistry:
         self._by_list = {spec.list_key: spec for spec in by_code.values()}
         self.specs: tuple[KindSpec, ...] = tuple(by_code.values())
         self.codes: tuple[str, ...] = tuple(by_code)
-        self.grammar: Grammar = (
-            builtin_grammar() if self.codes == BUILTIN_CODES else compile_grammar(self.codes)
-        )
+        sources = tuple(spec.code for spec in self.specs if Role.EVIDENCE_SOURCE in spec.roles)
+        self.grammar: Grammar = compile_grammar(self.codes, sources)
         # code → (singular, plural); list key → code; list key → 'Shared records' title.
         self.names: Mapping[str, tuple[str, str]] = MappingProxyType(
             {spec.code: (spec.singular, spec.plural) for spec in self.specs}
@@ -153,6 +214,10 @@ class KindRegistry:
         match = current.numbered.match(record_id) or current.prefixed.match(record_id)
         return self._by_code.get(match.group("kind")) if match else None
 
+    def with_role(self, role: Role) -> tuple[KindSpec, ...]:
+        """The kinds that have a role, in order."""
+        return tuple(spec for spec in self.specs if role in spec.roles)
+
     def shared_kinds(self) -> tuple[KindSpec, ...]:
         """The kinds with a 'Shared records' subsection, in order."""
         return tuple(spec for spec in self.specs if spec.shared_title)
@@ -169,8 +234,46 @@ class KindRegistry:
 
 
 BUILTIN_KINDS = (
-    KindSpec(RecordKind.SOURCE, "sources", Source, "source", "sources"),
-    KindSpec(RecordKind.COMPONENT, "components", Component, "component", "components", "Components"),
+    KindSpec(
+        RecordKind.SOURCE,
+        "sources",
+        Source,
+        "source",
+        "sources",
+        roles=frozenset({Role.EVIDENCE_SOURCE}),
+        symbol_kind="File",
+        title_aliases=(
+            ("source id", "id"),
+            ("id", "id"),
+            ("kind", "source_kind"),
+            ("identity/location", "identity"),
+            ("identity", "identity"),
+            ("location", "identity"),
+            ("revision or capture", "revision"),
+            ("capture", "revision"),
+            ("revision", "revision"),
+            ("evidence layer", "layer"),
+            ("inspected scope", "scope"),
+            ("access gaps and conclusion prevented", "access_gaps"),
+            ("access gaps", "access_gaps"),
+            ("citation anchors", "citation_anchors"),
+        ),
+    ),
+    KindSpec(
+        RecordKind.COMPONENT,
+        "components",
+        Component,
+        "component",
+        "components",
+        "Components",
+        roles=frozenset({Role.ROUTE_USER}),
+        symbol_kind="Module",
+        title_aliases=(
+            ("source-native component", "source_native"),
+            ("form/substrate and role", "form"),
+            ("representational form", "form"),
+        ),
+    ),
     KindSpec(
         RecordKind.OBJECT,
         "objects",
@@ -178,8 +281,28 @@ BUILTIN_KINDS = (
         "operative object",
         "operative objects",
         "Operative objects",
+        roles=frozenset({Role.ROUTE_USER}),
+        symbol_kind="Object",
+        title_aliases=(
+            ("source-native part", "source_native"),
+            ("form / storage / lineage", "form"),
+            ("representational form", "form"),
+        ),
     ),
-    KindSpec(RecordKind.ROUTE, "routes", Route, "route", "routes", "Routes"),
+    KindSpec(
+        RecordKind.ROUTE,
+        "routes",
+        Route,
+        "route",
+        "routes",
+        "Routes",
+        roles=frozenset({Role.ROUTE}),
+        symbol_kind="Function",
+        title_aliases=(
+            ("endpoints/progression", "progression"),
+            ("endpoints and progression", "progression"),
+        ),
+    ),
     KindSpec(
         RecordKind.CLAIM,
         "claims",
@@ -188,6 +311,12 @@ BUILTIN_KINDS = (
         "claims",
         "Claims",
         status_fields=(("conclusion_status", "claim conclusion status"),),
+        symbol_kind="Boolean",
+        title_aliases=(
+            ("source-native claim and evidence", "claim"),
+            ("conclusion status and boundary", "boundary"),
+            ("claimed operation", "claim"),
+        ),
     ),
     KindSpec(
         RecordKind.ABSENCE,
@@ -197,6 +326,8 @@ BUILTIN_KINDS = (
         "evidenced absences",
         "Evidenced absences",
         status_fields=(("status", "absence status"),),
+        roles=frozenset({Role.EVIDENCED_ABSENCE}),
+        symbol_kind="Null",
     ),
     KindSpec(
         RecordKind.AUTHORITY_PATH,
@@ -205,10 +336,13 @@ BUILTIN_KINDS = (
         "behavioral-authority path",
         "behavioral-authority paths",
         "Behavioral-authority paths",
+        symbol_kind="Key",
+        title_aliases=(("horizon and evidence", "horizon"), ("channels", "channel")),
+        file_stem="authority",
     ),
 )
-BUILTIN_CODES = tuple(kind.value for kind in RecordKind)
 KINDS = KindRegistry(BUILTIN_KINDS)
+install_builtin_grammar(KINDS.grammar)
 _ACTIVE: ContextVar[KindRegistry] = ContextVar("kb_kinds", default=KINDS)
 
 
@@ -265,6 +399,23 @@ def spec_of_id(record_id: str) -> KindSpec | None:
 
 def spec_of_list(list_key: str) -> KindSpec | None:
     return active().spec_of_list(list_key)
+
+
+def with_role(role: Role) -> tuple[KindSpec, ...]:
+    """The kinds in force that have a role, in order."""
+    return active().with_role(role)
+
+
+def has_role(record_id: str, role: Role) -> bool:
+    """The ID names a record of a kind (in force) that has the role."""
+    spec = active().spec_of_id(record_id)
+    return spec is not None and role in spec.roles
+
+
+def list_has_role(list_key: str | None, role: Role) -> bool:
+    """The list (a kind's list key) holds records of a kind that has the role."""
+    spec = active().spec_of_list(list_key) if list_key is not None else None
+    return spec is not None and role in spec.roles
 
 
 def shared_kinds() -> tuple[KindSpec, ...]:

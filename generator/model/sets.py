@@ -19,7 +19,8 @@ from pydantic import AfterValidator, Discriminator, Field, StringConstraints, Ta
 from pydantic_core import PydanticCustomError
 
 from generator.model.base import Anchor, Label, Quote, RecordId, Strict, Text
-from generator.model.ids import IdGrammar, RecordKind, kind_of
+from generator.model.ids import IdGrammar
+from generator.model.kinds import Role, has_role
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
     RESULT_SECTION_TITLES,
@@ -68,7 +69,7 @@ def prefix_member(record_id: str) -> Member:
     head = record_id.split("-", 1)[0]
     if head in PREFIX_MEMBERS:
         return PREFIX_MEMBERS[head]
-    return Member.OVERVIEW if kind_of(record_id) == RecordKind.SOURCE else Member.RUNTIME
+    return Member.OVERVIEW if has_role(record_id, Role.EVIDENCE_SOURCE) else Member.RUNTIME
 
 
 def record_member(record: RecordBase) -> Member:

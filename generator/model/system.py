@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.model.files import Run
-from generator.model.ids import RecordKind, kind_of
+from generator.model.kinds import Role, has_role
 from generator.model.meta import DataPath
 from generator.model.profile import MemoryComparison
 from generator.model.prose import MemoryReport, Result
@@ -66,7 +66,7 @@ class SystemRecords:
             if isinstance(record, Source):
                 found.setdefault(record.id, record)
         for supplied in self.supplied:
-            if kind_of(supplied.id) is RecordKind.SOURCE:
+            if has_role(supplied.id, Role.EVIDENCE_SOURCE):
                 found.setdefault(supplied.id, supplied)
         return found
 

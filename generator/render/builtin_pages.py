@@ -22,6 +22,8 @@ from generator.render.registry import (
     RECONCILIATION_PAGE,
     RESULT_PAGE,
     REVIEW_PAGE,
+    RUN_CHANGES_FILE,
+    RUN_CHANGES_PAGE,
     RUNTIME_PAGE,
     STATUS_MATRIX_PAGE,
     SYSTEM_PAGE,
@@ -31,6 +33,7 @@ from generator.render.registry import (
     PageSpec,
     install_builtin,
 )
+from generator.render.run_history import run_changes_view
 from generator.render.set_pages import complete_set, member_view
 
 
@@ -139,6 +142,18 @@ BUILTIN_PAGES = (
         "reconciliation",
         "amendments, supersessions and conflicts",
         False,
+    ),
+    PageSpec(
+        key=RUN_CHANGES_PAGE,
+        path="systems/{slug}/" + RUN_CHANGES_FILE,
+        title="Changes",
+        label="changes page",
+        template="run-changes-page.md.j2",
+        view=run_changes_view,
+        between_runs=True,
+        nav=Nav.NONE,  # the nav lists the current run's, after the system's pages (mkdocs/nav.py)
+        type_name="run-changes",
+        markdown_share=1.0,  # its headings and record links are Markdown, its changes raw HTML
     ),
     PageSpec(
         key=SYSTEMS_INDEX_PAGE,

@@ -1,4 +1,5 @@
-"""The pages of one system: their view builders and ``render_system``.
+"""The pages of one system: their view builders, ``render_system``, and the pages between
+two of its runs (``render_run_pages``).
 
 Which pages a system has, where they live and what they are called comes from the
 page registry (``registry.py``, built-ins in ``builtin_pages.py``); each page's
@@ -27,9 +28,10 @@ from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
     PageSpec,
+    between_runs_pages,
 )
 from generator.render.route_maps import route_maps
-from generator.render.run_history import run_context
+from generator.render.run_history import run_context, run_pairs
 from generator.render.set_pages import set_members_view, set_review_view
 from generator.render.summary import artifacts_of, counts_of, published_pages
 from generator.render.text import Md, code_span
@@ -177,7 +179,7 @@ def render_page(spec: PageSpec, path: str, graphs: Sequence[SystemGraph], render
     """One page: its spec's view builder makes the context its template is rendered with;
     a system's page also gets its runs (``run_history.run_context``)."""
     context = spec.view(PageRequest(spec, path, graphs, rendered))
-    if spec.per_system:
+    if spec.per_system and not spec.between_runs:
         context = {**run_context(graphs[0], path), **context}
     return render(spec.template, context)
 
@@ -189,6 +191,41 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
         path = urls.page_path(spec.key, graph.slug)
         pages[path] = render_page(spec, path, (graph,), pages)
     return pages
+
+
+# ``kbgen serve``: each page between two runs with the two graphs it was made from, by page
+# type and the graphs' ids; an unchanged system keeps its graphs across rebuilds, so its
+# pages between runs are not made again.
+RunPagesMemo = dict[tuple[str, int, int], tuple["SystemGraph", "SystemGraph", str, str]]
+
+
+def render_run_pages(graphs: Sequence[SystemGraph], memo: RunPagesMemo | None = None) -> dict[str, str]:
+    """The pages between two runs (the registry's ``between_runs`` page types: the changes
+    page) of every run that has a run before it, beside that run's pages (path →
+    Markdown); with a ``memo``, a page whose two runs' graphs are unchanged is reused."""
+    pages: dict[str, str] = {}
+    kept: RunPagesMemo = {}
+    for older, newer in run_pairs(graphs):
+        for spec in between_runs_pages():
+            if not spec.exists(newer.system):
+                continue
+            path = urls.page_path(spec.key, newer.slug)
+            key = (spec.key, id(older), id(newer))
+            found = memo.get(key) if memo is not None else None
+            # The graphs are held with the page, so their ids cannot be reused meanwhile.
+            if found is None or found[0] is not older or found[1] is not newer or found[2] != path:
+                found = (older, newer, path, run_page(spec, path, older, newer))
+            kept[key] = found
+            pages[path] = found[3]
+    if memo is not None:
+        memo.clear()
+        memo.update(kept)
+    return dict(sorted(pages.items()))
+
+
+def run_page(spec: PageSpec, path: str, older: SystemGraph, newer: SystemGraph) -> str:
+    """One page between two runs of a system: the run before, and the run."""
+    return render_page(spec, path, (older, newer), {})
 
 
 def _records_by_kind(graph: SystemGraph) -> list[tuple[str, list[RecordBase]]]:

@@ -2,8 +2,9 @@
 
 A page type is its key, its path pattern, its nav title and place, its template and
 its view builder (the function that turns a ``PageRequest`` into the template's
-context), and whether it is rendered once per system (and for which systems) or once
-for the whole site. Page paths and hrefs (``urls.py``), the site navigation (the
+context), and whether it is rendered once per system (and for which systems), once
+for the whole site, or once for each run of a system that has a run before it (the
+changes page). Page paths and hrefs (``urls.py``), the site navigation (the
 plugin), the artifacts list of a system page, backlink labels, frontmatter type names,
 edit links and the reserved system slugs all read the registry in force, so a spec is
 the one change a new page type needs.
@@ -45,6 +46,8 @@ OVERVIEW_PAGE, RUNTIME_PAGE, EPISTEMIC_PAGE, RECONCILIATION_PAGE = (
 # Keys of the built-in cross-system pages.
 SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status-matrix", "glossary"
 MEMORY_COMPARISON_PAGE = "memory-comparison"
+# Key of the built-in page between two runs: what changed since the run before.
+RUN_CHANGES_PAGE = "run-changes"
 
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.
@@ -65,15 +68,24 @@ class PageRequest:
 
     spec: PageSpec
     path: str  # the page's path below docs_dir, e.g. systems/demo/result.md
-    graphs: Sequence[SystemGraph]  # per-system page: its one system; cross-system: every system
+    # Per-system page: its one system; cross-system: every system; between runs: the run
+    # before and the run (two runs of one system).
+    graphs: Sequence[SystemGraph]
     rendered: Mapping[str, str]  # pages rendered before this one in this pass (path → Markdown)
 
     @property
     def graph(self) -> SystemGraph:
         """The system of a per-system page."""
-        if not self.spec.per_system or len(self.graphs) != 1:
+        if not self.spec.per_system or self.spec.between_runs or len(self.graphs) != 1:
             raise ValueError(f"page {self.spec.key!r} is not rendered for one system")
         return self.graphs[0]
+
+    @property
+    def runs(self) -> tuple[SystemGraph, SystemGraph]:
+        """The two runs of a page between runs: the run before, then the run."""
+        if not self.spec.between_runs or len(self.graphs) != 2:
+            raise ValueError(f"page {self.spec.key!r} is not rendered between two runs")
+        return self.graphs[0], self.graphs[1]
 
 
 View = Callable[[PageRequest], Mapping[str, Any]]
@@ -106,10 +118,13 @@ class PageSpec:
     # written as raw HTML (the ``html_*`` helpers, the HTML linker), which keeps a build of
     # a hundred systems fast; a page type that is mostly Markdown says so here, and why.
     markdown_share: float = 0.2
+    # Rendered beside the pages of each run of a system that has a run before it (its path
+    # has '{slug}', which is the run's), from the two runs; not one of a system's pages.
+    between_runs: bool = False
 
 
 # Beside a run's pages: what changed since the run before (``render/run_history.py``). With
-# the earlier runs' folder (``model/runs.py``), no page type may take it.
+# the earlier runs' folder (``model/runs.py``), no page type but one between runs may take it.
 RUN_CHANGES_FILE = "changes.md"
 
 
@@ -122,11 +137,15 @@ def _refusal(spec: PageSpec, earlier: Mapping[str, PageSpec]) -> str | None:
         return f"page path {spec.path!r} is not a '/'-separated lower-case path ending in '.md'"
     if ("{slug}" in spec.path) != spec.per_system:
         return f"page path {spec.path!r}: '{{slug}}' must appear exactly in per-system pages"
+    below = spec.path.partition("{slug}/")[2]
+    if spec.per_system and (
+        (below == RUN_CHANGES_FILE and not spec.between_runs) or below.startswith(f"{RUNS_FOLDER}/")
+    ):
+        return f"page path {spec.path!r} is a run's: its changes page, or the earlier runs' folder"
+    if spec.between_runs and not spec.per_system:
+        return f"page {spec.key!r} is between two runs of a system: its path needs '{{slug}}'"
     if any(other.path == spec.path for other in earlier.values()):
         return f"page path {spec.path!r} is already registered"
-    below = spec.path.partition("{slug}/")[2]
-    if spec.per_system and (below == RUN_CHANGES_FILE or below.startswith(f"{RUNS_FOLDER}/")):
-        return f"page path {spec.path!r} is a run's: its changes page, or the earlier runs' folder"
     return None
 
 
@@ -143,6 +162,7 @@ class PageRegistry:
         self._by_key = by_key
         self.specs: tuple[PageSpec, ...] = tuple(by_key.values())
         self.cross: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if not spec.per_system)
+        self.between_runs: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if spec.between_runs)
 
     def extended(self, *specs: PageSpec) -> PageRegistry:
         """A new registry: these page types and then the given ones (refused as a whole on a conflict)."""
@@ -152,8 +172,10 @@ class PageRegistry:
         return self._by_key[key]
 
     def system_pages(self, system: SystemRecords) -> tuple[PageSpec, ...]:
-        """The per-system page types this system has, in order."""
-        return tuple(spec for spec in self.specs if spec.per_system and spec.exists(system))
+        """The per-system page types this system has, in order (not those between runs)."""
+        return tuple(
+            spec for spec in self.specs if spec.per_system and not spec.between_runs and spec.exists(system)
+        )
 
     def home_page(self, system: SystemRecords) -> str:
         """The key of the page a system's records are published on: the first existing page
@@ -205,6 +227,11 @@ def system_pages(system: SystemRecords) -> tuple[PageSpec, ...]:
 def cross_pages() -> tuple[PageSpec, ...]:
     """The cross-system page types, in order."""
     return active_pages().cross
+
+
+def between_runs_pages() -> tuple[PageSpec, ...]:
+    """The page types rendered between two runs of a system, in order."""
+    return active_pages().between_runs
 
 
 def home_page(system: SystemRecords) -> str:

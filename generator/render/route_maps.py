@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from generator.graph.route_relations import MapNode, Relation, families, is_route, route_relations
 from generator.model.ids import sort_key
-from generator.model.records import Route
+from generator.model.kinds import Role, has_role
 from generator.render import mermaid, urls
 from generator.render.link_markup import html_link
 from generator.render.rawhtml import Html
@@ -151,7 +151,9 @@ def _map(graph: SystemGraph, linker: Linker, relations: list[Relation]) -> MapVi
 def route_maps(graph: SystemGraph, linker: Linker) -> RouteMaps | None:
     """The maps of a system's routes (``linker``: the system page's HTML linker), or None
     when it has no routes."""
-    routes = sorted((r for r in graph.system.records if isinstance(r, Route)), key=lambda r: sort_key(r.id))
+    routes = sorted(
+        (r for r in graph.system.records if has_role(r.id, Role.ROUTE)), key=lambda r: sort_key(r.id)
+    )
     if not routes:
         return None
     relations = route_relations(graph)

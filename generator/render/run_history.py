@@ -4,12 +4,13 @@ runs, and the changes page between each run and the one before it.
 The current run is published at the system's own pages; each earlier run below
 ``runs/<run-id>/`` of them (``model/runs.py``). Every page of an earlier run opens with a
 banner naming the current run; each run's pages link its changes page, which lists what
-changed since the run before (``graph/run_diff.py``).
+changed since the run before (``graph/run_diff.py``): a page type of the registry
+rendered between two runs (``PageSpec.between_runs``; ``pages.render_run_pages``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.graph.run_diff import diff_runs
@@ -17,7 +18,7 @@ from generator.model.runs import RunEntry
 from generator.render import urls
 from generator.render.environment import frontmatter, render
 from generator.render.markdown import Md
-from generator.render.registry import SYSTEM_PAGE
+from generator.render.registry import SYSTEM_PAGE, PageRequest
 from generator.render.run_changes import render_run_changes as render_diff
 from generator.render.summary import pages_of
 from generator.render.views import frontmatter_title
@@ -106,42 +107,29 @@ def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[s
     }
 
 
-# ``kbgen serve``: each changes page with the two graphs it was made from, by their ids; an
-# unchanged system keeps its graphs across rebuilds, so its changes page is not made again.
-ChangesMemo = dict[tuple[int, int], tuple["SystemGraph", "SystemGraph", str, str]]
-
-
-def render_run_changes(graphs: Sequence[SystemGraph], memo: ChangesMemo | None = None) -> dict[str, str]:
-    """The changes page of every run that has a run before it (path → Markdown); with a
-    ``memo``, a page whose two runs' graphs are unchanged is reused."""
+def run_pairs(graphs: Sequence[SystemGraph]) -> list[tuple[SystemGraph, SystemGraph]]:
+    """(the run before, the run) for every run of a system that has a run before it, by
+    system and in the order the graphs are given."""
     by_slug: dict[str, dict[str, SystemGraph]] = {}
     for graph in graphs:
         if graph.history is not None and graph.run is not None:
             by_slug.setdefault(graph.system.slug, {})[graph.run.folder] = graph
-    pages: dict[str, str] = {}
-    kept: ChangesMemo = {}
+    pairs = []
     for runs in by_slug.values():
         for graph in runs.values():
             assert graph.history is not None and graph.run is not None
             before = graph.history.before(graph.run)
-            if before is None:
-                continue
-            older, path = runs[before.folder], changes_path(graph.run)
-            found = memo.get((id(older), id(graph))) if memo is not None else None
-            # The graphs are held with the page, so their ids cannot be reused meanwhile.
-            if found is None or found[0] is not older or found[1] is not graph or found[2] != path:
-                found = (older, graph, path, changes_page(older, graph, path))
-            kept[id(older), id(graph)] = found
-            pages[path] = found[3]
-    if memo is not None:
-        memo.clear()
-        memo.update(kept)
-    return dict(sorted(pages.items()))
+            if before is not None:
+                pairs.append((runs[before.folder], graph))
+    return pairs
 
 
-def changes_page(older: SystemGraph, newer: SystemGraph, path: str) -> str:
-    """What changed from ``older`` to ``newer``, two runs of one system: each record linked
-    to its anchor in each run's pages (``graph/run_diff.py`` compares them)."""
+def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
+    """The changes page: what changed from the run before to the run, two runs of one
+    system, each record linked to its anchor in each run's pages (``graph/run_diff.py``
+    compares them, ``render/run_changes.py`` shows the diff)."""
+    older, newer = request.runs
+    path = request.path
     assert older.run is not None and newer.run is not None
 
     def href_in(graph: SystemGraph) -> Callable[[str], str | None]:
@@ -159,15 +147,11 @@ def changes_page(older: SystemGraph, newer: SystemGraph, path: str) -> str:
         {"older": _run_view(older, older.run, path), "newer": _run_view(newer, newer.run, path)},
     )
     heading, _, rest = body.partition("\n")
-    return "".join(
-        [
-            # The theme prints the title into <title> and the nav unescaped: it is record text.
-            frontmatter({"type": "run-changes", "title": frontmatter_title(title), "render_macros": False}),
-            "\n",
-            heading,
-            "\n\n",
-            intro.strip("\n"),
-            "\n",
-            rest,
-        ]
-    )
+    # The theme prints the title into <title> and the nav unescaped: it is record text.
+    values = {"type": request.spec.type_name, "title": frontmatter_title(title), "render_macros": False}
+    return {
+        "frontmatter": frontmatter(values),
+        "heading": Md(heading),
+        "intro": Md(intro.strip("\n")),
+        "rest": Md(rest),
+    }

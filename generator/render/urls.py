@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from typing import Literal
 
 from generator.model.ids import anchor_of, title_anchor
-from generator.render.registry import RUN_CHANGES_FILE, cross_pages, page_spec
+from generator.render.registry import RUN_CHANGES_PAGE, cross_pages, page_spec
 
 __all__ = [
     "HOME",
@@ -79,7 +79,7 @@ def run_changes_path(slug: str) -> str:
     """The changes page of one run of a system, beside the run's pages (``systems/<slug>/``:
     the system's own for its current run, ``…/runs/<run-id>/`` for an earlier one): what
     changed since the run before it."""
-    return f"{SYSTEMS_DIR}/{slug}/{RUN_CHANGES_FILE}"
+    return page_path(RUN_CHANGES_PAGE, slug)
 
 
 def system_dir(slug: str) -> str:

@@ -298,16 +298,16 @@ def test_import_as_run_refuses_a_document_without_a_run_id(tmp_path: Path, kbgen
 
 def test_serve_makes_a_changes_page_again_only_when_a_run_changed(records: Path, monkeypatch) -> None:
     from generator.pipeline import SystemCache
-    from generator.render import run_history
+    from generator.render import pages
 
     made: list[str] = []
-    real = run_history.changes_page
+    real = pages.run_page
 
-    def counted(older, newer, path):  # type: ignore[no-untyped-def]
+    def counted(spec, path, older, newer):  # type: ignore[no-untyped-def]
         made.append(path)
-        return real(older, newer, path)
+        return real(spec, path, older, newer)
 
-    monkeypatch.setattr(run_history, "changes_page", counted)
+    monkeypatch.setattr(pages, "run_page", counted)
     cache = SystemCache()
     first = run_pipeline(records, cache=cache).pages["systems/demo/changes.md"]
     assert run_pipeline(records, cache=cache).pages["systems/demo/changes.md"] is first

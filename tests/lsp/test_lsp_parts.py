@@ -200,3 +200,15 @@ def test_hover_shows_record_text_as_written_not_as_markup(tmp_path: Path) -> Non
         shown
         == "**RTE-1** — &lt;img src=x onerror=alert(1)&gt; \\*\\*loud\\*\\* \\[link\\](https://example.org)"
     )
+
+
+def test_every_kind_names_a_symbol_kind_of_the_protocol() -> None:
+    """A kind spec names its LSP symbol kind (the model knows no LSP types): each built-in
+    one is a member of the protocol's SymbolKind, and all differ from a supplied record's."""
+    from lsprotocol import types
+
+    from generator.model import KINDS
+
+    names = [spec.symbol_kind for spec in KINDS.specs]
+    assert all(name in types.SymbolKind.__members__ for name in names), names
+    assert len(set(names)) == len(names) and "Interface" not in names

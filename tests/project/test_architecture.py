@@ -109,6 +109,39 @@ def test_a_new_kind_and_a_new_page_in_registries_of_their_own(tmp_path: Path) ->
     assert "experiments" not in json.loads(schema_text())["properties"]
 
 
+# The modules that define the kinds: the built-in codes and their specs.
+KIND_MODULES = frozenset({"generator/model/kinds.py", "generator/model/ids.py"})
+
+
+def _kind_switches(path: Path, words: frozenset[str]) -> Iterator[str]:
+    """``RecordKind.ROUTE``, ``kind_of(x) == "SRC"``, ``list_key in ("components", …)``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "RecordKind"
+        ):
+            yield f"{node.lineno}: RecordKind.{node.attr}"
+        elif isinstance(node, ast.Compare):
+            for part in (node.left, *node.comparators):
+                for sub in ast.walk(part):
+                    if isinstance(sub, ast.Constant) and sub.value in words:
+                        yield f"{node.lineno}: compares with {sub.value!r}"
+
+
+def test_no_module_switches_on_a_kind() -> None:
+    """What treats some kinds apart reads their specs (a role, a symbol kind, title aliases,
+    a record file), never a kind code or list key, so a new kind needs no edit there."""
+    words = frozenset(code for spec in KINDS.specs for code in (spec.code, spec.list_key))
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{switch}"
+        for path in sorted(GENERATOR.rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() not in KIND_MODULES
+        for switch in _kind_switches(path, words)
+    ]
+    assert found == []
+
+
 def test_the_plugin_is_a_dispatcher() -> None:
     """At most about ten attributes, and every event a few lines handing off."""
     plugin = RecordsPlugin()

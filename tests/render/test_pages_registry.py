@@ -242,6 +242,57 @@ def test_the_builtin_registry_keeps_no_trace_of_another() -> None:
     assert "record-counts" not in urls.reserved_slugs()
 
 
+RUN_NOTE_TEMPLATE = """\
+{{ frontmatter }}
+# From {{ older }} to {{ newer }} { #top }
+
+Changes: {{ changes }}
+"""
+
+
+def run_note_view(request: PageRequest) -> Mapping[str, Any]:
+    older, newer = request.runs
+    assert older.run is not None and newer.run is not None
+    changes = urls.href(request.path, urls.page_path("run-changes", newer.slug))
+    return {
+        "older": older.run.label,
+        "newer": newer.run.label,
+        "changes": link("the changes page", changes),
+        "frontmatter": frontmatter({"type": request.spec.type_name, "render_macros": False}),
+    }
+
+
+RUN_NOTE_PAGE = PageSpec(
+    key="run-note",
+    path="systems/{slug}/run-note.md",
+    title="Run note",
+    label="run note",
+    template="test-run-note.md.j2",
+    template_source=RUN_NOTE_TEMPLATE,
+    view=run_note_view,
+    between_runs=True,
+    nav=Nav.NONE,
+    type_name="kb/types/run-note.md",
+)
+TWO_RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "check" / "runs-two-runs-clean" / "records"
+
+
+def test_a_page_between_runs_is_one_spec() -> None:
+    """Like the changes page, a page type between runs is rendered beside each run that
+    has a run before it, from the two runs, and is none of a system's own pages."""
+    with using_pages(PAGES.extended(RUN_NOTE_PAGE)):
+        result = run_pipeline(TWO_RUNS)
+        assert result.errors == []
+        (graph,) = result.graphs
+        assert "run-note" not in [key for key, _ in result.summaries()[0]["pages"]]
+    note = result.pages["systems/demo/run-note.md"]
+    assert note.startswith("---\ntype: kb/types/run-note.md\n")
+    assert "Changes: [the changes page](changes.md)" in note
+    assert [path for path in result.pages if path.endswith("run-note.md")] == ["systems/demo/run-note.md"]
+    assert graph.run is not None and f"to {graph.run.label} {{ #top }}" in note
+    assert "systems/demo/run-note.md" not in run_pipeline(TWO_RUNS).pages
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -252,6 +303,7 @@ def test_the_builtin_registry_keeps_no_trace_of_another() -> None:
         ({"path": "systems/sources.md"}, "'{slug}'"),
         ({"path": "systems/{slug}/changes.md"}, "is a run's"),
         ({"path": "systems/{slug}/runs/sources.md"}, "is a run's"),
+        ({"path": "systems/sources.md", "per_system": False, "between_runs": True}, "between two runs"),
     ],
 )
 def test_registry_refuses_a_clashing_or_malformed_spec(change: dict[str, str], message: str) -> None:

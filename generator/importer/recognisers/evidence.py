@@ -17,17 +17,18 @@ extension, no line range, no closing ``/``) is no anchor, and does not end the r
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
-from generator.model.anchors import LOCATOR_IN_TEXT, parse_ranges
+from generator.model.anchors import parse_ranges, source_patterns
+from generator.model.ids import Grammar, grammar
 
-_SOURCE = re.compile(r"(?:SRC-[1-9][0-9]*|[A-Z]{2,5}-SRC-[a-z0-9]+(?:-[a-z0-9]+)*)")
 _RANGES = r"[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*"
 _PATH = re.compile(
     rf"(?P<path>[A-Za-z0-9_.@<>~+-]*(?:/[A-Za-z0-9_.@<>~+-]*)+|[A-Za-z0-9_@<>~+-][A-Za-z0-9_.@<>~+-]*"
     rf"\.[A-Za-z0-9]+)(?::(?P<ranges>{_RANGES}))?"
 )
 _WORD = re.compile(r"\S+")
-_TICKED_SOURCE = re.compile(r"`((?:[A-Z]{2,5}-)?SRC-[0-9a-z-]+)`")
 _SEPARATOR_WORDS = frozenset({"and", "&"})
 # A clause opened by one of these runs to the end of its sentence: every file it names
 # is the evidence of the source named last before it (``Evidence: SRC-1, a.rs, dispatch
@@ -39,6 +40,25 @@ _OPENING = "`([\"'*"
 _CLOSING = "`)]\"'*.,;:"
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """A source ID (``SRC-1``), and one written as code (`` `SRC-1` ``), in one ID grammar."""
+
+    whole: re.Pattern[str]
+    ticked: re.Pattern[str]
+
+
+@lru_cache(maxsize=8)
+def _sources(source_id: str, source_kinds: str) -> _Sources:
+    return _Sources(
+        re.compile(source_id), re.compile(rf"`((?:[A-Z]{{2,5}}-)?(?:{source_kinds})-[0-9a-z-]+)`")
+    )
+
+
+def _of(ids: Grammar) -> _Sources:
+    return _sources(ids.source_id, ids.source_kinds)
+
+
 def _is_file(path: str, ranges: str | None) -> bool:
     """A cited path names a file (an extension), a folder (a closing '/') or has lines."""
     return bool(ranges) or path.endswith("/") or "." in path.rsplit("/", 1)[-1]
@@ -46,8 +66,10 @@ def _is_file(path: str, ranges: str | None) -> bool:
 
 def evidence_anchors(text: str) -> list[str]:
     """The anchors of a text as ``SRC-1 path:ranges`` (or ``SRC-1 §4.1``), in order, each once."""
-    if "SRC-" not in text:  # every anchor names a source, and every source ID holds "SRC-"
+    ids = grammar()
+    if not ids.cites_a_source(text):  # every anchor names a source ('SRC-1')
         return []
+    sources = _of(ids)
     found: list[tuple[int, str]] = []
     source: str | None = None
     clause = False  # inside an 'Evidence:' clause: other words do not end the run
@@ -59,7 +81,7 @@ def evidence_anchors(text: str) -> list[str]:
         if stripped.lower() in _LEAD_INS and core[len(stripped) :].startswith(":"):
             source, clause = None, True
             continue
-        if _SOURCE.fullmatch(stripped):
+        if sources.whole.fullmatch(stripped):
             # ``SRC-1: `path``` names the source a quotation's file belongs to; it is no
             # anchor of its own (the record's quotation cites the file).
             source = None if core[len(stripped) :].startswith(":") else stripped
@@ -80,9 +102,10 @@ def evidence_anchors(text: str) -> list[str]:
             source, clause = None, False
     # A locator may follow a source ID written as code (`SRC-1` p. 7): the backticks become
     # spaces, so every offset stays where it was.
-    plain = _TICKED_SOURCE.sub(lambda m: " " + m.group(1) + " ", text) if "`" in text else text
+    plain = sources.ticked.sub(lambda m: " " + m.group(1) + " ", text) if "`" in text else text
     found.extend(
-        (m.start(), f"{m.group('source')} {m.group('locator')}") for m in LOCATOR_IN_TEXT.finditer(plain)
+        (m.start(), f"{m.group('source')} {m.group('locator')}")
+        for m in source_patterns().locator_in_text.finditer(plain)
     )
     found.sort(key=lambda item: item[0])
     return list(dict.fromkeys(anchor for _, anchor in found))

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from generator.model import kinds
 from generator.model.records import split_status
 from generator.model.vocab import ConclusionStatus
 
@@ -139,7 +140,7 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
 
     if text.count(": ") < 2:
         return None
-    route = list_key == "routes" and route_fields
+    route = kinds.list_has_role(list_key, kinds.Role.ROUTE) and route_fields
     starts = [
         m
         for m in outside_code((_CLAUSE_LABEL if route else _SENTENCE_LABEL).finditer(text), text)

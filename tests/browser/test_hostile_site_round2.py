@@ -110,9 +110,20 @@ def test_no_page_has_planted_structure(browsing: Any, round2_site: Path, round2_
 
 
 def _structure(browsing: Any, url: str) -> Any:
-    page = browsing.page
-    page.goto(url)
-    page.wait_for_load_state("load")
+    """The page's structure, read in a page of its own: nothing a previous page was still
+    drawing (a route map on a loaded machine) can be counted on this one."""
+    page = browsing.page.context.new_page()
+    page.on("pageerror", lambda exc: browsing.errors.append(str(exc)))
+    try:
+        page.goto(url)
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.URL") == url
+        return _read_structure(page)
+    finally:
+        page.close()
+
+
+def _read_structure(page: Any) -> Any:
     return page.evaluate(
         """() => {
           const ids = [...document.querySelectorAll('[id]')].map(e => e.id)

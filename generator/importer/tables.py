@@ -11,8 +11,9 @@ from generator.model.prose import ROW_TYPES
 
 
 def column_meaning(title: str) -> str:
-    """A column title as its meaning: case, markup and a plural's ``s`` dropped, so
-    ``Specialist proposal`` and ``specialist proposals`` head the same column."""
+    """A column title (or a header line of titles) as its meaning: case, markup and a
+    plural's ``s`` dropped, word by word, so ``Specialist proposal`` and ``specialist
+    proposals`` head the same column."""
     folded = fold(title.replace("`", "").replace("*", ""))
     return " ".join(word[:-1] if len(word) > 3 and word.endswith("s") else word for word in folded.split())
 
@@ -20,6 +21,8 @@ def column_meaning(title: str) -> str:
 TYPED_COLUMNS = {
     kind: [column_meaning(title) for title in row.COLUMNS.values()] for kind, row in ROW_TYPES.items()
 }
+# Each typed table's column meanings joined by spaces: its header written on one line.
+_TYPED_LINES = {kind: " ".join(columns) for kind, columns in TYPED_COLUMNS.items()}
 
 
 def typed_kind(header: list[str]) -> str | None:
@@ -29,9 +32,10 @@ def typed_kind(header: list[str]) -> str | None:
 
 
 def typed_kind_of_words(line: str) -> str | None:
-    """A typed table whose column titles, joined by spaces, are this line (a table without separators)."""
-    folded = fold(line)
-    return next((kind for kind, columns in TYPED_COLUMNS.items() if " ".join(columns) == folded), None)
+    """A typed table whose column titles, joined by spaces, are this line (a table without
+    separators), read word by word as ``column_meaning`` reads a header cell."""
+    meant = column_meaning(line)
+    return next((kind for kind, joined in _TYPED_LINES.items() if joined == meant), None)
 
 
 def is_id(text: str) -> bool:

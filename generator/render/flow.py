@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from generator.model.code_spans import find_code_spans, outside_code_spans
 from generator.model.ids import grammar
-from generator.render.text import find_code_spans
 
 if TYPE_CHECKING:
     from generator.render.text import Linker
@@ -53,18 +53,6 @@ class Flow:
     tail: Markup | None
 
 
-def _outside(spans: list[tuple[int, int, str]], positions: list[re.Match[str]]) -> list[re.Match[str]]:
-    """The matches that start outside every code span (both lists in text order)."""
-    kept, index = [], 0
-    for match in positions:
-        while index < len(spans) and spans[index][1] <= match.start():
-            index += 1
-        if index < len(spans) and spans[index][0] <= match.start():
-            continue
-        kept.append(match)
-    return kept
-
-
 def split_steps(text: str) -> tuple[str, list[tuple[str, str]], str] | None:
     """(lead, [(step, what separates it from the next)], tail) of a progression: the step
     texts as written, stripped; each separator is the text between two steps exactly (the
@@ -73,7 +61,7 @@ def split_steps(text: str) -> tuple[str, list[tuple[str, str]], str] | None:
     if "\n\n" in text:
         return None
     spans = find_code_spans(text)
-    arrows = _outside(spans, list(_ARROW.finditer(text)))
+    arrows = list(outside_code_spans(spans, _ARROW.finditer(text)))
     if not arrows:
         return None
     pieces, position = [], 0
@@ -96,7 +84,7 @@ def split_steps(text: str) -> tuple[str, list[tuple[str, str]], str] | None:
 def _cut(step: str, last: bool) -> tuple[str, str]:
     """A step split at its last (or first) sentence break outside code spans: the two
     parts, the second empty (``last``: the first) when there is none."""
-    breaks = _outside(find_code_spans(step), list(_SENTENCE_END.finditer(step)))
+    breaks = list(outside_code_spans(find_code_spans(step), _SENTENCE_END.finditer(step)))
     if not breaks:
         return ("", step) if last else (step, "")
     cut = breaks[-1] if last else breaks[0]

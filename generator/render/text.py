@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from markupsafe import Markup
 
 from generator.model.anchors import LineRange, find_anchors
+from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
 from generator.render import rawhtml, urls
 from generator.render.link_markup import html_link, link
@@ -32,36 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CrossLinker", "Linker", "Md", "code_block", "code_span", "escape", "find_code_spans"]
 
-_BACKTICKS = re.compile(r"`+")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-
-
-def find_code_spans(text: str) -> list[tuple[int, int, str]]:
-    """Code spans as (start, end, content): a backtick run closed by the next run of equal length.
-
-    Runs are indexed by length once, so finding each closer is a binary search, not a
-    rescan of the rest of the text (a regex with a lazy body and a back-reference is
-    quadratic on many unclosed runs).
-    """
-    if "`" not in text:
-        return []
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
-    by_length: dict[int, list[int]] = {}
-    for index, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(index)
-    spans = []
-    index = 0
-    while index < len(runs):
-        start, end = runs[index]
-        same = by_length[end - start]
-        after = bisect.bisect_right(same, index)
-        if after == len(same):
-            index += 1
-            continue
-        closer = runs[same[after]]
-        spans.append((start, closer[1], text[end : closer[0]]))
-        index = same[after] + 1
-    return spans
 
 
 def _paragraphs(text: str) -> list[str]:

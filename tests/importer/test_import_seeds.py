@@ -130,6 +130,21 @@ def test_imported_seed_checks_without_errors(slug: str, imported: dict[str, Path
     assert system.records.records, "no records were imported"
 
 
+def test_the_decapod_coverage_inventory_without_separators_is_reported(tmp_path: Path) -> None:
+    """Its header line is the typed table's titles, plurals and all ('Source paths', 'Records'):
+    the table is known, and its rows kept as paragraphs with a KB601 note at the header."""
+    outcome = import_document(_seed("decapod"), "decapod", tmp_path / "records")
+    notes = [(d.code, d.line, d.message) for d in outcome.diagnostics if d.code == "KB601"]
+    assert notes == [
+        (
+            "KB601",
+            13,
+            "a coverage-inventory table whose columns are not separated (no tabs or pipes); "
+            "its rows are kept as paragraphs",
+        )
+    ]
+
+
 @pytest.mark.parametrize("slug", sorted(SEED_FILES))
 def test_imported_seed_places_every_record(slug: str, imported: dict[str, Path]) -> None:
     """Every shipped record ID is declared by the import, in the same kind list."""

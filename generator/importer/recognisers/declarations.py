@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.model.code_spans import find_code_spans, outside_code_spans
 from generator.model.ids import grammar
 
 # The dash between an ID and its label; a bold label may follow it without a space
@@ -101,12 +102,6 @@ def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:
 
 
 def first_outside_code(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The first match of ``pattern`` that is not inside a backtick code span (an even
-    number of backticks before it); one pass over the text."""
-    ticks, last = 0, 0
-    for match in pattern.finditer(text):
-        ticks += text.count("`", last, match.start())
-        last = match.start()
-        if ticks % 2 == 0:
-            return match
-    return None
+    """The first match of ``pattern`` that does not start inside a code span (CommonMark's
+    rule: a backtick run closed by the next run of its length); one pass over the text."""
+    return next(outside_code_spans(find_code_spans(text), pattern.finditer(text)), None)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.model import kinds
+from generator.model.code_spans import find_code_spans, outside_code_spans
 from generator.model.records import split_status
 from generator.model.vocab import ConclusionStatus
 
@@ -115,14 +116,9 @@ _SENTENCE_STOP = re.compile(r"\.(?:\s|$)")
 
 
 def outside_code(matches: Iterable[re.Match[str]], text: str) -> Iterator[re.Match[str]]:
-    """The matches that do not start inside a backtick code span (an even number of
-    backticks before them); one pass over the text."""
-    ticks, last = 0, 0
-    for match in matches:
-        ticks += text.count("`", last, match.start())
-        last = match.start()
-        if ticks % 2 == 0:
-            yield match
+    """The matches that do not start inside a code span of ``text`` (CommonMark's rule: a
+    backtick run closed by the next run of its length); one pass over the text."""
+    return outside_code_spans(find_code_spans(text), matches)
 
 
 def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tuple[list[Field], str] | None:

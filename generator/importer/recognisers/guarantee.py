@@ -17,9 +17,13 @@ _NEGATION = re.compile(r"^(?:no|not|neither)\b")
 
 def _entries(part: str) -> list[dict[str, Any]]:
     part = part.strip()
-    if not part or _NEGATION.match(part):
+    if not part:
         return []
+    # A part opening with a strength is that strength, one that says none is claimed
+    # included ('no claimed guarantee'); any other part opening with a negation names none.
     lead = re.match(rf"^(?P<values>(?:{_VALUE})(?:/(?:{_VALUE}))*)(?P<rest>.*)\Z", part)
+    if lead is None and _NEGATION.match(part):
+        return []
     if lead:
         rest = lead.group("rest").strip()
         if rest.startswith("with "):

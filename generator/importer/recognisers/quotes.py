@@ -29,8 +29,7 @@ class QuoteText:
     source: str | None = None  # the source the attribution names, if it names one
 
 
-def _parts(text: str, attribution_text: str) -> QuoteText:
-    match = _ATTRIBUTION.search(attribution_text)
+def _parts(text: str, match: re.Match[str] | None) -> QuoteText:
     if match is None:
         return QuoteText(text, None, [], None, "")
     ranges = match.group("ranges")
@@ -40,17 +39,17 @@ def _parts(text: str, attribution_text: str) -> QuoteText:
     )
 
 
-def _is_attribution(line: str) -> bool:
-    stripped = line.lstrip()
-    return stripped.startswith("---") or (stripped.startswith("— ") and _ATTRIBUTION.search(line) is not None)
-
-
 def block_quote(lines: list[str]) -> QuoteText:
-    """A Markdown block quote: its text (line breaks kept) and its attribution line, if any."""
+    """A Markdown block quote: its text (line breaks kept) and its attribution line, if any.
+
+    The last line is the attribution only when the whole line is one (``--- path…`` or
+    ``— SRC-2 path…``); any other last line, one opening with dashes included (``--- see
+    the notes``, a pin that is no commit), is the quotation's text."""
     body = [re.sub(r"^\s*> ?", "", line) for line in lines]
-    if body and _is_attribution(body[-1]):
-        return _parts("\n".join(body[:-1]).strip("\n"), body[-1])
-    return QuoteText("\n".join(body).strip("\n"), None, [], None, "")
+    attribution = _ATTRIBUTION.match(body[-1].strip()) if body else None
+    if attribution is not None:
+        return _parts("\n".join(body[:-1]).strip("\n"), attribution)
+    return _parts("\n".join(body).strip("\n"), None)
 
 
 def attributed_paragraph(text: str) -> QuoteText | None:
@@ -58,4 +57,4 @@ def attributed_paragraph(text: str) -> QuoteText | None:
     match = _ATTRIBUTION.search(text)
     if match is None or match.start() == 0:
         return None
-    return _parts(text[: match.start()].strip(), text[match.start() :])
+    return _parts(text[: match.start()].strip(), match)

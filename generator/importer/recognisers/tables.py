@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.model.code_spans import find_code_spans
+
 _RULE_CELL = re.compile(r":?-+:?")
 
 
@@ -60,17 +62,22 @@ def table_rows(lines: list[str], first_line: int) -> list[Row]:
 
 
 def _split_pipes(text: str) -> list[str]:
-    """Split on ``|`` except an escaped ``\\|`` or one inside a code span."""
-    cells, current, in_code, index = [], [], False, 0
+    """Split on ``|`` except an escaped ``\\|`` (read as ``|``) or one inside a code span
+    (CommonMark's rule: a backtick run closed by the next run of its length; a backtick
+    that opens no span is a character of its cell)."""
+    spans = find_code_spans(text)
+    cells: list[str] = []
+    current: list[str] = []
+    span, index = 0, 0
     while index < len(text):
         char = text[index]
         if char == "\\" and index + 1 < len(text) and text[index + 1] == "|":
             current.append("|")
             index += 2
             continue
-        if char == "`":
-            in_code = not in_code
-        if char == "|" and not in_code:
+        while span < len(spans) and spans[span][1] <= index:
+            span += 1
+        if char == "|" and not (span < len(spans) and spans[span][0] <= index):
             cells.append("".join(current))
             current = []
         else:

@@ -240,11 +240,6 @@ def test_a_label_inside_a_code_span_starts_no_field() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a code span is told by the parity of the backticks before a label, so a label "
-    "inside a double-backtick span (``a. Storage: b``) starts a field",
-)
 def test_a_label_inside_a_double_backtick_code_span_starts_no_field() -> None:
     fields, _ = _split("components", "Form: uses ``a. Storage: b`` here. Storage: disk.")
     assert [(f.label, f.value) for f in fields] == [

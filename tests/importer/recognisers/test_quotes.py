@@ -75,16 +75,14 @@ def test_a_block_quote_without_attribution_keeps_its_text(lines: list[str], text
     assert (quote.text, quote.path, quote.attribution) == (text, None, "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a last line opening with '---' that is no attribution is dropped: neither the text "
-    "nor the attribution keeps it (the import then reports KB612, text lost)",
-)
+# A last line opening with '---' that is no attribution as a whole is the quotation's text:
+# dropping it (neither text nor attribution) would lose it (KB612).
 @pytest.mark.parametrize(
     "last",
     [
         pytest.param("> --- see the design notes", id="words-after-dashes"),
         pytest.param("> --- a.py @ not-a-commit", id="bad-pin"),
+        pytest.param("> --- see the notes --- a.py", id="attribution-after-words"),
     ],
 )
 def test_a_dash_line_that_is_no_attribution_is_kept(last: str) -> None:

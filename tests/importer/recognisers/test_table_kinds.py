@@ -49,19 +49,7 @@ def test_every_typed_table_is_known_by_its_own_column_titles(kind: str) -> None:
     assert typed_kind([f"**{title.upper()}**" for title in titles]) == kind
 
 
-# The typed tables whose header, written on one line, is not known today (a plural word in
-# one of their titles: 'Objects', 'Specialist proposals', 'Source paths', 'Implemented routes').
-HEADER_WORDS_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="typed_kind_of_words folds the line but does not read its words as column_meaning "
-    "does (a plural's 's' kept), so a header line with the table's own plural titles is not known",
-)
-_PLURAL_TITLED = {"coverage-inventory", "lifecycle", "claim-comparison", "proposal-mapping"}
-
-
-@pytest.mark.parametrize(
-    "kind", [pytest.param(k, marks=HEADER_WORDS_BUG if k in _PLURAL_TITLED else ()) for k in ROW_TYPES]
-)
+@pytest.mark.parametrize("kind", list(ROW_TYPES))
 def test_every_typed_table_is_known_by_its_titles_on_one_line(kind: str) -> None:
     titles = list(ROW_TYPES[kind].COLUMNS.values())
     assert typed_kind_of_words(" ".join(titles)) == kind

@@ -113,11 +113,6 @@ def test_an_unterminated_row_is_marked_and_still_read(line: str, cells: list[str
     assert row.unterminated and row.cells == cells
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cells are split by the parity of the backticks before a pipe: a lone backtick "
-    "(no code span) keeps every later pipe in its cell, and a double-backtick span is split",
-)
 @pytest.mark.parametrize(
     ("line", "cells"),
     [

@@ -24,7 +24,7 @@ from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md, code_span, escape
 from generator.render.rawhtml import Html
 
-__all__ = ["HTML", "MARKDOWN", "Form", "Inline", "html_label", "label", "write"]
+__all__ = ["HTML", "MARKDOWN", "Form", "Inline", "html_label", "html_unlinked", "label", "write"]
 
 
 class Form(NamedTuple):
@@ -124,6 +124,19 @@ def label(text: str) -> Md:
 def html_label(text: str) -> Html:
     """A label inside a raw HTML block: one line, formatted, no links."""
     return Html(write(HTML, parse_inline(_one_line(text)), None))
+
+
+def html_unlinked(text: str) -> Html:
+    """Text inside a raw HTML block, formatted but linking nothing: each link is its text
+    and its target (a word diff shows what changed in either)."""
+    unlinked = Inline(
+        lambda index, in_link: HTML.safe(""), lambda content, in_link: HTML.code(content), _nowhere
+    )
+    return Html(write(HTML, parse_inline(normalized(text)), unlinked))
+
+
+def _nowhere(target: str) -> None:
+    return None
 
 
 def _one_line(text: str) -> str:

@@ -259,6 +259,33 @@ def test_hostile_markdown_keeps_every_character_it_does_not_format(h: Linker, pa
         assert word in shown
 
 
+FORMS = [
+    *HOSTILE,
+    "**Run state:** `kb/x.md` and *Remote write…*",
+    "[`a]`](https://e.org) [**`b`**](https://e.org) a**b**c **a**b**c**",
+    "****a**** *a **b** c* **a *b*** *a **b***",
+    "**SRC-1 src/__init__.py:3** [RTE-1](runtime.md) [the route](#rte-1)",
+    "| **x|y** | `a|b` [a|b](https://e.org/x|y)",
+]
+# The one place the two forms nest differently: both are strong emphasis.
+_SAME_NESTING = ("<em><strong>", "<strong><em>"), ("</strong></em>", "</em></strong>")
+
+
+def _normal(fragment: str) -> str:
+    for references, character in (("&#x27;", "'"), ("&quot;", '"'), ("&#96;", "`"), ("&#123;", "{")):
+        fragment = fragment.replace(references, character)
+    for html_form, markdown_form in _SAME_NESTING:
+        fragment = fragment.replace(html_form, markdown_form)
+    return " ".join(fragment.replace("&#125;", "}").split())
+
+
+@pytest.mark.parametrize("text", FORMS)
+def test_the_markdown_form_reads_back_as_the_html_form(md: Linker, h: Linker, text: str) -> None:
+    """What Python-Markdown makes of the Markdown form is what the HTML form writes: the
+    emitted markers pair as the parser paired them, and nothing else becomes markup."""
+    assert _normal(_html(md.text(text))) == _normal(str(h.text(text)))
+
+
 # ---------------------------------------------------------------- linear in the text
 
 FLOODS = {

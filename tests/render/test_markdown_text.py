@@ -318,3 +318,14 @@ def test_a_flood_of_markers_renders_as_text(name: str, h: Linker) -> None:
 def test_parse_gives_one_text_token_for_text_without_markers() -> None:
     [token] = parse_inline("plain words, <b>, {x} and #1")
     assert (token.type, token.content) == ("text", "plain words, <b>, {x} and #1")
+
+
+def test_search_shows_labels_and_snippets_without_markers() -> None:
+    from generator.outputs.search import graph_documents
+
+    graph = _graph()
+    entries = {doc.entry.id: doc.entry for doc in graph_documents(graph)}
+    assert entries["RTE-1"].label == "Prompt → answer"
+    assert entries["CMP-1"].label == "The loop CLI"
+    docs = {doc.entry.id: doc for doc in graph_documents(graph)}
+    assert docs["RTE-1"].label == "Prompt → answer"  # the label field indexes the words

@@ -123,3 +123,13 @@ def test_records_without_a_link_show_their_id(diff: RunDiff) -> None:
 
 def test_the_page_is_deterministic(diff: RunDiff) -> None:
     assert render_run_changes(diff, _old_href, _new_href) == render_run_changes(diff, _old_href, _new_href)
+
+
+def test_a_label_is_formatted_in_its_heading(tmp_path: Path) -> None:
+    """A changed record's heading shows its label's Markdown as the record's heading does."""
+    old, new = run_copy(tmp_path, "old"), run_copy(tmp_path, "new")
+    edit(new, "components.yaml", lambda d: d["components"][0].update(label="The **sandbox** `engine`"))
+    page = render_run_changes(diff_runs(checked(old), checked(new)), _old_href, _new_href)
+    assert "### CMP-1 — The **sandbox** `engine` { #changed-cmp-1 }" in page
+    html, _ = _converted(page)
+    assert "The <strong>sandbox</strong> <code>engine</code>" in html

@@ -74,10 +74,7 @@ def write(form: Form, tokens: Sequence[Token], inline: Inline | None) -> Markup:
     in_link = 0  # inside a link that is written as one: IDs and code there are no links
     for token in tokens:
         kind = token.type
-        if kind == "text":
-            if token.content:
-                frames[-1].append(form.escape(token.content))
-        elif kind == "hardbreak":  # an escaped line end: the line break, not the backslash
+        if kind == "hardbreak":  # an escaped line end: the line break, not the backslash
             frames[-1].append(form.escape("\n"))
         elif kind == "code_inline":
             frames[-1].append(inline.code(token.content, in_link > 0) if inline else form.code(token.content))
@@ -101,6 +98,8 @@ def write(form: Form, tokens: Sequence[Token], inline: Inline | None) -> Markup:
                 frames[-1].append(form.link(inner, href))
             else:
                 frames[-1].append(_unlinked(form, inner, target, inline is not None))
+        elif token.content:  # text, or a token of no rule enabled here: escaped, never dropped
+            frames[-1].append(form.escape(token.content))
     while opened:  # the parser closes what it opens; a cut token list is closed here
         opened.pop()
         unclosed = "".join(frames.pop())

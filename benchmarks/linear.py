@@ -140,6 +140,7 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("HTML Linker.text: IDs, anchors", html_linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("HTML Linker.text: Markdown in prose", html_linker.text, "**a** *b* `c` [d](https://e.org) RTE-1 "),
         ("HTML Linker.inline: open brackets", html_linker.inline, "["),
+        ("HTML Linker.inline: brackets, links", html_linker.inline, "[[[[[a](b) "),
         ("HTML Linker.inline: unpaired stars", html_linker.inline, "*a"),
         ("HTML Linker.inline: unclosed links", html_linker.inline, "[a]("),
         ("code block (raw HTML): blank lines", code_block, "a  \n\n"),

@@ -81,12 +81,15 @@ def _literal_image(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _parser() -> MarkdownIt:
+def _parser(links: bool) -> MarkdownIt:
     parser = MarkdownIt("zero", {"html": False, "linkify": False, "typographer": False})
-    parser.enable(["escape", "emphasis", "backticks", "link", "image"])
+    parser.enable(
+        ["escape", "emphasis", "backticks", "link", "image"] if links else ["escape", "emphasis", "backticks"]
+    )
     parser.inline.ruler.at("text", _text)
     parser.inline.ruler.before("text", "kb_span", _protected)
-    parser.inline.ruler.at("image", _literal_image)
+    if links:
+        parser.inline.ruler.at("image", _literal_image)
     parser.inline.ruler.at("emphasis", _star_emphasis)
     # Every target is a link token; the renderer decides what each becomes (never the
     # parser's own scheme list, which would leave '[x](javascript:…)' as bracket text).
@@ -96,7 +99,9 @@ def _parser() -> MarkdownIt:
     return parser
 
 
-_PARSER = _parser()
+# A text without "](" holds no link and no image: its brackets are text, and the parser
+# without the link rules does not scan ahead from each of them for a label's end.
+_PARSER, _PARSER_WITHOUT_LINKS = _parser(links=True), _parser(links=False)
 
 
 def normalized(text: str) -> str:
@@ -113,7 +118,7 @@ def parse_inline(text: str, spans: Sequence[tuple[int, int]] = ()) -> list[Token
     if not ACTIVE.intersection(text):
         return _without_markup(text, spans)
     env: dict[str, Any] = {_SPANS: ([start for start, _ in spans], [end for _, end in spans])}
-    tokens = _PARSER.parseInline(text, env)
+    tokens = (_PARSER if "](" in text else _PARSER_WITHOUT_LINKS).parseInline(text, env)
     return list(tokens[0].children or []) if tokens else []
 
 

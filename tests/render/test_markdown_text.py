@@ -292,6 +292,7 @@ FLOODS = {
     "stars": "*a" * 50_000,
     "strong": "**a" * 35_000,
     "brackets": "[" * 100_000,
+    "brackets_then_a_link": "[" * 100_000 + "[a](https://e.org)",
     "links": "[a](" * 25_000,
     "backticks": "`" * 100_000,
     "backtick_runs": "` `` ```" * 12_000,
@@ -313,6 +314,8 @@ def test_a_flood_of_markers_renders_as_text(name: str, h: Linker) -> None:
         assert _visible(out).replace(" (", "").replace(")", "") != ""
     if name == "stars":
         assert out.count("<em>") == 25_000
+    if name == "brackets_then_a_link":
+        assert out.endswith('<a href="https://e.org">a</a>') and out.count("<a ") == 1
 
 
 def test_parse_gives_one_text_token_for_text_without_markers() -> None:

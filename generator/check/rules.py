@@ -14,7 +14,6 @@ from typing import Any
 
 from generator.check.context import Context
 from generator.check.registry import check_rule
-from generator.check.site_rules import ONE_LINE_FIELDS
 from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.readfs import printable
 from generator.load.records import KB308, DataPath, SystemSource
@@ -27,17 +26,6 @@ from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
 from generator.model.vocab import Member
 from generator.model.walk import collect
-
-KB112 = Rule(
-    "KB112",
-    "literal-markup",
-    "Markdown markup in record text will show literally (warning).",
-    doc=(
-        "warning: Markdown markup in record text (a link: text in brackets, then its target in parentheses; "
-        "`**strong**`, `*emphasis*`, a `#` heading or `>` quotation at a line start) will show literally; "
-        "code spans are left alone"
-    ),
-)
 
 KB201 = Rule(
     "KB201",
@@ -456,42 +444,6 @@ def _lookalike(source: str, path: str, file: str, line: int, col: int) -> Diagno
         hint="Cite a file with its extension or line range, a folder with a closing '/', a document "
         "part with a locator ('§3.1', 'Table 2', 'p. 4'), or reword the sentence.",
     )
-
-
-# Markdown markup an analyst may expect to work: a link, strong or emphasised text, a
-# heading or a block quotation at a line start. Record text is shown literally, so each
-# would appear with its punctuation. Code spans are left out first.
-_MARKUP = re.compile(
-    r"\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\s][^*\n]*\*(?![\w*])"
-    r"|^[ \t]*#{1,6}[ \t]+\S|^[ \t]*>[ \t]*\S",
-    re.MULTILINE,
-)
-_CODE_SPAN = re.compile(r"`+[^`]*`+")
-
-
-@check_rule(KB112, order=110)
-def rule_literal_markup(ctx: Context) -> Iterator[Diagnostic]:
-    """KB112: Markdown markup in record text shows literally; one warning per text."""
-    for _, origin, contents in ctx.owners:
-        for text in contents.texts:
-            if not any(mark in text.text for mark in "[*_#>"):
-                continue
-            if text.path and text.path[-1] in ONE_LINE_FIELDS:
-                continue  # a heading's text: a line break in it is an error already (KB109)
-            blanked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text.text)
-            match = _MARKUP.search(blanked)
-            if match is None:
-                continue
-            shown = match.group(0).strip()
-            yield warning(
-                KB112,
-                f"Markdown markup {shown[:40]!r} in record text will show literally",
-                *ctx.in_text(
-                    origin, text.path, match.start() + len(match.group(0)) - len(match.group(0).lstrip())
-                ),
-                hint="Record text is data: write plain text, a code span for literal markup, "
-                "a list or table block for structure, and a quote under 'quotes:'.",
-            )
 
 
 def _source_ids(system: SystemRecords) -> frozenset[str]:

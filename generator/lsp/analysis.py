@@ -19,10 +19,12 @@ from generator.load.records import LoadedFile
 from generator.load.textpos import LineIndex
 from generator.model.anchors import AnchorText, find_anchors
 from generator.model.ids import anchor_of, grammar
+from generator.model.inline_markup import plain_text
 from generator.model.kinds import qualified_status_fields, spec_of_id
 from generator.model.records import RecordBase, Supplied
 from generator.model.runs import RunHistory
 from generator.pipeline import check_system
+from generator.render.inline_form import label as formatted_label
 from generator.render.link_markup import web_target
 from generator.render.markdown import code_span, escape
 from generator.render.registry import PLACEMENT
@@ -117,7 +119,7 @@ class SystemAnalysis:
         record = self.graph.record(record_id) or self.graph.supplied_record(record_id)
         spec = spec_of_id(record_id)
         label = getattr(record, "label", None)
-        lines = [f"**{_plain(record_id)}**" + (f" — {_plain(label)}" if label else "")]
+        lines = [f"**{_plain(record_id)}**" + (f" — {_label(label)}" if label else "")]
         where = ""
         if declaration is not None:
             relative = declaration.span.path.relative_to(self.base).as_posix()
@@ -147,6 +149,15 @@ def _code(text: str) -> str:
     ``code_span``); text holding ``<``, which ``code_span`` writes as an HTML element for the
     site, as escaped text instead: an editor need not render HTML in a hover."""
     return str(code_span(text)) if "<" not in text else _plain(text)
+
+
+def _label(text: str) -> str:
+    """A label in hover Markdown as the site's headings show it: strong, emphasis and code
+    of its Markdown, the rest escaped (``inline_form.label``); a label whose code span holds
+    ``<`` (which the site writes as an HTML element) as its escaped text without markers,
+    as ``_code`` shows such text."""
+    shown = str(formatted_label(text))
+    return shown if "<code>" not in shown else _plain(plain_text(text))
 
 
 def _plain(text: object) -> str:

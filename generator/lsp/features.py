@@ -23,6 +23,7 @@ from generator.lsp.schema_walk import keys_at, takes_ids, values_at
 from generator.lsp.workspace import RecordsWorkspace
 from generator.lsp.yaml_context import LIST_ITEM, context_at
 from generator.model.ids import grammar, kind_of, sort_key
+from generator.model.inline_markup import plain_text
 from generator.model.kinds import Role, has_role, spec_of_id
 from generator.model.records import Supplied
 
@@ -123,17 +124,23 @@ def document_symbols(
             whole = types.Range(start=positions.range(first).start, end=positions.range(last).end)
             if (whole.end.line, whole.end.character) < (selection.end.line, selection.end.character):
                 whole = types.Range(start=whole.start, end=selection.end)
-        label = getattr(declaration.record, "label", None)
+        label = _label_text(declaration.record)
         symbols.append(
             types.DocumentSymbol(
                 name=declaration.record_id,
-                detail=" ".join(str(label).split()) if label else None,
+                detail=label or None,
                 kind=_symbol_kind(declaration.record_id, isinstance(declaration.record, Supplied)),
                 range=whole,
                 selection_range=selection,
             )
         )
     return symbols
+
+
+def _label_text(record: object) -> str:
+    """A record's label as a reader sees it, on one line: its Markdown's text, without the
+    markers (an editor shows a symbol's name and a completion's detail as plain text)."""
+    return " ".join(plain_text(str(getattr(record, "label", None) or "")).split())
 
 
 def workspace_symbols(
@@ -146,7 +153,7 @@ def workspace_symbols(
         for record_id, declaration in sorted(
             analysis.declarations.items(), key=lambda item: sort_key(item[0])
         ):
-            label = " ".join(str(getattr(declaration.record, "label", None) or "").split())
+            label = _label_text(declaration.record)
             if wanted and wanted not in record_id.casefold() and wanted not in label.casefold():
                 continue
             found.append(
@@ -186,7 +193,7 @@ def _id_items(analysis: SystemAnalysis, prefix: str, sources_only: bool) -> list
         if prefix and not record_id.startswith(prefix.upper()) and prefix.upper() not in record_id:
             continue
         spec = spec_of_id(record_id)
-        label = " ".join(str(getattr(declaration.record, "label", None) or "").split())
+        label = _label_text(declaration.record)
         items.append(
             types.CompletionItem(
                 label=record_id,

@@ -23,8 +23,9 @@ from generator.render import urls
 from generator.render.comparison import comparison_matrix, shown_axes
 from generator.render.cross import status_matrix_view
 from generator.render.environment import render
+from generator.render.inline_form import label
 from generator.render.link_markup import link
-from generator.render.markdown import Md
+from generator.render.markdown import Md, escape
 from generator.render.registry import MEMORY_COMPARISON_PAGE, STATUS_MATRIX_PAGE, PageRequest, page_spec
 
 if TYPE_CHECKING:
@@ -102,9 +103,9 @@ class RecordMacros:
             return self.problems.add(
                 self.env.page, f"record_link: system {system!r} publishes no record {record_id!r}"
             )
-        label = record.shown_label()
-        text = f"{record_id} — {label}" if label else record_id
-        return link(text, urls.href(self.here, urls.page_path(place.page, system), place.anchor))
+        shown = record.shown_label()
+        text = escape(record_id) + (escape(" — ") + label(shown) if shown else "")
+        return link(Md(text), urls.href(self.here, urls.page_path(place.page, system), place.anchor))
 
     def comparison_table(self, axes: list[str] | tuple[str, ...] | None = None) -> Md:
         """The comparison page's tables, with the chosen axes (all by default)."""

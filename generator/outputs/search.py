@@ -35,6 +35,7 @@ from lunr.stemmer import stemmer
 
 from generator.graph.system_graph import SystemGraph
 from generator.model.ids import anchor_of, grammar, kind_of
+from generator.model.inline_markup import plain_text
 from generator.model.kinds import spec_of_id
 from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
@@ -121,6 +122,12 @@ def _short(text: str) -> str:
     return flat if len(flat) <= CONTEXT_CHARS else flat[: CONTEXT_CHARS - 1].rstrip() + "…"
 
 
+def _snippet(text: str) -> str:
+    """The start of a text as a reader sees it (its Markdown's text, without the markers),
+    shortened: only a bounded head of the text is read."""
+    return _short(plain_text(text[: CONTEXT_CHARS * 8]))
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     entry: Entry
@@ -140,16 +147,19 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         dumped = record.model_dump(mode="json", exclude={"id", "label"})
         body = " ".join(_strings(dumped))
         url = _page_url(graph, place.page, place.anchor)
-        context = _short(record.body or body)  # the record's own prose reads best
-        entry = Entry(record_id, _kind_name(record_id), record.shown_label() or "", graph.slug, url, context)
-        found.append(Document(entry, body, record.label or ""))
+        # The record's own prose reads best; titles and snippets show its text, not its markers.
+        context = _snippet(record.body or body)
+        shown = plain_text(record.shown_label() or "")
+        entry = Entry(record_id, _kind_name(record_id), shown, graph.slug, url, context)
+        found.append(Document(entry, body, plain_text(record.label or "")))
     found.extend(section_documents(graph))
     for supplied in graph.supplied_in_id_order:
         record_id = supplied.id
         body = f"declared elsewhere: {supplied.declared_in}"
         url = _page_url(graph, SYSTEM_PAGE, anchor_of(record_id))
-        entry = Entry(record_id, _kind_name(record_id), supplied.label or "", graph.slug, url, _short(body))
-        found.append(Document(entry, body, supplied.label or ""))
+        label = plain_text(supplied.label or "")
+        entry = Entry(record_id, _kind_name(record_id), label, graph.slug, url, _snippet(body))
+        found.append(Document(entry, body, label))
     return found
 
 
@@ -158,11 +168,12 @@ def section_documents(graph: SystemGraph) -> Iterator[Document]:
     synthesis, …): its title as the label, its own text as the body. The records a section
     places are their own documents; their IDs stay words of the section."""
     for place, value in graph.prose_sections:
-        body = " ".join(" ".join(text.text.split()) for text in collect(value).texts)
+        texts = [text.text for text in collect(value).texts]
+        body = " ".join(" ".join(text.split()) for text in texts)
         if not body:
             continue
         url = _page_url(graph, place.page, place.anchor)
-        entry = Entry("", SECTION_KIND, place.title, graph.slug, url, _short(body))
+        entry = Entry("", SECTION_KIND, place.title, graph.slug, url, _snippet("\n\n".join(texts)))
         yield Document(entry, body, place.title)
 
 

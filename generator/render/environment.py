@@ -25,6 +25,7 @@ from generator.model.kinds import shared_kind_titles
 from generator.model.records import Source
 from generator.model.url_policy import unlinked_reason
 from generator.render import rawhtml
+from generator.render.inline_form import html_label, label
 from generator.render.link_markup import link
 from generator.render.markdown import Md, block_quote, code_block, code_span, escape
 from generator.render.registry import registered_pages
@@ -71,6 +72,8 @@ def _environment() -> Environment:
         slugify=slugify,
         anchor_of=anchor_of,
         code=code_span,
+        label=label,
+        html_label=html_label,
         link=link,
         code_block=code_block,
         block_quote=block_quote,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from generator.graph.route_relations import MapNode, Relation, families, is_route, route_relations
 from generator.model.ids import sort_key
+from generator.model.inline_markup import plain_text
 from generator.model.kinds import Role, has_role
 from generator.render import mermaid, urls
 from generator.render.link_markup import html_link
@@ -61,15 +62,16 @@ class RouteMaps:
 
 
 def _full_text(graph: SystemGraph, node: MapNode) -> tuple[str, str]:
-    """The ID line and the label of a node (the label empty when the record has none)."""
+    """The ID line and the label of a node (the label empty when the record has none); the
+    label's text without its Markdown markers (a diagram and its tooltip show plain text)."""
     if node.note is not None:
         page = graph.annotation_page_of(graph.system.annotations[node.note])
         return f"On {node.record_id}", f"annotation in the {page_spec(page).label}"
     record = graph.record(node.record_id)
     if record is not None:
-        return node.record_id, record.shown_label() or ""
+        return node.record_id, plain_text(record.shown_label() or "")
     supplied = graph.supplied_record(node.record_id)
-    return node.record_id, (supplied.label or "declared elsewhere") if supplied else ""
+    return node.record_id, plain_text(supplied.label or "declared elsewhere") if supplied else ""
 
 
 def _href(graph: SystemGraph, linker: Linker, node: MapNode) -> str | None:

@@ -6,7 +6,8 @@ its anchor in each run's pages), the limitations, annotations and supplied recor
 memory-comparison profile and the prose documents. Word changes are shown red and green
 as ``<del>``/``<ins>`` (classes ``kb-diff__del`` and ``kb-diff__ins``, ``kb.css``).
 
-Headings and the record links are Markdown: ``old_href(id)`` and ``new_href(id)`` give
+Headings and the record links are Markdown (a label formatted as on the record's own
+heading): ``old_href(id)`` and ``new_href(id)`` give
 the href a Markdown link on the changes page writes (``urls.href`` to the record's page
 and anchor; MkDocs rewrites it), or None for no link, and every link goes through
 ``link_markup.link``. The changes themselves are raw HTML blocks built with
@@ -25,6 +26,7 @@ from generator.graph.record_diff import RecordChange, RecordRef
 from generator.graph.run_diff import CollectionDiff, DocumentChange, RunDiff
 from generator.graph.word_diff import elided
 from generator.render.environment import render
+from generator.render.inline_form import html_unlinked, label
 from generator.render.link_markup import link
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html, element, table
@@ -41,7 +43,7 @@ class RecordSection:
     """One renumbered or changed record: its heading, links into both runs and its changes."""
 
     id: str  # the new run's ID: the section's anchor is derived from it
-    heading: str
+    heading: Md
     links: Md
     changes: Html
 
@@ -99,14 +101,15 @@ def _counts(diff: RunDiff) -> Html:
 
 
 def _listed(ref: RecordRef, href: Href) -> Md:
-    """``RTE-21`` (linked) ``(route) label``: one item of the added or removed list."""
-    shown = f" ({ref.kind})" + (f" {_one_line(ref.label)}" if ref.label else "")
-    return Md(link(ref.id, href(ref.id)) + escape(shown))
+    """``RTE-21`` (linked) ``(route) label``: one item of the added or removed list, the
+    label formatted (``inline_form.label``)."""
+    shown = escape(f" ({ref.kind})") + (escape(" ") + label(ref.label) if ref.label else "")
+    return Md(link(ref.id, href(ref.id)) + shown)
 
 
 def _section(change: RecordChange, old_href: Href, new_href: Href) -> RecordSection:
     head = change.new.id if change.old.id == change.new.id else f"{change.old.id} → {change.new.id}"
-    heading = f"{head} — {change.new.label}" if change.new.label else head
+    heading = escape(head) + (escape(" — ") + label(change.new.label) if change.new.label else "")
     links = Md(
         escape("Old run: ")
         + link(change.old.id, old_href(change.old.id))
@@ -114,7 +117,7 @@ def _section(change: RecordChange, old_href: Href, new_href: Href) -> RecordSect
         + link(change.new.id, new_href(change.new.id))
     )
     lines = list(_record_lines(change)) or [element("p", element("em", html_escape("No change but the ID.")))]
-    return RecordSection(change.new.id, _one_line(heading), links, _block(lines))
+    return RecordSection(change.new.id, Md(heading), links, _block(lines))
 
 
 def _record_lines(change: RecordChange) -> Iterator[Html]:
@@ -146,7 +149,7 @@ def _words(change: TextChange) -> Html:
     if all(op.op == "equal" for op in change.ops):
         return element("em", html_escape("spacing only"))
     shown = [
-        html_escape(op.text) if op.op == "equal" else _del(op.text) if op.op == "delete" else _ins(op.text)
+        _formatted(op.text) if op.op == "equal" else _del(op.text) if op.op == "delete" else _ins(op.text)
         for op in elided(change.ops, CONTEXT_WORDS)
     ]
     note = [element("em", html_escape("(compared whole)"))] if change.whole else []
@@ -221,11 +224,18 @@ def _strong(text: str) -> Html:
 
 
 def _del(text: str) -> Html:
-    return element("del", html_escape(_one_line(text)), {"class": "kb-diff__del"})
+    return element("del", _formatted(text), {"class": "kb-diff__del"})
 
 
 def _ins(text: str) -> Html:
-    return element("ins", html_escape(_one_line(text)), {"class": "kb-diff__ins"})
+    return element("ins", _formatted(text), {"class": "kb-diff__ins"})
+
+
+def _formatted(text: str) -> Html:
+    """A run of words of a diff, on one line, formatted as record text is (strong,
+    emphasis, code; a link as its text and target). Markup the diff cut in two (a change
+    inside ``**…**``) shows its markers."""
+    return html_unlinked(_one_line(text))
 
 
 def _one_line(text: str) -> str:

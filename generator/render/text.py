@@ -1,30 +1,34 @@
 """Record text → safe Markdown (or, for raw HTML blocks, safe HTML) with cross-links.
 
-Record text is data: it is escaped by ``markdown.escape`` (``rawhtml.escape`` for a
-linker made with ``html=True``), code spans stay literal,
-record IDs become links to their records (longest declared ID wins) and evidence
-anchors become links to the file at the pinned revision. Every link is built by
-``links.link``. Every step is linear in the text.
+Record text is Markdown of four inline constructs (strong, emphasis, code spans, links;
+``generator.model.inline_markup`` reads them) and everything else is data: text is
+escaped by ``markdown.escape`` (``rawhtml.escape`` for a linker made with ``html=True``),
+record IDs become links to their records (longest declared ID wins), evidence anchors
+become links to the file at the pinned revision, and a code span holding a record ID alone
+links to it. IDs and anchors are found on the whole text before its Markdown is read, so
+a marker inside a path is no markup. A link written in the text leads to a web page or a
+record of the KB, or is shown as text with its target (``Linker.target``). Every link is
+built by ``link_markup`` (through ``inline_form``). Every step is linear in the text.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
-from generator.render import rawhtml, urls
-from generator.render.link_markup import html_link, link
+from generator.model.inline_markup import normalized, parse_inline
+from generator.model.url_policy import web_url_problem
+from generator.render import urls
+from generator.render.inline_form import HTML, MARKDOWN, Form, Inline, write
 from generator.render.markdown import Md, code_block, code_span, escape
-from generator.render.rawhtml import Html
 from generator.render.registry import SYSTEM_PAGE
 
 if TYPE_CHECKING:
@@ -38,20 +42,6 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 def _paragraphs(text: str) -> list[str]:
     return _PARAGRAPH_BREAK.split(text.strip())
-
-
-class _Form(NamedTuple):
-    """How a linker writes: Markdown for Markdown lines, HTML for raw HTML blocks."""
-
-    safe: Callable[[str], Markup]  # wraps already-safe text in the form's type
-    escape: Callable[[str], Markup]
-    code: Callable[[str], Markup]
-    link: Callable[..., Markup]
-    href: Callable[[str, str, str | None], str]  # from page path, to page path, anchor
-
-
-_MARKDOWN = _Form(Md, escape, code_span, link, urls.href)
-_HTML = _Form(Html, rawhtml.escape, rawhtml.code_span, html_link, urls.url_href)
 
 
 @dataclass(frozen=True)
@@ -68,8 +58,8 @@ class Linker:
     )
 
     @cached_property
-    def form(self) -> _Form:
-        return _HTML if self.html else _MARKDOWN
+    def form(self) -> Form:
+        return HTML if self.html else MARKDOWN
 
     @cached_property
     def path(self) -> str:
@@ -199,14 +189,17 @@ class Linker:
         return self.form.safe("<br><br>".join(parts))
 
     def inline(self, text: str) -> Markup:
-        """One paragraph: escaped text with links for IDs and evidence anchors."""
-        form = self.form
-        spans: list[tuple[int, int, Markup]] = (
-            [(start, end, self._code(content)) for start, end, content in find_code_spans(text)]
-            if "`" in text
-            else []
-        )
-        taken = _Taken(spans)
+        """One paragraph: its inline Markdown (strong, emphasis, code spans, links) with
+        escaped text, and links for record IDs and evidence anchors."""
+        text = normalized(text)
+        found = self._spans(text)
+        spans = [(start, end) for start, end, _ in found]
+        return write(self.form, parse_inline(text, spans), self._inline(text, found))
+
+    def _spans(self, text: str) -> list[tuple[int, int, Markup]]:
+        """Evidence anchors and record IDs in the text, found before the Markdown is read
+        so that no marker inside a path (``src/__init__.py``) is taken for markup."""
+        taken = _Taken([])
         for anchor in find_anchors(text):
             if anchor.lookalike or not taken.free(anchor.start, anchor.end):
                 continue  # a look-alike stays text (rule KB409); its source ID still links
@@ -222,13 +215,38 @@ class Linker:
             end = match.start() + len(resolved)
             if taken.free(match.start(), end):
                 taken.add(match.start(), end, self.ref(resolved))
-        out, position = [], 0
-        for start, end, rendered in taken.sorted():
-            out.append(form.escape(text[position:start]))
-            out.append(rendered)
-            position = end
-        out.append(form.escape(text[position:]))
-        return form.safe("".join(out))
+        return taken.sorted()
+
+    def _inline(self, text: str, found: list[tuple[int, int, Markup]]) -> Inline:
+        def span(index: int, in_link: bool) -> Markup:
+            start, end, rendered = found[index]
+            return self.form.escape(text[start:end]) if in_link else rendered
+
+        def code(content: str, in_link: bool) -> Markup:
+            return self.form.code(content) if in_link else self._code(content)
+
+        return Inline(span, code, self.target)
+
+    def target(self, target: str) -> str | None:
+        """Where a link written in record text may lead from this page: an ``http(s)`` URL,
+        a record the graph resolves (its ID, or the ``#anchor`` of its heading); else None
+        (the link is shown as text with its target)."""
+        if web_url_problem(target) is None:
+            return target
+        if target.startswith("#"):
+            record_id = self._anchors.get(target[1:])
+            return self.href(record_id) if record_id is not None else None
+        if grammar().in_text.fullmatch(target) and self.graph.resolve(target) == target:
+            return self.href(target)
+        return None
+
+    @cached_property
+    def _anchors(self) -> dict[str, str]:
+        """Record anchors → IDs, for links to ``#anchor`` (made on the first such link)."""
+        graph = self.graph
+        ids = [record.id for record in graph.records_in_id_order]
+        ids += [record.id for record in graph.supplied_in_id_order]
+        return {urls.anchor_of(record_id): record_id for record_id in ids}
 
 
 @dataclass(frozen=True)

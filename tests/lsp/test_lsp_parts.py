@@ -191,15 +191,22 @@ def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
     assert again is not first and again.declarations["RTE-1"].record.label == "Renamed loop"
 
 
-def test_hover_shows_record_text_as_written_not_as_markup(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("label", "shown"),
+    [
+        # The label's Markdown as the site's heading shows it: strong and code, a link's text.
+        (
+            "<img src=x onerror=alert(1)> **loud** [link](https://example.org) `x_y`",
+            "&lt;img src=x onerror=alert(1)&gt; **loud** link `x_y`",
+        ),
+        # A code span holding '<' is an HTML element on the site: here, escaped text.
+        ("**loud** `<b>` {{ x }}", "loud &lt;b&gt; &#123;&#123; x &#125;&#125;"),
+    ],
+)
+def test_hover_shows_a_label_formatted_never_as_markup(tmp_path: Path, label: str, shown: str) -> None:
     folder = _system(tmp_path)
-    label = "<img src=x onerror=alert(1)> **loud** [link](https://example.org)"
     analysis = analyse(folder, tmp_path, {"routes.yaml": f"routes:\n- id: RTE-1\n  label: '{label}'\n"})
-    shown = analysis.hover("RTE-1").split("\n\n")[0]
-    assert (
-        shown
-        == "**RTE-1** — &lt;img src=x onerror=alert(1)&gt; \\*\\*loud\\*\\* \\[link\\](https://example.org)"
-    )
+    assert analysis.hover("RTE-1").split("\n\n")[0] == f"**RTE-1** — {shown}"
 
 
 def test_every_kind_names_a_symbol_kind_of_the_protocol() -> None:

@@ -98,7 +98,10 @@ def test_hostile_record_text_stays_text(diff: RunDiff) -> None:
     assert not [a for tag, a in parsed.tags if tag == "a" and "javascript" in (a.get("href") or "")]
     text = "".join(parsed.text)
     assert "<script>alert(1)</script>" in text and "{{ 7*7 }}" in text and "</div>" in text
-    assert "*stars* `tick`" in text and "[x](javascript:alert(1))" in text
+    # Record text is Markdown in a diff too: emphasis and code are elements, a link to a
+    # script URL is its text and its target, shown as code.
+    assert "stars tick" in text and "x (javascript:alert(1))" in text
+    assert {"em", "code"} <= tags
     assert "Sandbox {policy} <engine>" in text
     # Every raw HTML block holds no blank line, so none ends early.
     for block in re.findall(r"^<div class=\"kb-diff[^\n]*\n(?:.*\n)*?</div>$", page, re.M):
@@ -120,3 +123,13 @@ def test_records_without_a_link_show_their_id(diff: RunDiff) -> None:
 
 def test_the_page_is_deterministic(diff: RunDiff) -> None:
     assert render_run_changes(diff, _old_href, _new_href) == render_run_changes(diff, _old_href, _new_href)
+
+
+def test_a_label_is_formatted_in_its_heading(tmp_path: Path) -> None:
+    """A changed record's heading shows its label's Markdown as the record's heading does."""
+    old, new = run_copy(tmp_path, "old"), run_copy(tmp_path, "new")
+    edit(new, "components.yaml", lambda d: d["components"][0].update(label="The **sandbox** `engine`"))
+    page = render_run_changes(diff_runs(checked(old), checked(new)), _old_href, _new_href)
+    assert "### CMP-1 — The **sandbox** `engine` { #changed-cmp-1 }" in page
+    html, _ = _converted(page)
+    assert "The <strong>sandbox</strong> <code>engine</code>" in html

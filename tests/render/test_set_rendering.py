@@ -146,8 +146,8 @@ def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:
 
 
 def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
-    """An amendment's written parts and a prose quotation are shown as written: HTML, a
-    javascript: link and macro braces stay text on the page."""
+    """An amendment's written parts and a prose quotation are data: HTML and macro braces
+    stay text, and a javascript: link is its text (the ID linked) followed by its target."""
     from generator.model.set_manifest import manifest_text
 
     shutil.copytree(SET_RECORDS, tmp_path / "records")
@@ -174,8 +174,9 @@ def test_amendment_and_prose_quotation_smuggle_markup(tmp_path: Path) -> None:
     page = _system_pages(result)["reconciliation.md"]
     assert "<script>" not in page and "<img" not in page
     assert '&lt;script&gt;alert(1)&lt;/script&gt; in <a href="../overview/#src-1">SRC-1</a>.' in page
-    # Raw HTML: the Markdown link stays text, its ID linked; the braces are entities.
-    assert '[<a href="../runtime/#rte-1">RTE-1</a>](javascript:alert(1))' in page
+    # Raw HTML: the link to a script URL is its text, its ID linked, then the target as
+    # code; the braces are entities.
+    assert '<a href="../runtime/#rte-1">RTE-1</a> (<code>javascript:alert(1)</code>)' in page
     assert 'href="javascript' not in page
     assert "{{ config }}" not in page and "&#123;&#123; config &#125;&#125;" in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page

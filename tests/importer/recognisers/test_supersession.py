@@ -9,7 +9,7 @@ from generator.importer.recognisers.supersession import superseded_by
 NAPKIN_05_OBJ_9 = (
     "Proposal kind: operative object, superseded. This ID keeps its original aggregate referent and is "
     "no longer an operative comparison witness. The replacement parts are the objects OBJ-10, OBJ-11, "
-    "OBJ-12 and OBJ-13. These separately registered objects replace the aggregate without reusing its identity."
+    "OBJ-12 and OBJ-13. These separately registered objects replace the aggregate."
 )
 
 

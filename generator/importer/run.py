@@ -139,8 +139,8 @@ def _reference_lines(paragraph: str) -> list[tuple[str, str, str]] | None:
     """(role, field, value) of each labelled line of a paragraph that states nothing else
     but run references (``columns.RUN_REFERENCE_LABELS``); None otherwise."""
     lines: list[tuple[str, str, str]] = []
-    position = 0
-    while position < len(paragraph.rstrip()):
+    position, end = 0, len(paragraph.rstrip())
+    while position < end:
         match = _REFERENCE_LINE.match(paragraph, position)
         named = RUN_REFERENCE_LABELS.get(fold(match.group("label"))) if match else None
         if match is None or named is None:
@@ -177,7 +177,7 @@ def _joined(references: list[dict[str, str]], lines: list[tuple[str, str, str]])
         else:
             added.append({"role": role, key: value})
     try:
-        for reference in added:
+        for reference in added[max(len(references) - 1, 0) :]:  # the one joined, and those added
             RunReference.model_validate(reference)
     except ValueError:
         return False

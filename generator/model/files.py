@@ -65,7 +65,7 @@ def _matching(pattern: re.Pattern[str], code: str, message: str) -> Callable[[st
 
 RunPath = Annotated[
     str,
-    AfterValidator(_matching(_RUN_PATH, "run_path", "A path is one word, without spaces or backticks")),
+    AfterValidator(_matching(_RUN_PATH, "run_path", "A path is one word, without spaces, backticks or '|'")),
     Field(
         max_length=1000,
         description="The file's path as the result writes it (in the method's repository).",

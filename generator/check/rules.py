@@ -89,6 +89,13 @@ KB210 = Rule(
     doc="`alternative_to` names the route itself or a record that is not a route",
 )
 
+KB212 = Rule(
+    "KB212",
+    "supersession",
+    "A record is superseded by itself, or supersessions form a cycle.",
+    doc="`superseded_by` names the record itself, or supersessions form a cycle",
+)
+
 KB301 = Rule(
     "KB301",
     "complete-result-null",
@@ -296,6 +303,44 @@ def rule_alternatives(ctx: Context) -> Iterator[Diagnostic]:
                     *where,
                     hint="Alternative branches relate routes; name the route that takes the other branch.",
                 )
+
+
+@check_rule(KB212, KB201, order=55)
+def rule_supersession(ctx: Context) -> Iterator[Diagnostic]:
+    """KB212, KB201: a record is superseded by other declared records, and no chain of
+    supersessions returns to the record it starts from."""
+    replacing = {record.id: record.superseded_by for record in ctx.system.records if record.superseded_by}
+    for record in ctx.system.records:
+        origin = ctx.system.origin(record)
+        for index, ref in enumerate(record.superseded_by):
+            where = ctx.at(origin, ("superseded_by", index))
+            if ref == record.id:
+                yield error(KB212, f"{record.id} is superseded by itself", *where)
+            elif ref not in ctx.declared:
+                yield error(KB201, f"{record.id} is superseded by {ref}, which nobody declares", *where)
+            elif _reaches(replacing, ref, record.id):
+                yield error(
+                    KB212,
+                    f"{record.id} is superseded by {ref}, whose supersessions lead back to {record.id} "
+                    "(a cycle)",
+                    *where,
+                    hint="A supersession runs one way: keep it on the record that is replaced.",
+                )
+
+
+def _reaches(edges: dict[str, list[str]], start: str, goal: str) -> bool:
+    """Whether following ``edges`` from ``start`` arrives at ``goal`` (each ID visited once)."""
+    seen = {start}
+    pending = [start]
+    while pending:
+        current = pending.pop()
+        if current == goal:
+            return True
+        for following in edges.get(current, ()):
+            if following not in seen:
+                seen.add(following)
+                pending.append(following)
+    return False
 
 
 def _undeclared(ctx: Context, ref: str) -> bool:

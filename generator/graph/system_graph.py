@@ -73,7 +73,8 @@ class SystemGraph:
     the queries: what is declared (``record``, ``supplied_record``, ``source``,
     ``is_declared``, ``resolve``), what a kind holds (``records_of_kind``, in declaration
     order; ``records_in_id_order``, ``supplied_in_id_order``), who cites an ID and what it
-    cites (``cited_by``, ``cites``), what amends it (``amendments_of``) and where things are
+    cites (``cited_by``, ``cites``), what amends it (``amendments_of``), what supersedes it
+    within the run and what it supersedes (``superseded_by``, ``supersedes``) and where things are
     published (``place_of``, ``page_of``, ``records_on_member_pages``, ``section_anchor``,
     ``prose_sections``). Each answers in constant time or in the size of its answer: the
     lists are built once, when linking or on first use.
@@ -159,6 +160,29 @@ class SystemGraph:
     def amendments_of(self, record_id: str) -> Sequence[Amended]:
         """In an analysis set, the reconciliation's amendments of a record, in its order."""
         return self._amended.get(record_id, ())
+
+    def superseded_by(self, record_id: str) -> Sequence[str]:
+        """The records of this run that supersede a record, as it names them (declared IDs only)."""
+        record = self._records.get(record_id)
+        if record is None:
+            return ()
+        return tuple(
+            target for target in record.superseded_by if target in self._declared and target != record_id
+        )
+
+    def supersedes(self, record_id: str) -> Sequence[str]:
+        """The records a record supersedes within this run (those naming it in ``superseded_by``),
+        in ID order."""
+        return self._superseded.get(record_id, ())
+
+    @functools.cached_property
+    def _superseded(self) -> dict[str, tuple[str, ...]]:
+        found: dict[str, list[str]] = {}
+        for record in self._records.values():
+            for target in dict.fromkeys(record.superseded_by):
+                if target != record.id:
+                    found.setdefault(target, []).append(record.id)
+        return {target: tuple(sorted(ids, key=sort_key)) for target, ids in found.items()}
 
     # ------------------------------------------------------------------ where it is published
 
@@ -360,7 +384,7 @@ def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> s
         targets.add(record.part_of)
     for amendment in record.amendments:
         targets.update(amendment.affects)
-    for key in ("alternative_to", "reads", "writes"):
+    for key in ("alternative_to", "reads", "writes", "superseded_by"):
         targets.update(getattr(record, key, ()))
     for evidence in record.evidence:
         targets.add(evidence.source)

@@ -32,6 +32,19 @@ LIST_ALIASES: dict[str, dict[str, str]] = {
 }
 
 
+# The labelled lines of a result's run identity that name a companion file of the run:
+# folded label → (its role, the reference field it fills). ``**Run state:** `path` ``.
+RUN_REFERENCE_LABELS: dict[str, tuple[str, str]] = {
+    "run state": ("run state", "path"),
+    "generated review": ("generated review", "path"),
+    "analysis artifact": ("artifact manifest", "path"),
+    "analysis artifact sha-256": ("artifact manifest", "sha256"),
+    "retained result": ("retained result", "path"),
+    "memory analysis report": ("memory analysis report", "path"),
+    "memory analysis report sha-256": ("memory analysis report", "sha256"),
+}
+
+
 def aliases_of(list_key: str) -> dict[str, str]:
     """The other spellings of the field titles of one list: its kind spec's, else the table's."""
     spec = kinds.spec_of_list(list_key)
@@ -144,6 +157,7 @@ def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozense
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update(ROUTE_FIELD_ALIASES)
     labels.update({"guarantee strength", "amendment"})
+    labels.update(RUN_REFERENCE_LABELS)
     labels.update(fold(title) for title in kinds.shared_kind_titles().values())
     labels.update(fold(title) for titles in DOCUMENT_SECTION_TITLES.values() for title in titles.values())
     return frozenset(names), frozenset(" ".join(words(label)) for label in labels)

@@ -56,9 +56,12 @@ KB612 = Rule(
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`)\"'\]]*\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+")
-_LEADING_LABEL = re.compile(r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:\s+(?P<rest>\S.*)\Z", re.S)
+_LEADING_LABEL = re.compile(
+    r"^\W*(?P<label>[A-Za-z][\w /()'→,-]{0,80}?)\W*:(?:\*\*)?\s+(?P<rest>\S.*)\Z", re.S
+)
 _ATTRIBUTION = re.compile(r"^\s*(?:---|—)\s+")
-_LABELLED_LINE = re.compile(r"^[A-Z][\w /()'-]{0,60}: \S")
+# A line opening with a label, bold or not (``Route function: …``, ``**Run state:** …``).
+_LABELLED_LINE = re.compile(r"^(?:\*\*)?[A-Z][\w /()'-]{0,60}:(?:\*\*)? \S")
 
 _CLAUSE = re.compile(r"\s+[—–]\s*|\s*[—–]\s+|:\s+|;\s+|\.\*\*\s*|\*\*\.\s*")
 _SECTION_NUMBER = re.compile(r"^[0-9]+(?:\.[0-9]+)*\.?\s+")

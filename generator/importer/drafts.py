@@ -15,6 +15,7 @@ from generator.importer.columns import field_of, route_field_of
 from generator.importer.recognisers.evidence import evidence_anchors
 from generator.importer.recognisers.fields import Field, StatusLine, statuses_in_prose
 from generator.importer.recognisers.guarantee import guarantee_clause
+from generator.importer.recognisers.supersession import superseded_by
 from generator.model import kinds
 from generator.model.files import list_models
 from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
@@ -81,7 +82,9 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
             draft.structured = True
             return True
     name = field_of(draft.list_key, labelled.label)
-    if name is None or name in ("id", "evidence", "quotes", "statuses", "amendments") or name in draft.data:
+    # A supersession stays the record's text, from which ``finish`` reads its IDs.
+    unlabelled = ("id", "evidence", "quotes", "statuses", "amendments", "superseded_by")
+    if name is None or name in unlabelled or name in draft.data:
         return False
     if name == "label" and "\n" in labelled.value:
         return False
@@ -176,6 +179,11 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
             for label, value in statuses_in_prose(part).items():
                 draft.data.setdefault("statuses", {}).setdefault(label, value)
     _status_field_lines(draft)
+    if prose_statuses and "id" in draft.data and "superseded_by" not in draft.data:
+        # Read from the record's text, which is kept as written (as its statuses are).
+        replacing = superseded_by(str(draft.data["id"]), draft.data.get("label"), text)
+        if replacing:
+            draft.data["superseded_by"] = replacing
     if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE) and "guarantee" not in draft.data:
         guarantee = guarantee_clause(text)
         if guarantee:

@@ -12,7 +12,7 @@ from generator.importer.doc_types import DocumentType
 from generator.importer.drafts import Draft, finish
 from generator.importer.import_rules import KB601, KB607
 from generator.importer.refusals import as_paragraph, mend
-from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text
+from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text, run_references
 from generator.importer.sections import SHARED
 from generator.model import kinds
 from generator.model.files import Run
@@ -58,6 +58,11 @@ def assemble(
         run = run_from_text(title, _prose_text(body, ("run_identity", "boundary_and_evidence")), first_source)
     else:
         run = run_from_frontmatter(title, front, first_source)
+    identity = body.get("run_identity")
+    if isinstance(identity, dict) and identity.get("blocks"):
+        references, identity["blocks"] = run_references(identity["blocks"])
+        if references:
+            run["references"] = references
     run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
     _quote_sources(gathered, records, annotations, run, supplied)

@@ -13,6 +13,8 @@ import datetime
 import re
 from typing import Any
 
+from generator.importer.columns import RUN_REFERENCE_LABELS, fold
+from generator.model.files import RunReference
 from generator.model.ids import RUN_ID_PATTERN
 from generator.model.vocab import BoundaryKind, EvidenceTier
 
@@ -125,3 +127,59 @@ def commit_statement(text: str) -> tuple[str, str] | None:
     if match and match.group("source"):
         return match.group("source"), match.group("revision")
     return None
+
+
+# ``**Run state:** `kb/…/run-state.md` ``: a bold label, then one value (in backticks or not).
+_REFERENCE_LINE = re.compile(
+    r"\s*\*\*(?P<label>[^*\n]{1,80}?):\*\*[ \t]+(?:`(?P<code>[^`\s]+)`|(?P<bare>[^`\s*]+))"
+)
+
+
+def _reference_lines(paragraph: str) -> list[tuple[str, str, str]] | None:
+    """(role, field, value) of each labelled line of a paragraph that states nothing else
+    but run references (``columns.RUN_REFERENCE_LABELS``); None otherwise."""
+    lines: list[tuple[str, str, str]] = []
+    position, end = 0, len(paragraph.rstrip())
+    while position < end:
+        match = _REFERENCE_LINE.match(paragraph, position)
+        named = RUN_REFERENCE_LABELS.get(fold(match.group("label"))) if match else None
+        if match is None or named is None:
+            return None
+        lines.append((*named, match.group("code") or match.group("bare")))
+        position = match.end()
+    return lines
+
+
+def run_references(blocks: list[Any]) -> tuple[list[dict[str, str]], list[Any]]:
+    """The run references a result's run identity states, and its blocks without them.
+
+    A paragraph is read when all it states is labelled paths and SHA-256s of the run's
+    companion files; a SHA-256 joins the reference of its role just before it (the same
+    paragraph's, or the paragraph before). A paragraph with anything else, or a value its
+    field does not hold, stays prose as written."""
+    references: list[dict[str, str]] = []
+    kept: list[Any] = []
+    for block in blocks:
+        lines = _reference_lines(block) if isinstance(block, str) else None
+        if lines is None or not _joined(references, lines):
+            kept.append(block)
+    return [{key: ref[key] for key in RunReference.model_fields if key in ref} for ref in references], kept
+
+
+def _joined(references: list[dict[str, str]], lines: list[tuple[str, str, str]]) -> bool:
+    """Add a paragraph's references to ``references``; False (nothing added) when one is not
+    what the model holds."""
+    added = [dict(ref) for ref in references]
+    for role, key, value in lines:
+        last = added[-1] if added else None
+        if last is not None and last["role"] == role and key not in last:
+            last[key] = value
+        else:
+            added.append({"role": role, key: value})
+    try:
+        for reference in added[max(len(references) - 1, 0) :]:  # the one joined, and those added
+            RunReference.model_validate(reference)
+    except ValueError:
+        return False
+    references[:] = added
+    return True

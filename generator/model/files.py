@@ -11,21 +11,32 @@ the built-in kinds' model.
 from __future__ import annotations
 
 import datetime
+import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, StringConstraints, create_model
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints, create_model, model_validator
+from pydantic_core import PydanticCustomError
 
 from generator.model import kinds
 from generator.model.base import RecordId, Strict, Text
-from generator.model.ids import RUN_ID_PATTERN, IdGrammar
+from generator.model.ids import RUN_ID_PATTERN, IdGrammar, whole_string
 from generator.model.profile import MemoryComparison
 from generator.model.prose import SHARED_RECORD_DOCUMENTS, MemoryReport, Result, shared_records_model
 from generator.model.records import Annotation, Limitation, Supplied
 from generator.model.sets import SET_DOCUMENTS, AnalysisSet
-from generator.model.vocab import BoundaryKind, Disposition, EvidenceTier
+from generator.model.vocab import BoundaryKind, Disposition, EvidenceTier, RunReferenceRole
 
-__all__ = ["RUN_ID_PATTERN", "RecordFile", "ReviewedBoundary", "Run", "record_file_model", "record_list_keys"]
+__all__ = [
+    "RUN_ID_PATTERN",
+    "RecordFile",
+    "ReviewedBoundary",
+    "Run",
+    "RunReference",
+    "record_file_model",
+    "record_list_keys",
+]
 
 
 class ReviewedBoundary(Strict):
@@ -33,6 +44,56 @@ class ReviewedBoundary(Strict):
 
     source: RecordId
     revision: Annotated[str, StringConstraints(min_length=7)]
+
+
+# A run reference's SHA-256 and path, as the editor schema states them (``^…$``) and as
+# they are matched here (the whole string).
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
+RUN_PATH_PATTERN = r"^[^\s`|]+$"
+_SHA256 = whole_string(SHA256_PATTERN)
+_RUN_PATH = whole_string(RUN_PATH_PATTERN)
+
+
+def _matching(pattern: re.Pattern[str], code: str, message: str) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        if pattern.match(text) is None:
+            raise PydanticCustomError(code, message, {})
+        return text
+
+    return check
+
+
+RunPath = Annotated[
+    str,
+    AfterValidator(_matching(_RUN_PATH, "run_path", "A path is one word, without spaces, backticks or '|'")),
+    Field(
+        max_length=1000,
+        description="The file's path as the result writes it (in the method's repository).",
+        json_schema_extra={"pattern": RUN_PATH_PATTERN},
+    ),
+]
+Sha256 = Annotated[
+    str,
+    AfterValidator(_matching(_SHA256, "sha256", "A SHA-256 is 64 lower-case hex digits")),
+    Field(description="64 lower-case hex digits.", json_schema_extra={"pattern": SHA256_PATTERN}),
+]
+
+
+class RunReference(Strict):
+    """A file of the run that its result names: its role, its path as written (in the
+    method's repository, never a page of this site) and its SHA-256 when stated."""
+
+    role: RunReferenceRole
+    path: RunPath | None = None
+    sha256: Sha256 | None = Field(
+        default=None, title="SHA-256", description="The SHA-256 of the file's bytes."
+    )
+
+    @model_validator(mode="after")
+    def _names_something(self) -> RunReference:
+        if self.path is None and self.sha256 is None:
+            raise PydanticCustomError("missing", "A run reference needs a path or a SHA-256", {})
+        return self
 
 
 class Run(Strict):
@@ -57,6 +118,11 @@ class Run(Strict):
         default=None,
         description="This run is the system's current one, published at the system's own pages. "
         "Without a run saying so, the run with the latest run date is current.",
+    )
+    references: list[RunReference] = Field(
+        default_factory=list,
+        description="The run's companion files the result names (run state, generated review, "
+        "memory analysis report …), each with its path and SHA-256 as stated.",
     )
 
 

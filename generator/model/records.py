@@ -127,6 +127,12 @@ class RecordBase(Strict):
     evidence: list[Anchor] = Field(default_factory=list)
     amendments: list[Amendment] = Field(default_factory=list)
     part_of: RecordId | None = Field(default=None, description="The one parent record.")
+    superseded_by: list[RecordId] = Field(
+        default_factory=list,
+        title="Superseded by",
+        description="The records of the same run that replace this one (it stays declared); each "
+        "is shown as superseding it.",
+    )
     member: Annotated[Member | None, Display("hidden")] = Field(
         default=None,
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",

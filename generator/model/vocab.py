@@ -76,6 +76,18 @@ class EvidenceTier(StrEnum):
     DOC_GROUNDED = "doc-grounded"
 
 
+class RunReferenceRole(StrEnum):
+    """What a file a result names for its run is to the run: the roles the method's specs
+    give the run's companion files (the run state, the generated review, the set's manifest,
+    the retained result, the memory analyst's report)."""
+
+    RUN_STATE = "run state"
+    GENERATED_REVIEW = "generated review"
+    ARTIFACT_MANIFEST = "artifact manifest"
+    RETAINED_RESULT = "retained result"
+    MEMORY_ANALYSIS_REPORT = "memory analysis report"
+
+
 class Member(StrEnum):
     """A member of an analysis set, in the set's reading order."""
 

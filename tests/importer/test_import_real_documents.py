@@ -97,3 +97,45 @@ def test_the_folder_checks_clean_or_names_what_remains(imported) -> None:
         if diagnostic.severity is Severity.ERROR:
             found[diagnostic.code] = found.get(diagnostic.code, 0) + 1
     assert found == REMAINING.get(document, {})
+
+
+# The companion files each result's run identity names (role, and whether its SHA-256 is
+# stated), read into the run; the supersessions a result states within its run.
+REFERENCES = {
+    "reference/AAS-2026-09-26-oh-my-pi-01/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-27-napkin-01/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-27-napkin-04/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-27-napkin-05/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+}
+SUPERSESSIONS = {
+    "reference/AAS-2026-09-27-napkin-05/result.md": {"OBJ-9": ["OBJ-10", "OBJ-11", "OBJ-12", "OBJ-13"]},
+}
+
+
+def test_run_references_and_supersessions_are_read(imported) -> None:
+    document, outcome = imported
+    (system,) = check_records(outcome.folder)
+    run = system.records.run
+    references = [ref.role.value + ("+" if ref.sha256 else "") for ref in run.references] if run else []
+    assert references == REFERENCES.get(document, [])
+    assert all(ref.path for ref in run.references) if run else True
+    superseded = {
+        record.id: record.superseded_by for record in system.records.records if record.superseded_by
+    }
+    assert superseded == SUPERSESSIONS.get(document, {})

@@ -25,6 +25,7 @@ from generator.model.anchors import LineRange, find_anchors
 from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
 from generator.model.inline_markup import normalized, parse_inline
+from generator.model.sets import MEMBER_FILES
 from generator.model.url_policy import web_url_problem
 from generator.render import urls
 from generator.render.inline_form import HTML, MARKDOWN, Form, Inline, write
@@ -238,7 +239,24 @@ class Linker:
             return self.href(record_id) if record_id is not None else None
         if grammar().in_text.fullmatch(target) and self.graph.resolve(target) == target:
             return self.href(target)
-        return None
+        return self._member_target(target)
+
+    def _member_target(self, target: str) -> str | None:
+        """A link to a member document of this analysis set (``runtime.md``, ``./epistemic.md#rte-1``)
+        leads to the page the KB publishes the member on, at the record's anchor when it
+        names one of the member's records; any other file is not published (None)."""
+        analysis_set = self.graph.system.analysis_set
+        if analysis_set is None:
+            return None
+        file, _, fragment = target.removeprefix("./").partition("#")
+        member = next((m.member for m in analysis_set.members if MEMBER_FILES[m.member] == file), None)
+        if member is None:
+            return None
+        record_id = self._anchors.get(fragment) if fragment else None
+        if record_id is not None:
+            return self.href(record_id)
+        page = urls.page_path(self.graph.placement.member_page(member), self.graph.slug)
+        return self.form.href(self.path, page, None)
 
     @cached_property
     def _anchors(self) -> dict[str, str]:

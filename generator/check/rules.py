@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -20,6 +21,7 @@ from generator.load.readfs import printable
 from generator.load.records import KB308, DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
+from generator.model.contracts import RouteContract, contract_named
 from generator.model.ids import RUN_ID, grammar, kind_of
 from generator.model.kinds import Role, has_role, kind_names, list_kinds, shared_kind_titles
 from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
@@ -621,30 +623,103 @@ def rule_run(ctx: Context) -> Iterator[Diagnostic]:
 
 @check_rule(KB304, order=120)
 def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
-    for record in ctx.system.records:
+    # A run written under an earlier route contract that did not have this rule is not
+    # held to it: what it would flag is listed on the run's pages (contract_findings).
+    if not run_contract(ctx.system).has_rule(KB304.code):
+        return
+    for gap in route_field_gaps(ctx.system):
+        origin = ctx.system.origin(gap.route)
+        if ctx.dropped(origin, ("fields", gap.field)):
+            continue
+        if gap.reasonless and gap.value is not None:
+            yield error(
+                KB304,
+                f"route {gap.route.id} states {gap.label!r} as {gap.value.split()[0]} without a reason",
+                *ctx.at(origin, ("fields", gap.field)),
+                hint="Write 'uninspected — reason' or 'inapplicable — reason' with the reason.",
+            )
+        else:
+            yield error(
+                KB304,
+                f"route {gap.route.id} lacks the labelled field {gap.label!r}",
+                *ctx.at(origin, ("fields", gap.field) if gap.value is not None else ("fields",)),
+                hint="Every labelled field is non-empty; write 'inapplicable — reason' or "
+                "'uninspected — reason' where it does not apply.",
+            )
+
+
+@dataclass(frozen=True)
+class RouteFieldGap:
+    """A labelled field today's route contract wants of a route with labelled fields: one it
+    lacks or leaves empty, or states as ``uninspected``/``inapplicable`` without a reason."""
+
+    route: Route
+    field: str
+    label: str
+    value: str | None
+    reasonless: bool
+
+
+def route_field_gaps(system: SystemRecords) -> Iterator[RouteFieldGap]:
+    """Every gap today's route contract finds in the routes that state labelled fields
+    (a narrative route, with none, has none)."""
+    for record in system.records:
         if not isinstance(record, Route) or record.fields is None:
             continue
-        origin = ctx.system.origin(record)
         for name, label in ROUTE_FIELD_LABELS.items():
             value = getattr(record.fields, name)
-            if ctx.dropped(origin, ("fields", name)):
-                continue
-            if value is not None and _REASONLESS.fullmatch(value.strip()):
-                yield error(
-                    KB304,
-                    f"route {record.id} states {label!r} as {value.split()[0]} without a reason",
-                    *ctx.at(origin, ("fields", name)),
-                    hint="Write 'uninspected — reason' or 'inapplicable — reason' with the reason.",
-                )
-                continue
-            if value is None or not value.strip():
-                yield error(
-                    KB304,
-                    f"route {record.id} lacks the labelled field {label!r}",
-                    *ctx.at(origin, ("fields", name) if value is not None else ("fields",)),
-                    hint="Every labelled field is non-empty; write 'inapplicable — reason' or "
-                    "'uninspected — reason' where it does not apply.",
-                )
+            reasonless = value is not None and _REASONLESS.fullmatch(value.strip()) is not None
+            if reasonless or value is None or not value.strip():
+                yield RouteFieldGap(record, name, label, value, reasonless)
+
+
+def run_contract(system: SystemRecords) -> RouteContract:
+    """The route contract the system's run was written under (today's when it names none)."""
+    return contract_named(system.run.contract if system.run is not None else None)
+
+
+@dataclass(frozen=True)
+class ContractFinding:
+    """What today's route contract would flag in one route of a run written under an
+    earlier one: shown on the run's pages, never an error."""
+
+    route: str
+    stated: int  # how many of today's labelled fields the route states
+    wanted: int
+    lacking: tuple[str, ...]  # the labels of the fields it lacks
+    reasonless: tuple[str, ...]  # the labels it states as uninspected/inapplicable without a reason
+
+    @property
+    def text(self) -> str:
+        parts = [f"{self.route} states {self.stated} of {self.wanted} route fields"]
+        if self.lacking:
+            parts.append("lacks " + ", ".join(self.lacking))
+        if self.reasonless:
+            parts.append("gives no reason for " + ", ".join(self.reasonless))
+        return "; ".join(parts)
+
+
+def contract_findings(system: SystemRecords) -> tuple[ContractFinding, ...]:
+    """What today's route contract would flag in a run written under an earlier one, one
+    finding per route, in record order; none for a run under today's contract (its gaps
+    are KB304 errors)."""
+    contract = run_contract(system)
+    if contract.is_today:
+        return ()
+    by_route: dict[str, list[RouteFieldGap]] = {}
+    for gap in route_field_gaps(system):
+        by_route.setdefault(gap.route.id, []).append(gap)
+    wanted = len(ROUTE_FIELD_LABELS)
+    return tuple(
+        ContractFinding(
+            route=route,
+            stated=wanted - sum(1 for gap in gaps if not gap.reasonless),
+            wanted=wanted,
+            lacking=tuple(gap.label for gap in gaps if not gap.reasonless),
+            reasonless=tuple(gap.label for gap in gaps if gap.reasonless),
+        )
+        for route, gaps in by_route.items()
+    )
 
 
 @check_rule(KB206, order=130)

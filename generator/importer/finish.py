@@ -58,6 +58,8 @@ def assemble(
         run = run_from_text(title, _prose_text(body, ("run_identity", "boundary_and_evidence")), first_source)
     else:
         run = run_from_frontmatter(title, front, first_source)
+    if not gathered.contract.is_today:
+        run["contract"] = gathered.contract.name.value
     run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
     _quote_sources(gathered, records, annotations, run, supplied)

@@ -13,6 +13,7 @@ import datetime
 import re
 from typing import Any
 
+from generator.model.contracts import TODAY, RouteContract, contract_at
 from generator.model.ids import RUN_ID_PATTERN
 from generator.model.vocab import BoundaryKind, EvidenceTier
 
@@ -125,3 +126,18 @@ def commit_statement(text: str) -> tuple[str, str] | None:
     if match and match.group("source"):
         return match.group("source"), match.group("revision")
     return None
+
+
+def contract_from_frontmatter(front: dict[str, Any], single_result: bool) -> RouteContract:
+    """The route contract a document was written under, inferred from its frontmatter: a
+    single analysis result (the form before analysis sets) is read under the contract whose
+    documents span its run date (``run-date``, else the run ID's date); any other document,
+    and a document without frontmatter, under today's."""
+    if not front or not single_result:
+        return TODAY
+    value = front.get("run-date")
+    date = value if isinstance(value, datetime.date) else _date(str(value)) if value is not None else None
+    if date is None:
+        match = _RUN_ID.fullmatch(str(front.get("run-id") or ""))
+        date = _date(match.group("date")) if match else None
+    return contract_at(date)

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints, create_model
 
 from generator.model import kinds
 from generator.model.base import RecordId, Strict, Text
+from generator.model.contracts import ContractName
 from generator.model.ids import RUN_ID_PATTERN, IdGrammar
 from generator.model.profile import MemoryComparison
 from generator.model.prose import SHARED_RECORD_DOCUMENTS, MemoryReport, Result, shared_records_model
@@ -57,6 +58,12 @@ class Run(Strict):
         default=None,
         description="This run is the system's current one, published at the system's own pages. "
         "Without a run saying so, the run with the latest run date is current.",
+    )
+    contract: ContractName | None = Field(
+        default=None,
+        description="The route contract the run was written under (docs/authoring.md, 'Route contract "
+        "versions'); today's when absent. An earlier contract's run is checked as that contract had "
+        "it, and what today's would flag is listed on its pages.",
     )
 
 

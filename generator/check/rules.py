@@ -130,7 +130,8 @@ KB304 = Rule(
     "A route with labelled fields lacks one of the seven.",
     doc=(
         "a route with labelled fields lacks one, leaves it empty, or writes `uninspected`/`inapplicable` "
-        "without a reason"
+        "without a reason, in a run under today's route contract (in a run under an earlier one, which "
+        "did not have this rule, these are findings listed on its result page)"
     ),
 )
 

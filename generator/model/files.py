@@ -61,9 +61,9 @@ class Run(Strict):
     )
     contract: ContractName | None = Field(
         default=None,
-        description="The route contract the run was written under (docs/authoring.md, 'Route contract "
-        "versions'); today's when absent. An earlier contract's run is checked as that contract had "
-        "it, and what today's would flag is listed on its pages.",
+        description="The route contract the run was written under (see 'Route contract versions' in "
+        "the authoring guide); today's when absent. An earlier contract's run is checked as that "
+        "contract had it, and what today's would flag is listed on its pages.",
     )
 
 

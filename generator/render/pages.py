@@ -173,6 +173,7 @@ def system_view(request: PageRequest) -> dict[str, Any]:
         "limitations": graph.home_page == page and bool(system.limitations),
         "annotations": system.annotations if graph.annotation_page == page else [],
         "revision_link": _revision_link(graph),
+        **contract_view(graph),
         **_set_summary(graph, request.path),
         "frontmatter": _run_frontmatter(
             graph, request.spec.type_name or "", {"title": frontmatter_title(system_name(graph))}

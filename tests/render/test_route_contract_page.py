@@ -11,10 +11,14 @@ CASES = Path(__file__).resolve().parents[1] / "fixtures" / "check"
 NOTE = '!!! note "Written under an earlier route contract"'
 
 
-def _result_page(name: str) -> str:
+def _pages(name: str) -> dict[str, str]:
     result = run_pipeline(CASES / name / "records", CASES / name)
     assert result.errors == []
-    return result.pages["systems/demo/result.md"]
+    return result.pages
+
+
+def _result_page(name: str) -> str:
+    return _pages(name)["systems/demo/result.md"]
 
 
 def test_an_earlier_contracts_run_shows_its_findings() -> None:
@@ -30,3 +34,9 @@ def test_an_earlier_contracts_run_shows_its_findings() -> None:
 
 def test_a_run_under_todays_contract_shows_none() -> None:
     assert NOTE not in _result_page("clean-run")
+
+
+def test_the_system_page_names_an_earlier_contract_and_its_findings() -> None:
+    row = "| Route contract | `six-fields-free-wording`, an earlier one: 1 route with what today's would flag"
+    assert row in _pages("clean-route-contract-earlier")["systems/demo/index.md"]
+    assert "| Route contract |" not in _pages("clean-run")["systems/demo/index.md"]

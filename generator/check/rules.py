@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from generator.check.context import Context
 from generator.check.registry import check_rule
+from generator.check.route_contract import route_field_gaps, run_contract
 from generator.check.site_rules import ONE_LINE_FIELDS
 from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.readfs import printable
 from generator.load.records import KB308, DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from generator.model.contracts import RouteContract, contract_named
 from generator.model.ids import RUN_ID, grammar, kind_of
 from generator.model.kinds import Role, has_role, kind_names, list_kinds, shared_kind_titles
-from generator.model.records import ROUTE_FIELD_LABELS, Annotation, RecordBase, Route, Supplied
+from generator.model.records import Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
 from generator.model.system import Origin, SystemRecords
 from generator.model.vocab import Member
@@ -177,8 +176,6 @@ KB806 = Rule(
     "Two members of an analysis set declare one ID.",
     doc="two members of a set declare one ID (an ID is declared in one member and cited in the others)",
 )
-
-_REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 
 DANGLING_HINT = (
     "Declare the record, declare it under 'supplied:' if another member owns it, or correct the ID. "
@@ -647,80 +644,6 @@ def rule_route_fields(ctx: Context) -> Iterator[Diagnostic]:
                 hint="Every labelled field is non-empty; write 'inapplicable — reason' or "
                 "'uninspected — reason' where it does not apply.",
             )
-
-
-@dataclass(frozen=True)
-class RouteFieldGap:
-    """A labelled field today's route contract wants of a route with labelled fields: one it
-    lacks or leaves empty, or states as ``uninspected``/``inapplicable`` without a reason."""
-
-    route: Route
-    field: str
-    label: str
-    value: str | None
-    reasonless: bool
-
-
-def route_field_gaps(system: SystemRecords) -> Iterator[RouteFieldGap]:
-    """Every gap today's route contract finds in the routes that state labelled fields
-    (a narrative route, with none, has none)."""
-    for record in system.records:
-        if not isinstance(record, Route) or record.fields is None:
-            continue
-        for name, label in ROUTE_FIELD_LABELS.items():
-            value = getattr(record.fields, name)
-            reasonless = value is not None and _REASONLESS.fullmatch(value.strip()) is not None
-            if reasonless or value is None or not value.strip():
-                yield RouteFieldGap(record, name, label, value, reasonless)
-
-
-def run_contract(system: SystemRecords) -> RouteContract:
-    """The route contract the system's run was written under (today's when it names none)."""
-    return contract_named(system.run.contract if system.run is not None else None)
-
-
-@dataclass(frozen=True)
-class ContractFinding:
-    """What today's route contract would flag in one route of a run written under an
-    earlier one: shown on the run's pages, never an error."""
-
-    route: str
-    stated: int  # how many of today's labelled fields the route states
-    wanted: int
-    lacking: tuple[str, ...]  # the labels of the fields it lacks
-    reasonless: tuple[str, ...]  # the labels it states as uninspected/inapplicable without a reason
-
-    @property
-    def text(self) -> str:
-        parts = [f"{self.route} states {self.stated} of {self.wanted} route fields"]
-        if self.lacking:
-            parts.append("lacks " + ", ".join(self.lacking))
-        if self.reasonless:
-            parts.append("gives no reason for " + ", ".join(self.reasonless))
-        return "; ".join(parts)
-
-
-def contract_findings(system: SystemRecords) -> tuple[ContractFinding, ...]:
-    """What today's route contract would flag in a run written under an earlier one, one
-    finding per route, in record order; none for a run under today's contract (its gaps
-    are KB304 errors)."""
-    contract = run_contract(system)
-    if contract.is_today:
-        return ()
-    by_route: dict[str, list[RouteFieldGap]] = {}
-    for gap in route_field_gaps(system):
-        by_route.setdefault(gap.route.id, []).append(gap)
-    wanted = len(ROUTE_FIELD_LABELS)
-    return tuple(
-        ContractFinding(
-            route=route,
-            stated=wanted - sum(1 for gap in gaps if not gap.reasonless),
-            wanted=wanted,
-            lacking=tuple(gap.label for gap in gaps if not gap.reasonless),
-            reasonless=tuple(gap.label for gap in gaps if gap.reasonless),
-        )
-        for route, gaps in by_route.items()
-    )
 
 
 @check_rule(KB206, order=130)

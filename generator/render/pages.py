@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.check.rules import contract_findings, run_contract
+from generator.check.route_contract import contract_findings, run_contract
 from generator.model.contracts import TODAY
 from generator.model.ids import sort_key
 from generator.model.kinds import kind_names, list_kinds

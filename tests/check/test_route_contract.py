@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.check.rules import contract_findings, run_contract
+from generator.check.route_contract import contract_findings, run_contract
 from generator.model.contracts import TODAY, ContractName
 from generator.pipeline import check_records
 

@@ -26,6 +26,7 @@ from generator.importer.import_rules import KB601
 from generator.importer.ledger import LedgerWalker
 from generator.importer.prose import ProseWalker
 from generator.importer.refusals import mend_mapping, refuses
+from generator.importer.run import contract_from_frontmatter
 from generator.importer.sections import section_keys
 from generator.importer.shared import SharedWalker
 from generator.model.files import Run
@@ -89,6 +90,7 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
                     "agent-memory-analysis-report; import an analysis set as its folder.",
                 )
         spec = declared
+    gathered.contract = contract_from_frontmatter(front, not member and spec.key == "result")
     prose = ProseWalker(gathered, document.form == "text", spec.key if member else None)
     shared = SharedWalker(gathered, prose)
     body = _sections(title_section, spec, gathered, prose, shared)

@@ -103,14 +103,18 @@ def _labels(list_key: str, registry: kinds.KindRegistry) -> dict[str, str]:
     return found
 
 
-# Other wordings of a route's labelled fields, from earlier versions of the route contract.
+# Other wordings of a route's labelled fields, from earlier versions of the route contract
+# (model/contracts.py), as the published runs write them: 'Selection', 'Selector',
+# 'Invalidation/expiry', 'Expiry', 'Activation', 'Activation/effect', 'Effect'.
 ROUTE_FIELD_ALIASES: dict[str, str] = {
     "selection": "selection_predicate",
+    "selector": "selection_predicate",
     "invalidation/expiry": "invalidation_or_expiry",
     "invalidation": "invalidation_or_expiry",
     "expiry": "invalidation_or_expiry",
     "activation": "activation_or_effect",
     "activation/effect": "activation_or_effect",
+    "effect": "activation_or_effect",
     "later read back": "later_read_back",
 }
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.importer.drafts import Draft
+from generator.model.contracts import TODAY, RouteContract
 from generator.model.ids import grammar
 
 
@@ -25,6 +26,7 @@ class Gathered:
     quote_places: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(quote) → (line, col)
     prose_quotes: list[dict[str, Any]] = field(default_factory=list)  # quotations outside records
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    contract: RouteContract = TODAY  # the route contract the document was written under
 
     def warn(self, rule: Rule, message: str, line: int, col: int, hint: str | None = None) -> None:
         self.diagnostics.append(warning(rule, message, self.display, line, col, hint))

@@ -72,6 +72,8 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
     """Put a ``Label: value`` line into its field; False when the label names no field."""
     if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE):
         route_field = route_field_of(labelled.label)
+        if route_field and route_field in draft.data.get("fields", {}):
+            return False  # stated twice: the second stays prose as written
         if route_field:
             draft.data.setdefault("fields", {})[route_field] = labelled.value
             draft.route_fields.append((route_field, labelled.label, labelled.value))

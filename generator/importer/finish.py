@@ -63,6 +63,8 @@ def assemble(
         references, identity["blocks"] = run_references(identity["blocks"])
         if references:
             run["references"] = references
+    if not gathered.contract.is_today:
+        run["contract"] = gathered.contract.name.value
     run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
     _quote_sources(gathered, records, annotations, run, supplied)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from generator.importer.columns import RUN_REFERENCE_LABELS, fold
+from generator.model.contracts import TODAY, RouteContract, contract_at
 from generator.model.files import RunReference
 from generator.model.ids import RUN_ID_PATTERN
 from generator.model.vocab import BoundaryKind, EvidenceTier
@@ -183,3 +184,18 @@ def _joined(references: list[dict[str, str]], lines: list[tuple[str, str, str]])
         return False
     references[:] = added
     return True
+
+
+def contract_from_frontmatter(front: dict[str, Any], single_result: bool) -> RouteContract:
+    """The route contract a document was written under, inferred from its frontmatter: a
+    single analysis result (the form before analysis sets) is read under the contract whose
+    documents span its run date (``run-date``, else the run ID's date); any other document,
+    and a document without frontmatter, under today's."""
+    if not front or not single_result:
+        return TODAY
+    value = front.get("run-date")
+    date = value if isinstance(value, datetime.date) else _date(str(value)) if value is not None else None
+    if date is None:
+        match = _RUN_ID.fullmatch(str(front.get("run-id") or ""))
+        date = _date(match.group("date")) if match else None
+    return contract_at(date)

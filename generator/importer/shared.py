@@ -387,18 +387,32 @@ class SharedWalker:
         if parts is None:
             return False
         fields, rest = parts
-        if kinds.list_has_role(draft.list_key, kinds.Role.ROUTE) and not _states_every_route_field(fields):
-            # A paragraph stating some of a route's labelled fields among other sentences
-            # (an earlier route contract's wording): its other text fields are read, and the
-            # route's labelled sentences stay its prose as written, neither split into a
-            # partial set of fields nor swallowed by the first label.
+        route = kinds.list_has_role(draft.list_key, kinds.Role.ROUTE)
+        if route and self.gathered.contract.exact_labels and not _states_every_route_field(fields):
+            # Under today's contract, a paragraph stating some of a route's labelled fields
+            # among other sentences: its other text fields are read, and the route's
+            # labelled sentences stay its prose as written, neither split into a partial set
+            # of fields nor swallowed by the first label. A run written under an earlier
+            # contract, whose routes stated their fields in prose in any wording, keeps
+            # those it states as its fields (the check lists what today's would flag).
             parts = field_sentences(draft.list_key, text, route_fields=False)
             if parts is None:
                 draft.add_prose(text)
                 return True
             fields, rest = parts
+        if (
+            rest
+            and route
+            and not self.gathered.contract.exact_labels
+            and any(route_field_of(field.label) for field in fields)
+        ):
+            # An earlier contract's route paragraph: its other sentences stay where they were
+            # written, the route's body when nothing structured came before.
+            draft.add_prose(rest)
+            rest = ""
         for field in fields:
-            apply_labelled(draft, field, text)
+            if not apply_labelled(draft, field, text) and route and route_field_of(field.label):
+                draft.add_prose(f"{field.label}: {field.value}")  # a field stated twice: as written
         if rest:
             draft.add_prose(rest)
         return True

@@ -21,6 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from generator.model import kinds
 from generator.model.base import RecordId, Strict, Text
+from generator.model.contracts import ContractName
 from generator.model.ids import RUN_ID_PATTERN, IdGrammar, whole_string
 from generator.model.profile import MemoryComparison
 from generator.model.prose import SHARED_RECORD_DOCUMENTS, MemoryReport, Result, shared_records_model
@@ -123,6 +124,12 @@ class Run(Strict):
         default_factory=list,
         description="The run's companion files the result names (run state, generated review, "
         "memory analysis report …), each with its path and SHA-256 as stated.",
+    )
+    contract: ContractName | None = Field(
+        default=None,
+        description="The route contract the run was written under (see 'Route contract versions' in "
+        "the authoring guide); today's when absent. An earlier contract's run is checked as that "
+        "contract had it, and what today's would flag is listed on its pages.",
     )
 
 

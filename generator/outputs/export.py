@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.check.route_contract import contract_findings
 from generator.load.fingerprint import TextDigests
 from generator.model.ids import kind_of
 from generator.model.kinds import kind_names, qualified_status_fields
@@ -93,6 +94,11 @@ class ExportSystem(_Frozen):
     records: list[ExportRecord]
     supplied: list[ExportReference]
     profile: dict[str, Any] | None = Field(description="The memory-comparison profile, keys as written.")
+    contract_findings: list[str] = Field(
+        default_factory=list,
+        description="In a run written under an earlier route contract (run.contract), what today's "
+        "contract would flag, one finding per route (never an error); empty under today's contract.",
+    )
 
 
 class ExportDocument(_Frozen):
@@ -169,6 +175,7 @@ def _system(graph: SystemGraph) -> ExportSystem:
         records=_records(graph),
         supplied=[_reference(graph, s.id) for s in graph.supplied_in_id_order],
         profile=profile.model_dump(mode="json", exclude_none=True) if profile else None,
+        contract_findings=[finding.text for finding in contract_findings(graph.system)],
     )
 
 

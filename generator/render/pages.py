@@ -13,6 +13,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from generator.check.route_contract import contract_findings, run_contract
+from generator.model.contracts import TODAY
 from generator.model.ids import sort_key
 from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
@@ -74,6 +76,17 @@ def result_view(request: PageRequest) -> dict[str, Any]:
         "section_titles": RESULT_SECTION_TITLES,
         "sources": sources_of(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": frontmatter_title(result.title)}),
+        **contract_view(graph),
+    }
+
+
+def contract_view(graph: SystemGraph) -> dict[str, Any]:
+    """The route contract the run was written under, and what today's would flag in it
+    (findings, shown on its pages; none for a run under today's contract)."""
+    return {
+        "contract": run_contract(graph.system),
+        "today_contract": TODAY,
+        "contract_findings": [finding.text for finding in contract_findings(graph.system)],
     }
 
 
@@ -160,6 +173,7 @@ def system_view(request: PageRequest) -> dict[str, Any]:
         "limitations": graph.home_page == page and bool(system.limitations),
         "annotations": system.annotations if graph.annotation_page == page else [],
         "revision_link": _revision_link(graph),
+        **contract_view(graph),
         **_set_summary(graph, request.path),
         "frontmatter": _run_frontmatter(
             graph, request.spec.type_name or "", {"title": frontmatter_title(system_name(graph))}

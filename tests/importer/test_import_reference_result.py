@@ -175,6 +175,27 @@ ACCEPTED = {
     (1081, "Affected IDs"),
     # An evidence-layer cell: the layer as its vocabulary value, the rest as its note.
     (234, "Doctrine/design, with README performance assertions kept as attributed claims"),
+    # Route fields in the earlier route contract's wording (the run's contract): each is a
+    # field shown under today's title ('Expiry' as 'Invalidation or expiry'), and two
+    # fields a clause after '; ' states are two fields.
+    (462, "Expiry: per-call deadlines and abort signals; persistent history has separate retention"),
+    (
+        462,
+        "Effect: tool execution is wired; material effect and model activation are uninspected without a run",
+    ),
+    (479, "Selection: tool identity/tier, effective args and override; expiry: call completion"),
+    (499, "Selection: agent/tool/model policy and caller isolation options"),
+    (499, "Expiry: deadlines, termination and lifecycle cleanup; durable artifacts have separate retention"),
+    (
+        522,
+        "Immediate return: runtime registration/command result; later read-back: loaded configuration on "
+        "future startup and injected messages on later turns",
+    ),
+    (
+        522,
+        "Selector: configured discovery paths and runtime calls; expiry: reload/disposal or removal, "
+        "not content truth",
+    ),
     # A quotation kept as prose with its attribution: its template string's backticks
     # read as a code span.
     (412, "`INSERT INTO graph_edges (source, target, edge_type, weight, timestamp)"),

@@ -239,3 +239,16 @@ def test_an_entry_is_written_as_json_dumps_writes_it() -> None:
     )
     expected = json.dumps(system.model_dump(mode="json"), indent=2, ensure_ascii=False)
     assert system.model_dump_json(indent=2) == expected
+
+
+def test_an_earlier_contracts_run_exports_its_contract_and_findings() -> None:
+    case = TESTS / "fixtures" / "check" / "clean-route-contract-earlier"
+    (system,) = json.loads(export_json(run_pipeline(case / "records", case)))["systems"]
+    jsonschema.Draft202012Validator(_schema()).validate({"version": 1, "systems": [system]})
+    assert system["run"]["contract"] == "six-fields-free-wording"
+    assert system["contract_findings"] == [
+        "RTE-10 states 4 of 7 route fields; lacks Delegated visibility, Activation or effect, Evidence limits"
+    ]
+    today = TESTS / "fixtures" / "check" / "clean-run"
+    (system,) = json.loads(export_json(run_pipeline(today / "records", today)))["systems"]
+    assert "contract" not in system["run"] and system["contract_findings"] == []

@@ -1,0 +1,90 @@
+"""What a run's route contract makes of its routes: the gaps today's contract finds in a
+route's labelled fields (KB304 reports them in a run under today's contract), the contract
+a run was written under, and what today's would flag in a run under an earlier one (the
+findings its pages list, never errors)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from generator.model.contracts import RouteContract, contract_named
+from generator.model.records import ROUTE_FIELD_LABELS, Route
+from generator.model.system import SystemRecords
+
+_REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RouteFieldGap:
+    """A labelled field today's route contract wants of a route with labelled fields: one it
+    lacks or leaves empty, or states as ``uninspected``/``inapplicable`` without a reason."""
+
+    route: Route
+    field: str
+    label: str
+    value: str | None
+    reasonless: bool
+
+
+def route_field_gaps(system: SystemRecords) -> Iterator[RouteFieldGap]:
+    """Every gap today's route contract finds in the routes that state labelled fields
+    (a narrative route, with none, has none)."""
+    for record in system.records:
+        if not isinstance(record, Route) or record.fields is None:
+            continue
+        for name, label in ROUTE_FIELD_LABELS.items():
+            value = getattr(record.fields, name)
+            reasonless = value is not None and _REASONLESS.fullmatch(value.strip()) is not None
+            if reasonless or value is None or not value.strip():
+                yield RouteFieldGap(record, name, label, value, reasonless)
+
+
+def run_contract(system: SystemRecords) -> RouteContract:
+    """The route contract the system's run was written under (today's when it names none)."""
+    return contract_named(system.run.contract if system.run is not None else None)
+
+
+@dataclass(frozen=True)
+class ContractFinding:
+    """What today's route contract would flag in one route of a run written under an
+    earlier one: shown on the run's pages, never an error."""
+
+    route: str
+    stated: int  # how many of today's labelled fields the route states
+    wanted: int
+    lacking: tuple[str, ...]  # the labels of the fields it lacks
+    reasonless: tuple[str, ...]  # the labels it states as uninspected/inapplicable without a reason
+
+    @property
+    def text(self) -> str:
+        parts = [f"{self.route} states {self.stated} of {self.wanted} route fields"]
+        if self.lacking:
+            parts.append("lacks " + ", ".join(self.lacking))
+        if self.reasonless:
+            parts.append("gives no reason for " + ", ".join(self.reasonless))
+        return "; ".join(parts)
+
+
+def contract_findings(system: SystemRecords) -> tuple[ContractFinding, ...]:
+    """What today's route contract would flag in a run written under an earlier one, one
+    finding per route, in record order; none for a run under today's contract (its gaps
+    are KB304 errors)."""
+    contract = run_contract(system)
+    if contract.is_today:
+        return ()
+    by_route: dict[str, list[RouteFieldGap]] = {}
+    for gap in route_field_gaps(system):
+        by_route.setdefault(gap.route.id, []).append(gap)
+    wanted = len(ROUTE_FIELD_LABELS)
+    return tuple(
+        ContractFinding(
+            route=route,
+            stated=wanted - sum(1 for gap in gaps if not gap.reasonless),
+            wanted=wanted,
+            lacking=tuple(gap.label for gap in gaps if not gap.reasonless),
+            reasonless=tuple(gap.label for gap in gaps if gap.reasonless),
+        )
+        for route, gaps in by_route.items()
+    )

@@ -176,17 +176,16 @@ class RecordBase(Strict):
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",
     )
 
-    @field_validator("statuses", mode="before")
+    @field_validator("statuses", mode="after")
     @classmethod
-    def _one_label_per_field(cls, value: Any) -> Any:
+    def _one_label_per_field(cls, value: dict[str, QualifiedStatus]) -> dict[str, QualifiedStatus]:
         """A label an earlier contract wrote otherwise (``learning``) is its current one;
-        two labels naming one field are refused, not merged."""
-        if not isinstance(value, dict):
-            return value
-        held: dict[Any, Any] = {}
+        two labels naming one field are refused, not merged. (After validation, so an
+        error in a status points at the label as written.)"""
+        held: dict[str, QualifiedStatus] = {}
         written: dict[str, str] = {}
         for label, status in value.items():
-            name = status_label(label) if isinstance(label, str) and label.strip() else label
+            name = status_label(label)
             if name in held:
                 raise PydanticCustomError(
                     "status_label_twice",

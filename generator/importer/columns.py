@@ -14,7 +14,7 @@ from typing import Any
 from generator.importer.folding import words
 from generator.model import kinds
 from generator.model.files import list_models, record_file_model
-from generator.model.records import ROUTE_FIELD_LABELS
+from generator.model.records import ROUTE_FIELD_LABELS, STATUS_LABEL_ALIASES, status_label
 from generator.model.sets import DOCUMENT_SECTION_TITLES
 
 # Other spellings of a field's title for every list, and for the lists that hold no
@@ -127,6 +127,13 @@ def route_field_of(label: str) -> str | None:
     return found or ROUTE_FIELD_ALIASES.get(folded)
 
 
+def status_label_of(label: str) -> str:
+    """A status label under its current name: ``learning`` (an earlier contract's wording)
+    → ``learning conclusion status`` (``STATUS_LABEL_ALIASES``, declared with the model
+    so a hand-written record and the status matrix fold it the same way)."""
+    return status_label(label)
+
+
 def list_key_of_id(record_id: str) -> str | None:
     spec = kinds.spec_of_id(record_id)
     return spec.list_key if spec else None
@@ -160,6 +167,7 @@ def _model_names(registry: kinds.KindRegistry) -> tuple[frozenset[str], frozense
         labels.update(label for label, _ in spec.title_aliases)
     labels.update(fold(title) for title in ROUTE_FIELD_LABELS.values())
     labels.update(ROUTE_FIELD_ALIASES)
+    labels.update(STATUS_LABEL_ALIASES)
     labels.update({"guarantee strength", "amendment"})
     labels.update(RUN_REFERENCE_LABELS)
     labels.update(fold(title) for title in kinds.shared_kind_titles().values())

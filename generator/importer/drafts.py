@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.importer.columns import field_of, route_field_of
+from generator.importer.columns import field_of, route_field_of, status_label_of
 from generator.importer.recognisers.evidence import evidence_anchors
 from generator.importer.recognisers.fields import Field, StatusLine, statuses_in_prose
 from generator.importer.recognisers.guarantee import guarantee_clause
@@ -133,8 +133,8 @@ def _narrative_route(draft: Draft) -> None:
 def _status_field_lines(draft: Draft) -> None:
     """A status line naming one of the kind's status fields, by the field's name or its
     label (a claim's ``Conclusion status: claimed`` or ``Claim conclusion status:
-    claimed``), is that field: the controlled value (a qualifier stays in the prose it was
-    written in)."""
+    claimed``), is that field: the controlled value and its qualifier, as written
+    (``claimed; default off``)."""
     spec = kinds.spec_of_list(draft.list_key)
     for name, field_label in spec.status_fields if spec else ():
         statuses = draft.data.get("statuses") or {}
@@ -143,9 +143,9 @@ def _status_field_lines(draft: Draft) -> None:
         label = next((label for label in (name.replace("_", " "), field_label) if label in statuses), None)
         if label is None:
             continue
-        split = split_status(str(statuses.pop(label)))
-        if split is not None:
-            draft.data[name] = split[0]
+        phrase = str(statuses.pop(label))
+        if split_status(phrase) is not None:
+            draft.data[name] = phrase
         if not statuses:
             del draft.data["statuses"]
 
@@ -180,6 +180,12 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
         for part in [*draft.prose_before, *draft.text_fields, *draft.prose_after]:
             for label, value in statuses_in_prose(part).items():
                 draft.data.setdefault("statuses", {}).setdefault(label, value)
+    if "statuses" in draft.data:
+        # One field under its current label (``learning`` is ``learning conclusion status``).
+        named: dict[str, Any] = {}
+        for label, value in draft.data["statuses"].items():
+            named.setdefault(status_label_of(label), value)
+        draft.data["statuses"] = named
     _status_field_lines(draft)
     if prose_statuses and "id" in draft.data and "superseded_by" not in draft.data:
         # Read from the record's text, which is kept as written (as its statuses are).

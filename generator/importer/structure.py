@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Rule, error
-from generator.importer.columns import continues_record
+from generator.importer.columns import continues_record, status_label_of
 from generator.importer.document import document_blocks, document_lines
 from generator.importer.folding import words
 from generator.importer.markdown_blocks import Block
@@ -66,9 +66,10 @@ MAX_REPORTED = 200
 _STATUS_VALUES = "|".join(
     re.escape(s.value) for s in sorted(ConclusionStatus, key=lambda s: len(s.value), reverse=True)
 )
-# ``Implementation conclusion status: wired``, also after ``. `` or ``; `` inside prose.
+# ``Implementation conclusion status: wired``, also after ``. `` or ``; `` inside prose, and
+# after ``, `` when the label names its layer (``wired, actual uptake conclusion status: …``).
 _STATUS = re.compile(
-    r"(?:^|(?<=[.;]\s)|(?<=\n))(?:[-*+]\s+)?\**"
+    r"(?:^|(?<=[.;]\s)|(?<=\n)|(?<=,\s)(?=[A-Za-z][\w /'-]{0,110}?\sconclusion status:))(?:[-*+]\s+)?\**"
     r"(?P<label>(?:[A-Za-z][\w ,/'-]{0,110}?\s)?conclusion status)\**\s*:\s*\**"
     rf"(?P<value>{_STATUS_VALUES})\b",
     re.I,
@@ -280,6 +281,10 @@ def _label(rest: str, bold_open: bool) -> tuple[str | None, str]:
         return bold.group("label").strip() or None, bold.group("body").strip()
     end = first_outside_code(_LABEL_END, rest)
     if end is not None:
+        head, semicolon, clause = rest[: end.start()].rpartition("; ")
+        if end.group() == ":" and semicolon and head.strip() and clause.lower().endswith("conclusion status"):
+            # ``Label; discovery conclusion status: wired``: the clause states a status.
+            return head.strip(), rest[len(head) + len(semicolon) :].strip()
         return rest[: end.start()].strip() or None, rest[end.end() :].strip()
     return rest.strip() or None, ""
 
@@ -421,12 +426,16 @@ def _loss_message(record_id: str, what: str) -> str:
 
 
 def _holds_status(record: dict[str, Any], label: str, value: str) -> bool:
-    statuses = {str(k).lower(): str(v).lower() for k, v in (record.get("statuses") or {}).items()}
-    held = statuses.get(label, "")
+    """Whether the record holds the status a document states, under the label's current
+    name (``learning`` is ``learning conclusion status``), its qualifier after it."""
+    statuses = {
+        status_label_of(str(k)).lower(): str(v).lower() for k, v in (record.get("statuses") or {}).items()
+    }
+    held = statuses.get(status_label_of(label).lower(), "")
     if held.startswith(value):
         return True
     own = str(record.get("conclusion_status") or record.get("status") or "").lower()
-    return label in ("conclusion status", "claim conclusion status") and own == value
+    return label in ("conclusion status", "claim conclusion status") and own.startswith(value)
 
 
 def lost_structure(

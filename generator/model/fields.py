@@ -145,7 +145,9 @@ def record_badges(record: RecordBase) -> list[Shown]:
         if getattr(record, name) is None:
             continue
         label = (fields[name].title or name).lower()
-        badges.append(Shown(label, "status", getattr(record, name)))
+        status = getattr(record, name)
+        value, qualifier = getattr(status, "value", status), getattr(status, "qualifier", None)
+        badges.append(Shown(label, "status", value, qualifier=qualifier))
     if record.architectural_status:
         badges.append(Shown("architectural status", "vocab", record.architectural_status))
     for planned in _record_plan(type(record)):

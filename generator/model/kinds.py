@@ -446,5 +446,5 @@ def qualified_status_fields(record: RecordBase) -> list[tuple[str, str, str | No
     for name, label in spec.status_fields if spec else ():
         value = getattr(record, name)
         if value is not None:
-            found.append((label, str(getattr(value, "value", value)), None))
+            found.append((label, str(getattr(value, "value", value)), getattr(value, "qualifier", None)))
     return found

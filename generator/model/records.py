@@ -7,7 +7,16 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field, WithJsonSchema, model_serializer, model_validator
+from pydantic import (
+    AnyUrl,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    WithJsonSchema,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
@@ -46,6 +55,23 @@ def split_status(text: str) -> tuple[str, str] | None:
     return None
 
 
+# Status labels renamed between versions of the analysis contract: folded label → the
+# label it is now (``Learning: uninspected`` and ``Learning conclusion status:
+# uninspected`` state one field). The importer reads its labels through the same table
+# (``importer/columns.py``), so a record and the status matrix hold one label for both.
+STATUS_LABEL_ALIASES: dict[str, str] = {
+    "learning": "learning conclusion status",
+    "reflection": "reflection conclusion status",
+    "self-improvement": "self-improvement conclusion status",
+}
+
+
+def status_label(label: str) -> str:
+    """A status label under its current name (``Learning`` → ``learning conclusion
+    status``); any other label as written."""
+    return STATUS_LABEL_ALIASES.get(" ".join(label.lower().split()), label)
+
+
 class QualifiedStatus(Strict):
     """A conclusion status as a document states it: the controlled value, and what qualifies
     it (``wired, conditional on installation``; ``wired storage, external inspection
@@ -73,7 +99,22 @@ class QualifiedStatus(Strict):
         value, qualifier = split
         return {"value": value, **({"qualifier": qualifier} if qualifier else {})}
 
+    # The phrase as a document or record file wrote it ('wired for the return channel';
+    # 'claimed; default off'), so it is dumped with the separator it was written with.
+    _written: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_written(cls, data: Any, handler: ModelWrapValidatorHandler[QualifiedStatus]) -> QualifiedStatus:
+        status = handler(data)
+        if isinstance(data, str) and not isinstance(data, ConclusionStatus):
+            written = " ".join(data.split())  # the value opens it, in any case: held as controlled
+            status._written = status.value.value + written[len(status.value.value) :]
+        return status
+
     def __str__(self) -> str:
+        if self._written is not None:
+            return self._written
         return f"{self.value.value}, {self.qualifier}" if self.qualifier else self.value.value
 
     @model_serializer
@@ -101,6 +142,9 @@ _QUALIFIED_SCHEMA: dict[str, Any] = {
         },
     ]
 }
+
+
+_OPTIONAL_QUALIFIED_SCHEMA: dict[str, Any] = {"anyOf": [*_QUALIFIED_SCHEMA["anyOf"], {"type": "null"}]}
 
 
 STANDIN_WORDS = 8  # words of a record's text that stand in for a missing label
@@ -137,6 +181,25 @@ class RecordBase(Strict):
         default=None,
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",
     )
+
+    @field_validator("statuses", mode="after")
+    @classmethod
+    def _one_label_per_field(cls, value: dict[str, QualifiedStatus]) -> dict[str, QualifiedStatus]:
+        """A label an earlier contract wrote otherwise (``learning``) is its current one;
+        two labels naming one field are refused, not merged. (After validation, so an
+        error in a status points at the label as written.)"""
+        held: dict[str, QualifiedStatus] = {}
+        written: dict[str, str] = {}
+        for label, status in value.items():
+            name = status_label(label)
+            if name in held:
+                raise PydanticCustomError(
+                    "status_label_twice",
+                    "Status labels '{first}' and '{second}' name one field, '{name}'",
+                    {"first": written[name], "second": label, "name": name},
+                )
+            held[name], written[name] = status, label
+        return held
 
     def standin_label(self) -> str | None:
         """For a record declared without a label (``**OBJ-1.** Body…``): the first words of
@@ -376,7 +439,10 @@ class Claim(RecordBase):
     # A claim may state its conclusion in one status, in several labelled ones (``design
     # conclusion status: claimed; external implementation conclusion status: uninspected``,
     # held in ``statuses``) or in none: published analyses do all three.
-    conclusion_status: ConclusionStatus | None = Field(default=None, title="Conclusion status")
+    # The one status keeps its qualifier as a labelled one does ('claimed; default off').
+    conclusion_status: Annotated[QualifiedStatus | None, WithJsonSchema(_OPTIONAL_QUALIFIED_SCHEMA)] = Field(
+        default=None, title="Conclusion status"
+    )
     boundary: Text | None = Field(
         default=None,
         title="Conclusion status and boundary",

@@ -43,7 +43,7 @@ DOCUMENTS = (
 STATED = {
     "seeds/000_d1fca30ea6d6494c.txt": (97, 66, 2, 158, 0, 2),
     "seeds/004_456987315658c088.txt": (26, 0, 0, 60, 0, 0),
-    "reference/AAS-2026-09-26-oh-my-pi-01/result.md": (67, 52, 40, 87, 38, 2),
+    "reference/AAS-2026-09-26-oh-my-pi-01/result.md": (67, 52, 41, 87, 38, 2),
     "reference/AAS-2026-09-27-napkin-01/result.md": (34, 33, 35, 75, 42, 1),
     "reference/AAS-2026-09-27-napkin-04/result.md": (31, 30, 39, 78, 37, 1),
     "reference/AAS-2026-09-27-napkin-05/result.md": (40, 37, 42, 113, 43, 3),

@@ -76,6 +76,9 @@ def test_a_list_at_the_parents_indentation_and_a_sibling_with_an_inline_value() 
 def test_the_schema_gives_values_keys_and_id_fields() -> None:
     statuses = values_at(("routes", LIST_ITEM, "statuses", "implementation conclusion status"))
     assert statuses[:3] == ["absent", "inapplicable", "uninspected"] and "causally supported" in statuses
+    # A claim's one status and a renamed label's status complete the same values.
+    assert values_at(("claims", LIST_ITEM, "conclusion_status")) == statuses
+    assert values_at(("routes", LIST_ITEM, "statuses", "learning", "value")) == statuses
     axis = values_at(("memory_comparison", "axes", "storage_substrate", "values", LIST_ITEM))
     assert "vector" in axis and "sqlite" in axis
     assert "lineage" not in axis  # another axis' name, not a value of this one

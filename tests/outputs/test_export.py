@@ -252,3 +252,26 @@ def test_an_earlier_contracts_run_exports_its_contract_and_findings() -> None:
     today = TESTS / "fixtures" / "check" / "clean-run"
     (system,) = json.loads(export_json(run_pipeline(today / "records", today)))["systems"]
     assert "contract" not in system["run"] and system["contract_findings"] == []
+
+
+def test_a_status_s_qualifier_and_renamed_label_are_exported() -> None:
+    """Each status as (label, controlled value, qualifier); the record's fields as written."""
+    exported = {}
+    for name in ("clean-statuses-semicolon-qualifier", "clean-statuses-renamed-label", "clean-statuses-none"):
+        case = TESTS / "fixtures" / "check" / name
+        document = json.loads(export_json(run_pipeline(case / "records", case)))
+        jsonschema.Draft202012Validator(_schema()).validate(document)
+        exported[name] = {record["id"]: record for record in document["systems"][0]["records"]}
+    claim = exported["clean-statuses-semicolon-qualifier"]["CLM-1"]
+    assert claim["statuses"] == [
+        {"label": "claim conclusion status", "value": "claimed", "qualifier": "default off"}
+    ]
+    assert claim["fields"]["conclusion_status"] == "claimed; default off"
+    route = exported["clean-statuses-semicolon-qualifier"]["RTE-1"]
+    assert [(s["label"], s["value"], s["qualifier"]) for s in route["statuses"]] == [
+        ("implementation conclusion status", "wired", "default off"),
+        ("operation conclusion status", "uninspected", "no run observed"),
+    ]
+    renamed = exported["clean-statuses-renamed-label"]["RTE-1"]
+    assert renamed["statuses"][1]["label"] == "learning conclusion status"
+    assert exported["clean-statuses-none"]["CLM-1"]["statuses"] == []

@@ -87,6 +87,9 @@ _BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<rest>.*)\Z
 _LABEL_END = re.compile(r"(?<![\s.][A-Za-z])(?<!\A[A-Za-z])\.(?=\s|\Z)|:(?=\s|\Z)")
 
 
+_STATUS_LABEL_END = re.compile(r"\bconclusion status\Z", re.I)
+
+
 def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:
     """Split ``Label. Body`` or ``Label: body`` where the label ends: at its first full stop,
     or at a colon when no full stop comes first (never inside a code span); a bold label
@@ -98,7 +101,12 @@ def split_label(text: str, bold_open: bool = False) -> tuple[str | None, str]:
     end = first_outside_code(_LABEL_END, text)
     if end is None:
         return (text.strip() or None), ""
-    return text[: end.start()].strip() or None, text[end.end() :].strip()
+    label = text[: end.start()]
+    head, semicolon, clause = label.rpartition("; ")
+    if end.group() == ":" and semicolon and head.strip() and _STATUS_LABEL_END.search(clause):
+        # ``Label; discovery conclusion status: wired``: the clause is a status, not the label's.
+        return head.strip(), text[len(head) + len(semicolon) :].strip()
+    return label.strip() or None, text[end.end() :].strip()
 
 
 def first_outside_code(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:

@@ -14,18 +14,40 @@ from generator.model.vocab import ConclusionStatus
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w ,/()'→-]{0,80}?):\s+(?P<value>\S.*)\Z", re.S)
 STATUS_VALUES = tuple(sorted((s.value for s in ConclusionStatus), key=len, reverse=True))
 _STATUS_LINE = re.compile(
-    r"^(?P<label>[A-Za-z][\w ,/()'-]*?conclusion status):\s*(?P<value>[^.;]*?)\.?\Z", re.I
+    r"^(?P<label>[A-Za-z][\w ,/()'-]*?conclusion status):\s*(?P<value>[^.]*?)\.?\Z", re.I
 )
 _VALUE = "|".join(re.escape(v) for v in STATUS_VALUES)
 # A status stated inside prose: "Implementation conclusion status: wired." or
 # "Parameter changes during operation: uninspected;" — a label, then a status value (in
 # bold or not) that ends the clause, or that a qualifier follows to the clause's end
 # ("wired, conditional on installation."; "wired storage, external inspection afforded").
+# A label may also open after a comma when it names the layer of a conclusion status
+# ("discovery conclusion status: wired, actual uptake conclusion status: uninspected").
 _STATUS_IN_PROSE = re.compile(
-    r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w ,/()'-]{2,130}?):\s(?P<bold>\*\*)?(?P<value>"
+    r"(?:^|(?<=\. )|(?<=; )|(?<=, )(?=[A-Za-z][\w /()'-]{0,130}?\sconclusion status:\s))"
+    r"(?P<label>[A-Za-z][\w ,/()'-]{2,130}?):\s(?P<bold>\*\*)?(?P<value>"
     + _VALUE
     + r")(?(bold)\*\*)(?P<qualifier>(?:[ ,(—–-][^.;]*?)?)(?=\.(?:\s|$)|;|$)"
 )
+# A clause that opens with a label of its own ("guarantee strength: protocol") is not a
+# qualifier of the status before it.
+_LABELLED_CLAUSE = re.compile(r"\s*(?:\*\*)?[A-Za-z][\w ,/()'-]{0,130}?(?:\*\*)?:\s")
+_CLAUSE_END = re.compile(r"\.(?:\s|\Z)|;")
+# A labelled conclusion status after a comma ends the qualifier before it.
+_NEXT_STATUS = re.compile(r",\s(?=[A-Za-z][\w /()'-]{0,130}?\sconclusion status:\s)")
+
+
+def qualifier_clauses(text: str, end: int) -> tuple[str, int]:
+    """The clauses after ``;`` at ``end`` that qualify the status before them, as written
+    (``wired; default off``), and where they end; a clause with a label of its own
+    (``; guarantee strength: protocol``) ends them. Each character is read once."""
+    while text.startswith(";", end) and not _LABELLED_CLAUSE.match(text, end + 1):
+        stop = _CLAUSE_END.search(text, end + 1)
+        stop_at = stop.start() if stop else len(text)
+        if not text[end + 1 : stop_at].strip():
+            break
+        end = stop_at
+    return text[:end], end
 
 
 @dataclass(frozen=True)
@@ -53,12 +75,16 @@ class StatusLine:
 
 def status_line(text: str) -> StatusLine | None:
     """A whole line that states a conclusion status: ``implementation conclusion status: wired``
-    (a qualifier may follow the value: ``wired, conditional on installation``)."""
+    (a qualifier may follow the value: ``wired, conditional on installation``; ``wired;
+    default off``). A later clause with a label of its own makes it no status line."""
     match = _STATUS_LINE.match(text.strip())
     if not match:
         return None
     value = match.group("value").strip()
-    phrase = status_phrase(value)
+    head, _, rest = value.partition(";")
+    if rest and any(_LABELLED_CLAUSE.match(clause + " ") for clause in rest.split(";")):
+        return None
+    phrase = status_phrase(value) if head.strip() else None
     offset = len(text) - len(text.lstrip()) + match.start("value")
     return StatusLine(match.group("label").strip().lower(), phrase or value, phrase is not None, offset)
 
@@ -76,15 +102,25 @@ def status_phrase(text: str) -> str | None:
 
 def statuses_in_prose(text: str) -> dict[str, str]:
     """Every ``label: status`` clause written in prose, label lower-cased, in order; a
-    qualified status keeps its qualifier (``wired, conditional on installation``)."""
+    qualified status keeps its qualifier (``wired, conditional on installation``), and the
+    clauses after ``;`` that qualify it (``wired; default off``)."""
     found: dict[str, str] = {}
     if ": " not in text:
         return found
-    for match in _STATUS_IN_PROSE.finditer(text):
+    position = 0
+    while (match := _STATUS_IN_PROSE.search(text, position)) is not None:
+        qualifier = match.group("qualifier")
+        cut = _NEXT_STATUS.search(qualifier)
+        if cut is not None:
+            qualifier, end = qualifier[: cut.start()], match.start("qualifier") + cut.start()
+        else:
+            written, end = qualifier_clauses(text, match.end())
+            qualifier += written[match.end() :]
         # The phrase as written: the value, then its qualifier with the separator the
         # document used (the model splits them again).
-        value = (match.group("value") + match.group("qualifier")).rstrip()
+        value = (match.group("value") + qualifier).rstrip()
         found.setdefault(match.group("label").strip().lower(), value)
+        position = max(end, match.end() if cut is None else end + 1)
     return found
 
 

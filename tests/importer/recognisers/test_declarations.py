@@ -105,6 +105,13 @@ def test_the_label_ends_at_the_first_full_stop_outside_code(text: str, label: st
         pytest.param("A label. With: colon", "A label", "With: colon", id="stop-before-colon"),
         pytest.param("**Bold label.** Body", "Bold label", "Body", id="bold"),
         pytest.param("No end at all", "No end at all", "", id="no-end"),
+        pytest.param(
+            "Skill metadata → later context; procedure; discovery conclusion status: wired. See RTE-14.",
+            "Skill metadata → later context; procedure",
+            "discovery conclusion status: wired. See RTE-14.",
+            id="status-clause-after-a-semicolon",
+        ),
+        pytest.param("Reads; writes: body", "Reads; writes", "body", id="other-clause-after-a-semicolon"),
         # A backtick that no backtick closes opens no code span: it is text (CommonMark).
         pytest.param("`open. code", "`open", "code", id="unclosed-backtick-is-text"),
         pytest.param("   ", None, "", id="blank"),

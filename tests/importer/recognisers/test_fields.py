@@ -102,6 +102,13 @@ def test_labelled_refuses(text: str) -> None:
             id="trailing-cr",
         ),
         pytest.param(
+            "Claim conclusion status: wired; default off",
+            "claim conclusion status",
+            "wired; default off",
+            True,
+            id="semicolon-qualifier",
+        ),
+        pytest.param(
             "Claim conclusion status: sort of",
             "claim conclusion status",
             "sort of",
@@ -126,7 +133,9 @@ def test_a_status_line_s_offset_points_at_its_value_as_written() -> None:
     "text",
     [
         pytest.param("status: wired", id="no-conclusion"),
-        pytest.param("Claim conclusion status: wired; more", id="second-clause"),
+        pytest.param(
+            "Claim conclusion status: wired; guarantee strength: protocol", id="labelled-second-clause"
+        ),
         pytest.param("Claim conclusion status wired", id="no-colon"),
         pytest.param("The claim conclusion status: wired. And more.", id="two-sentences"),
     ],
@@ -174,8 +183,39 @@ def test_every_conclusion_status_is_a_status_value() -> None:
         pytest.param("Conclusion status: absent", {"conclusion status": "absent"}, id="bare-label"),
         pytest.param(
             "Parameter changes during operation: uninspected; next clause",
-            {"parameter changes during operation": "uninspected"},
+            {"parameter changes during operation": "uninspected; next clause"},
             id="semicolon",
+        ),
+        pytest.param(
+            "Conclusion status: wired for the script's return; actual host execution is uninspected. "
+            "Trigger: an operator.",
+            {"conclusion status": "wired for the script's return; actual host execution is uninspected"},
+            id="qualifier-after-the-value-and-a-semicolon",
+        ),
+        pytest.param(
+            "Conclusion status: wired; default off; see RTE-2.",
+            {"conclusion status": "wired; default off; see RTE-2"},
+            id="two-semicolon-clauses",
+        ),
+        pytest.param(
+            "conclusion status: wired; guarantee strength: no claimed guarantee.",
+            {"conclusion status": "wired"},
+            id="labelled-clause-ends-the-qualifier",
+        ),
+        pytest.param(
+            "Design: claimed; external implementation: uninspected.",
+            {"design": "claimed", "external implementation": "uninspected"},
+            id="two-labelled-clauses",
+        ),
+        pytest.param(
+            "Discovery conclusion status: wired, actual uptake conclusion status: uninspected. See RTE-14.",
+            {"discovery conclusion status": "wired", "actual uptake conclusion status": "uninspected"},
+            id="labelled-status-after-a-comma",
+        ),
+        pytest.param(
+            "(1) notes, conclusion status: afforded; (2) a later round, conclusion status: uninspected.",
+            {},
+            id="bare-label-after-a-comma-is-not-a-status",
         ),
         pytest.param("Wiring: **wired**.", {"wiring": "wired"}, id="bold"),
         pytest.param(

@@ -4,6 +4,7 @@ oh-my-pi runs (skipped when ``../shared/reference`` is absent)."""
 
 from __future__ import annotations
 
+import copy as copy_module
 import difflib
 import json
 from pathlib import Path
@@ -206,6 +207,47 @@ def test_a_relabelled_record_of_the_same_content_is_one_record(tmp_path: Path) -
     assert possibly_different("Agent loop", "Sandbox policy engine", 0.4) == 0.0
     assert possibly_different("Agent loop", "Sandbox policy engine", 0.9) is None
     assert possibly_different("Conversation history", "Conversation histories kept per turn", 0.4) is None
+
+
+def test_a_renamed_status_field_and_a_file_under_another_source_id(tmp_path: Path) -> None:
+    """A status field renamed keeps its value and is shown renamed; a file cited under
+    another source of the same location and revision is moved, not removed and added."""
+    old, new = _pair(tmp_path)
+
+    def sources(data: dict) -> None:
+        copy = copy_module.deepcopy(data["sources"][0])  # no YAML alias to the first one
+        copy.update(id="SRC-3", identity="https://github.com/example/demo")
+        data["sources"].append(copy)
+
+    def routes(data: dict) -> None:
+        route = record(data, "routes", "RTE-1")
+        statuses = route["statuses"]
+        statuses["implementation status"] = statuses.pop("implementation conclusion status")
+        statuses["operational conclusion status"] = statuses.pop("operation conclusion status")
+        statuses["operational conclusion status"] = "observed"
+        route["evidence"] = ["SRC-3 src/agent/loop.py:10-20", "SRC-2 docs/loop.md:3"]
+
+    edit(new, "sources.yaml", sources)
+    edit(new, "routes.yaml", routes)
+    diff = _diff(old, new)
+    route = next(change for change in diff.changed if change.new.id == "RTE-1")
+    moves = [(m.renamed_from, m.title, m.old, m.new) for m in route.statuses]
+    assert moves == [
+        ("implementation conclusion status", "implementation status", "wired", "wired"),
+        ("operation conclusion status", "operational conclusion status", "uninspected", "observed"),
+    ]
+    assert [(m.old, m.new) for m in route.evidence_moved] == [
+        ("SRC-1 src/agent/loop.py:10-20", "SRC-3 src/agent/loop.py:10-20")
+    ]
+    assert route.evidence_added == () and route.evidence_removed == ()
+    # Only a value that moved is a conclusion that moved.
+    assert [(m.renamed_from, m.field, m.old, m.new) for m in diff.conclusions] == [
+        ("operation conclusion status", "operational conclusion status", "uninspected", "observed")
+    ]
+    text = as_text(diff)
+    assert "      operation conclusion status → operational conclusion status: uninspected → observed" in text
+    assert "evidence ~ SRC-1 src/agent/loop.py:10-20 → SRC-3 src/agent/loop.py:10-20" in text
+    _validate(diff)
 
 
 def test_label_overlap_and_normalisation() -> None:

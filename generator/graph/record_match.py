@@ -30,7 +30,9 @@ Candidates come from an inverted index (cited file → records, label and rare t
 → records, ID → record), all pairs only in a kind small enough (``ALL_PAIRS``); a key
 held by more than ``MAX_POSTINGS`` records of a run makes no candidates (it still counts
 in the score), and the assignment runs per connected group of candidates, so pairing
-stays near-linear in the records in practice.
+stays near-linear in the records in practice. A group of more than ``MAX_ASSIGNMENT``
+records on a side (the optimal assignment costs the cube of its size) is paired
+greedily, by descending score.
 
 A pair whose labels share few words may name different things. Its labels' overlap is
 the share of content words the shorter label has in common with the other: below
@@ -75,6 +77,7 @@ ROUNDS = 4
 ALL_PAIRS = 4_096  # a kind with at most this many (old × new) pairs compares them all
 MAX_POSTINGS = 48  # an index key held by more records of a run makes no candidates
 RARE_WORDS = 12  # each record's rarest text words that make candidates
+MAX_ASSIGNMENT = 1_000  # a group with more records on a side is assigned greedily
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,14 +246,18 @@ class _Pairing:
         self, group: tuple[list[int], list[int], set[tuple[int, int]]], mapping: dict[str, str]
     ) -> dict[tuple[int, int], Basis]:
         olds, news, candidates = group
-        scores = np.zeros((len(olds), len(news)))
+        large = max(len(olds), len(news)) > MAX_ASSIGNMENT
+        scores = np.zeros((0, 0) if large else (len(olds), len(news)))
         bases: dict[tuple[int, int], Basis] = {}
         row = {i: r for r, i in enumerate(olds)}
         column = {j: c for c, j in enumerate(news)}
         for i, j in candidates:
             basis = self._basis(i, j, mapping)
             bases[i, j] = basis
-            scores[row[i], column[j]] = basis.confidence
+            if not large:
+                scores[row[i], column[j]] = basis.confidence
+        if max(len(olds), len(news)) > MAX_ASSIGNMENT:
+            return _greedy(bases)
         rows, columns = linear_sum_assignment(scores, maximize=True)
         chosen = {}
         for r, c in zip(rows.tolist(), columns.tolist(), strict=True):
@@ -316,6 +323,20 @@ class _Pairing:
 
     def _norm(self, words: frozenset[str]) -> float:
         return math.sqrt(sum(self.word_idf[w] ** 2 for w in words))
+
+
+def _greedy(bases: dict[tuple[int, int], Basis]) -> dict[tuple[int, int], Basis]:
+    """Pairs by descending score, each record taken once: the assignment of a group too
+    large for the optimal one (its cost grows with the cube of the group)."""
+    chosen: dict[tuple[int, int], Basis] = {}
+    taken_old: set[int] = set()
+    taken_new: set[int] = set()
+    for (i, j), basis in sorted(bases.items(), key=lambda item: (-item[1].confidence, item[0])):
+        if basis.confidence >= THRESHOLD and i not in taken_old and j not in taken_new:
+            chosen[i, j] = basis
+            taken_old.add(i)
+            taken_new.add(j)
+    return chosen
 
 
 def _components(

@@ -11,6 +11,7 @@ from renumbered_run import copy_run, edit_a_third, permutation, renumber
 from run_diff_support import REPO_ROOT, checked
 
 from generator.cli.main import main
+from generator.graph import record_match
 from generator.graph.record_match import match_records
 from generator.graph.run_diff import diff_runs
 from generator.model.system import SystemRecords
@@ -46,6 +47,19 @@ def test_a_renumbered_and_edited_run_pairs_every_record_with_its_counterpart(
     diff = diff_runs(before, after)
     assert diff.counts.renumbered == sum(1 for a, b in mapping.items() if a != b)
     assert diff.counts.possible_different_referents == 0
+
+
+def test_a_group_too_large_for_the_optimal_assignment_is_paired_greedily(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = copy_run(REPO_ROOT / "records" / "oh-my-pi", tmp_path / "old")
+    new = copy_run(REPO_ROOT / "records" / "oh-my-pi", tmp_path / "new")
+    before = checked(old)
+    mapping = permutation([record.id for record in before.records], 11)
+    renumber(new, mapping)
+    edit_a_third(new, 11)
+    monkeypatch.setattr(record_match, "MAX_ASSIGNMENT", 4)
+    assert _pairs(before, checked(new)) == mapping
 
 
 def test_two_unrelated_systems_pair_almost_nothing() -> None:

@@ -104,16 +104,20 @@ def diff_record(
     basis: Basis,
     old_sources: dict[str, str] | None = None,
     new_sources: dict[str, str] | None = None,
+    old_renumbered: RecordBase | None = None,
 ) -> RecordChange:
-    """Compare two paired records of one kind. ``old_sources`` and ``new_sources`` give
-    each run's source IDs their location key (``record_features.source_keys``): an
-    anchor whose file the other run cites under another source of that location is
-    moved, not removed and added."""
+    """Compare two paired records of one kind. ``old_renumbered``: the old record with the
+    IDs it names written as the new run numbers them (``renumbering``), whose fields and
+    evidence are compared (its ID and statuses are the old record's). ``old_sources`` and
+    ``new_sources`` give each run's source IDs (the old run's as renumbered) their
+    location key (``record_features.source_keys``): an anchor whose file the other run
+    cites under another source of that location is moved, not removed and added."""
     spec = kinds.spec_of_id(new.id)
     status_names = {name for name, _ in spec.status_fields} if spec else set()
-    evidence = list_change("evidence", "Evidence", _anchors(old), _anchors(new))
+    read = old_renumbered if old_renumbered is not None else old
+    evidence = list_change("evidence", "Evidence", _anchors(read), _anchors(new))
     removed, added = (evidence.removed, evidence.added) if evidence else ((), ())
-    moved, removed, added = _moved_anchors(old, new, removed, added, old_sources or {}, new_sources or {})
+    moved, removed, added = _moved_anchors(read, new, removed, added, old_sources or {}, new_sources or {})
     overlap = possibly_different(old.shown_label(), new.shown_label(), basis.confidence)
     return RecordChange(
         old=record_ref(old),
@@ -127,7 +131,7 @@ def diff_record(
         evidence_added=added,
         evidence_removed=removed,
         evidence_moved=moved,
-        fields=compare_models(type(new), old, new, _OWN_COMPARISON | status_names),
+        fields=compare_models(type(new), read, new, _OWN_COMPARISON | status_names),
     )
 
 

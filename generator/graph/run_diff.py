@@ -2,16 +2,17 @@
 
 Records are paired by what they are, within each kind (``record_match``: cited files,
 label and text, paired neighbours, profile axes; the ID is one signal); each pair is
-compared field by field (``record_diff``). The diff leads with its conclusions: the
-statuses that moved on paired records (with the evidence behind each side), then the
-profile, the records newly found and no longer stated, the renumbering, and last the
-word diffs of every changed pair. Limitations
-are matched by title, annotations by target, supplied records by ID; the run, the
-memory-comparison profile and the prose documents are compared as well. The result is
-frozen and deterministic: every list is in kind and ID order (or model order), never in
-an order that depends on how the folders were read, so two folders and two git
-revisions of the same records give the same diff. An unchanged run gives an empty diff:
-every count is zero but ``unchanged``.
+compared field by field (``record_diff``), the old one's text read as renumbered (an ID
+it names that was paired with another ID written as that one, ``renumbering``). The diff
+leads with its conclusions: the statuses that moved on paired records (with the evidence
+behind each side), then the profile, the records newly found and no longer stated, the
+renumbering, and last the word diffs of every changed pair. Limitations are matched by
+title, annotations by target, supplied records by ID; the run, the memory-comparison
+profile and the prose documents are compared as well. The result is frozen and
+deterministic: every list is in kind and ID order (or model order), never in an order
+that depends on how the folders were read, so two folders and two git revisions of the
+same records give the same diff. An unchanged run gives an empty diff: every count is
+zero but ``unchanged``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from generator.graph.profile_diff import ProfileDiff, diff_profiles
 from generator.graph.record_diff import RecordChange, RecordRef, diff_record, record_ref
 from generator.graph.record_features import source_keys
 from generator.graph.record_match import Basis, Pair, match_records, normalised
+from generator.graph.renumbering import as_renumbered
 from generator.graph.word_diff import word_diff
 from generator.model import kinds
 from generator.model.files import BUILTIN_SINGLE_MODELS, Run
@@ -148,8 +150,19 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
     matching = match_records(old, new)
     old_sources, new_sources = source_keys(old), source_keys(new)
     by_new_id = {pair.new.id: pair for pair in matching.pairs}
+    # Old text read as renumbered: a mention that only follows the renumbering is no change.
+    mapping = {p.old.id: p.new.id for p in matching.pairs if p.old.id != p.new.id}
+    declared = frozenset(record.id for record in old.records)
+
+    def read_as_new(value: T) -> T:
+        return as_renumbered(value, mapping, declared)
+
+    read_sources = {mapping.get(source, source): key for source, key in old_sources.items()}
     pairs = sorted(
-        (diff_record(p.old, p.new, p.basis, old_sources, new_sources) for p in matching.pairs),
+        (
+            diff_record(p.old, p.new, p.basis, read_sources, new_sources, read_as_new(p.old))
+            for p in matching.pairs
+        ),
         key=lambda change: _order(change.new.id),
     )
     changed = tuple(p for p in pairs if p.has_changes)
@@ -179,8 +192,12 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         renumbered=renumbered,
         changed=changed,
         run=compare_models(Run, old.run, new.run),
-        limitations=_collection(Limitation, old.limitations, new.limitations, lambda x: x.title),
-        annotations=_collection(Annotation, old.annotations, new.annotations, lambda x: f"On {x.target}"),
+        limitations=_collection(
+            Limitation, [read_as_new(x) for x in old.limitations], new.limitations, lambda x: x.title
+        ),
+        annotations=_collection(
+            Annotation, [read_as_new(x) for x in old.annotations], new.annotations, lambda x: f"On {x.target}"
+        ),
         supplied=_collection(Supplied, old.supplied, new.supplied, lambda x: x.id),
         documents=_documents(old, new),
     )

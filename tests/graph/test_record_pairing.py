@@ -47,6 +47,10 @@ def test_a_renumbered_and_edited_run_pairs_every_record_with_its_counterpart(
     diff = diff_runs(before, after)
     assert diff.counts.renumbered == sum(1 for a, b in mapping.items() if a != b)
     assert diff.counts.possible_different_referents == 0
+    # The old text is read as renumbered: the records edited are the records changed, and
+    # a mention that only follows the renumbering (sources' too) is no change.
+    assert {change.new.id for change in diff.changed} == edited  # the new run's IDs
+    assert diff.conclusions == () and not diff.limitations and not diff.annotations
 
 
 def test_a_group_too_large_for_the_optimal_assignment_is_paired_greedily(

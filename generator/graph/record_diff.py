@@ -154,10 +154,10 @@ def _moved_anchors(
         return where, anchor.as_text().removeprefix(anchor.source)
 
     by_text_old = {anchor.as_text(): anchor for anchor in old.evidence}
+    by_text_new = {anchor.as_text(): anchor for anchor in new.evidence}
     waiting: dict[tuple[str, str], list[str]] = {}
     for text in reversed(added):
-        anchor = next(a for a in new.evidence if a.as_text() == text)
-        waiting.setdefault(place(anchor, new_sources), []).append(text)
+        waiting.setdefault(place(by_text_new[text], new_sources), []).append(text)
     moved: list[MovedAnchor] = []
     still_removed: list[str] = []
     for text in removed:
@@ -185,6 +185,7 @@ def statuses_of(record: RecordBase) -> dict[str, str]:
 # Words every status label may hold: a rename keeps what is left ('implementation').
 _STATUS_WORDS = frozenset(content_words("conclusion status"))
 RENAMED_LABEL = 80  # a rapidfuzz ratio of what is left of two labels that makes them one field
+MAX_RENAME_TRIES = 10_000  # label pairs compared at most, per record, to find renamed fields
 
 
 def _status_moves(old: RecordBase, new: RecordBase) -> tuple[StatusChange, ...]:
@@ -195,23 +196,25 @@ def _status_moves(old: RecordBase, new: RecordBase) -> tuple[StatusChange, ...]:
     gone = [label for label in before if label not in after]
     came = [label for label in after if label not in before]
     renamed: dict[str, str] = {}  # new label → old label
-    for label in gone:
-        match = max(
-            (c for c in came if c not in renamed and _same_field(label, c)),
-            key=lambda c: fuzz.ratio(label, c),
-            default=None,
-        )
-        if match is not None:
-            renamed[match] = label
-    _rename_generic(before, after, gone, came, renamed)
+    # A record of thousands of fields renamed is not looked through: each removed field
+    # is compared with each added one.
+    if len(gone) * len(came) <= MAX_RENAME_TRIES:
+        for label in gone:
+            match = max(
+                (c for c in came if c not in renamed and _same_field(label, c)),
+                key=lambda c: fuzz.ratio(label, c),
+                default=None,
+            )
+            if match is not None:
+                renamed[match] = label
+        _rename_generic(before, after, gone, came, renamed)
+    origins = set(renamed.values())
     moves = []
     for label in after:
         origin = renamed.get(label, label)
         if before.get(origin) != after[label] or origin != label:
             moves.append(StatusChange(label, label, before.get(origin), after[label], renamed.get(label)))
-    moves.extend(
-        StatusChange(label, label, before[label], None) for label in gone if label not in renamed.values()
-    )
+    moves.extend(StatusChange(label, label, before[label], None) for label in gone if label not in origins)
     order = {label: place for place, label in enumerate([*before, *after])}
     return tuple(sorted(moves, key=lambda m: order[m.renamed_from or m.field]))
 

@@ -162,7 +162,14 @@ def _axes_naming(profile: MemoryComparison | None) -> dict[str, set[str]]:
 
 
 def ranges_overlap(a: Sequence[LineRange], b: Sequence[LineRange]) -> bool:
-    """Whether two anchors' line ranges share a line (a whole-file anchor shares every one)."""
+    """Whether two anchors' line ranges share a line (a whole-file anchor shares every one);
+    one sweep over both sorted, never every range against every other."""
     if not a or not b:
         return True
-    return any(x.start <= y.end and y.start <= x.end for x in a for y in b)
+    events = sorted([(r.start, r.end, 0) for r in a] + [(r.start, r.end, 1) for r in b])
+    reach = [-1, -1]  # the furthest line each side's ranges so far cover
+    for start, end, side in events:
+        if reach[1 - side] >= start:
+            return True
+        reach[side] = max(reach[side], end)
+    return False

@@ -12,8 +12,10 @@ from run_diff_support import REPO_ROOT, checked
 
 from generator.cli.main import main
 from generator.graph import record_match
+from generator.graph.record_features import ranges_overlap
 from generator.graph.record_match import match_records
 from generator.graph.run_diff import diff_runs
+from generator.model.anchors import LineRange
 from generator.model.system import SystemRecords
 from generator.pipeline import check_records
 
@@ -153,3 +155,17 @@ def test_the_pairs_an_analyst_makes_between_napkin_04_and_05(
     diff = diff_runs(*napkin_runs)
     (renumbered,) = [pair for pair in diff.renumbered if pair.old.id == "CMP-2"]
     assert renumbered.new.id == "CMP-1" and "1 shared cited file: bench/longmemeval-eval.ts" in renumbered.why
+
+
+def test_line_ranges_overlap_in_one_sweep() -> None:
+    """Two anchors' line ranges are compared by one sweep over both, sorted: thousands of
+    ranges on each side cost no more than sorting them (every range against every other
+    would be hundreds of millions of comparisons here)."""
+    assert ranges_overlap([LineRange(1, 5)], [LineRange(5, 9)])
+    assert not ranges_overlap([LineRange(1, 4)], [LineRange(5, 9)])
+    assert ranges_overlap([LineRange(10, 20), LineRange(1, 2)], [LineRange(3, 4), LineRange(15, 15)])
+    assert not ranges_overlap([LineRange(10, 20), LineRange(1, 2)], [LineRange(3, 4), LineRange(21, 30)])
+    assert ranges_overlap([], [LineRange(1, 1)])  # a whole file shares every line
+    evens = [LineRange(2 * i, 2 * i) for i in range(20_000)]
+    odds = [LineRange(2 * i + 1, 2 * i + 1) for i in range(20_000)]
+    assert not ranges_overlap(evens, odds)

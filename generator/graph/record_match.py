@@ -1,120 +1,365 @@
-"""Which record of one run is which record of the other.
+"""Which record of one run is which record of the other: pairing by what records are.
 
-Records are matched by ID first. An ID that only one run declares may have been
-renumbered: such records are matched by kind and normalised label (case folded,
-punctuation and runs of spaces made one space), when exactly one record of each run
-has that kind and label; a label shared by several records of a run matches none.
+An analysis run again numbers its records afresh, so an ID is one signal, not the key.
+Within a kind, the records of the two runs are paired one to one by a combined score
+(``Basis``) of what they are:
 
-A pair with the same ID whose labels share few words may name different things (IDs
-are meant never to change referent; a renumbered analysis may break that). Its labels'
-overlap is the share of content words (case folded, punctuation dropped, a plural 's'
-dropped, a few function words left out) that the shorter label has in common with the
-other: below ``REFERENT_OVERLAP`` the pair is flagged, and still compared as one record.
+- **anchors** (weight ``W_ANCHORS``): the files both cite, whatever the source's ID (a
+  file is keyed by its source's location and revision, ``record_features``), each shared
+  file weighed by how rare it is among the records (a file every record cites says
+  little), and by ``DISJOINT_LINES`` when both cite line ranges that do not overlap; the
+  whole scaled by the square root of the rarest shared file's rarity (two records citing nothing but the
+  README share everything they cite, and it says little); a source's own
+  "file" is its location, so sources pair by location and revision first;
+- **label** (``W_LABEL``): the labels' content words compared with rapidfuzz (the mean of
+  its token-sort and token-set ratios);
+- **text** (``W_TEXT``): the content words of all their text (IDs left out), each
+  weighed by its rarity, as a cosine;
+- **neighbours** (``W_NEIGHBOURS``): the records each cites or is cited by that are
+  themselves paired with each other (iterated: a round's pairs feed the next round,
+  ``ROUNDS`` at most, until nothing moves);
+- **profile axes** (``W_AXES``): the axes of the memory-comparison profile naming both.
+
+A signal counts only when both records have something to compare (two records without
+anchors are judged on the rest); the score is the weighted mean of those that count,
+plus ``SAME_ID_BONUS`` when the IDs agree. An optimal assignment
+(``scipy.optimize.linear_sum_assignment``) per kind maximises the total score; a pair
+scoring under ``THRESHOLD`` is no pair, its records are added or removed.
+
+Candidates come from an inverted index (cited file → records, label and rare text words
+→ records, ID → record), all pairs only in a kind small enough (``ALL_PAIRS``); a key
+held by more than ``MAX_POSTINGS`` records of a run makes no candidates (it still counts
+in the score), and the assignment runs per connected group of candidates, so pairing
+stays near-linear in the records in practice. A group of more than ``MAX_ASSIGNMENT``
+records on a side (the optimal assignment costs the cube of its size) is paired
+greedily, by descending score.
+
+A pair whose labels share few words may name different things. Its labels' overlap is
+the share of content words the shorter label has in common with the other: below
+``REFERENT_OVERLAP``, on a pair scoring under ``SURE``, the pair is flagged, and still
+compared as one record.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
-T = TypeVar("T")
+import numpy as np
+from rapidfuzz import fuzz
+from scipy.optimize import linear_sum_assignment
 
-# A pair of labels sharing less than half of the shorter one's content words is flagged.
-REFERENT_OVERLAP = 0.5
-
-_PUNCTUATION = re.compile(r"[\W_]+")
-_FUNCTION_WORDS = frozenset(
-    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "is", "its", "of", "on", "or"}
-    | {"the", "then", "to", "via", "with"}
+from generator.graph.record_features import (
+    Features,
+    content_words,
+    features_of,
+    normalised,
+    ranges_overlap,
 )
+from generator.model.records import RecordBase
+from generator.model.system import SystemRecords
+
+__all__ = ["Basis", "Matching", "Pair", "label_overlap", "match_records", "normalised", "possibly_different"]
+
+W_ANCHORS = 0.35
+W_LABEL = 0.25
+W_TEXT = 0.25
+W_NEIGHBOURS = 0.10
+W_AXES = 0.05
+SAME_ID_BONUS = 0.10
+THRESHOLD = 0.33  # a pair scoring less is no pair
+DISJOINT_LINES = 0.3  # a shared file whose cited line ranges do not overlap counts this much
+SURE = 0.45  # a pair scoring this much is not flagged whatever its labels
+REFERENT_OVERLAP = 0.5  # labels sharing less than half of the shorter one's words are flagged
+ROUNDS = 4
+ALL_PAIRS = 4_096  # a kind with at most this many (old × new) pairs compares them all
+MAX_POSTINGS = 48  # an index key held by more records of a run makes no candidates
+RARE_WORDS = 12  # each record's rarest text words that make candidates
+MAX_ASSIGNMENT = 1_000  # a group with more records on a side is assigned greedily
 
 
-def normalised(label: str) -> str:
-    """A label as matching compares it: case folded, punctuation and spaces one space."""
-    return _PUNCTUATION.sub(" ", label.casefold()).strip()
+@dataclass(frozen=True, slots=True)
+class Basis:
+    """Why two records are paired: the score and each signal that made it."""
+
+    confidence: float  # the combined score, 0 to 1 (rounded to two places)
+    same_id: bool
+    shared_files: tuple[str, ...]  # the cited files (paths or locators) both cite, sorted
+    label_similarity: float | None  # None: one of them has no label
+    text_similarity: float | None
+    paired_neighbours: int  # cited or citing records paired with each other
+    profile_axes: tuple[str, ...]  # axes naming both
+
+    def reasons(self) -> tuple[str, ...]:
+        """The signals in words, strongest kinds first ('3 shared files: a.ts, …')."""
+        found = []
+        if self.shared_files:
+            shown = ", ".join(self.shared_files[:3]) + (", …" if len(self.shared_files) > 3 else "")
+            count = len(self.shared_files)
+            found.append(f"{count} shared cited file{'s' * (count > 1)}: {shown}")
+        if self.label_similarity is not None and self.label_similarity >= 0.5:
+            found.append(f"label {self.label_similarity:.0%} similar")
+        if self.text_similarity is not None and self.text_similarity >= 0.2:
+            found.append(f"text {self.text_similarity:.0%} similar")
+        if self.paired_neighbours:
+            found.append(f"{self.paired_neighbours} paired neighbour{'s' * (self.paired_neighbours > 1)}")
+        if self.profile_axes:
+            found.append("named by profile axes " + ", ".join(self.profile_axes))
+        if self.same_id:
+            found.append("same ID")
+        return tuple(found)
 
 
-def content_words(label: str) -> frozenset[str]:
-    """The words a label's overlap counts: no function words, a plural 's' dropped."""
-    words = (word for word in normalised(label).split() if word not in _FUNCTION_WORDS)
-    return frozenset(word[:-1] if len(word) > 3 and word.endswith("s") else word for word in words)
+@dataclass(frozen=True, slots=True)
+class Pair:
+    old: RecordBase
+    new: RecordBase
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Matching:
+    """The pairs, in the old run's order, and what is left on each side."""
+
+    pairs: tuple[Pair, ...]
+    removed: tuple[RecordBase, ...]
+    added: tuple[RecordBase, ...]
 
 
 def label_overlap(old: str | None, new: str | None) -> float | None:
     """The share of the shorter label's content words the other has; None when either
     label has none (nothing to compare)."""
-    a, b = content_words(old or ""), content_words(new or "")
+    a, b = frozenset(content_words(old or "")), frozenset(content_words(new or ""))
     if not a or not b:
         return None
     return len(a & b) / min(len(a), len(b))
 
 
-def possibly_different(old: str | None, new: str | None) -> float | None:
-    """The labels' overlap when it is low enough to flag the pair, else None."""
+def possibly_different(old: str | None, new: str | None, confidence: float = 0.0) -> float | None:
+    """The labels' overlap when it is low enough to flag the pair (and the pair is not
+    sure on other grounds), else None."""
     overlap = label_overlap(old, new)
-    return overlap if overlap is not None and overlap < REFERENT_OVERLAP else None
+    flagged = overlap is not None and overlap < REFERENT_OVERLAP and confidence < SURE
+    return overlap if flagged else None
 
 
-@dataclass(frozen=True, slots=True)
-class Matching(Generic[T]):
-    """Pairs by ID, pairs matched by kind and label, and what is left on each side."""
-
-    same_id: tuple[tuple[T, T], ...]
-    renumbered: tuple[tuple[T, T], ...]
-    removed: tuple[T, ...]
-    added: tuple[T, ...]
+def match_records(old: SystemRecords, new: SystemRecords) -> Matching:
+    """Pair two runs' records one to one within each kind (see the module's docstring)."""
+    return _Pairing(features_of(old), features_of(new)).run(old.records, new.records)
 
 
-def match_records(
-    old: Sequence[T],
-    new: Sequence[T],
-    ident: Callable[[T], str],
-    kind_and_label: Callable[[T], tuple[str, str] | None],
-) -> Matching[T]:
-    """Match two runs' records: by ID, then the rest by unique (kind, normalised label).
+@dataclass(slots=True)
+class _Static:
+    """A candidate pair's signals that do not depend on other pairs."""
 
-    ``kind_and_label`` gives a record's kind code and label, or None when it has no label
-    to match by. The first record of an ID counts (IDs are unique in a clean run).
-    """
-    old_by_id = _first_by(old, ident)
-    new_by_id = _first_by(new, ident)
-    same_id = tuple((item, new_by_id[key]) for key, item in old_by_id.items() if key in new_by_id)
-    old_only = [item for key, item in old_by_id.items() if key not in new_by_id]
-    new_only = [item for key, item in new_by_id.items() if key not in old_by_id]
-    old_keys = _unique_keys(old_only, kind_and_label)
-    new_keys = _unique_keys(new_only, kind_and_label)
-    renumbered = tuple((item, new_keys[key]) for key, item in old_keys.items() if key in new_keys)
-    paired_old = {id(pair[0]) for pair in renumbered}
-    paired_new = {id(pair[1]) for pair in renumbered}
-    return Matching(
-        same_id,
-        renumbered,
-        tuple(item for item in old_only if id(item) not in paired_old),
-        tuple(item for item in new_only if id(item) not in paired_new),
-    )
+    anchors: float | None
+    files: tuple[str, ...]
+    label: float | None
+    text: float | None
+    axes: tuple[str, ...]
+    same_id: bool
 
 
-def _first_by(items: Sequence[T], key: Callable[[T], str]) -> dict[str, T]:
-    found: dict[str, T] = {}
-    for item in items:
-        found.setdefault(key(item), item)
-    return found
+class _Pairing:
+    def __init__(self, old: list[Features], new: list[Features]) -> None:
+        self.old, self.new = old, new
+        both = [*old, *new]
+        total = max(len(both), 1)
+        file_df = Counter(key for f in both for key in f.files)
+        word_df = Counter(word for f in both for word in f.words)
+        self.file_idf = {key: math.log(1 + total / n) for key, n in file_df.items()}
+        self.rare_file = math.log(1 + total / 2)  # a file one record of each run cites
+        self.word_idf = {word: math.log(1 + total / n) for word, n in word_df.items()}
+        self.word_norm = [self._norm(f.words) for f in old], [self._norm(f.words) for f in new]
+        self.static: dict[tuple[int, int], _Static] = {}
+
+    def run(self, old_records: Sequence[RecordBase], new_records: Sequence[RecordBase]) -> Matching:
+        groups = self._candidate_groups()
+        mapping: dict[str, str] = {}
+        chosen: dict[tuple[int, int], Basis] = {}
+        for _ in range(ROUNDS):
+            chosen = {}
+            for group in groups:
+                chosen.update(self._assign(group, mapping))
+            new_mapping = {self.old[i].id: self.new[j].id for i, j in chosen}
+            if new_mapping == mapping:
+                break
+            mapping = new_mapping
+        paired_old = {i for i, _ in chosen}
+        paired_new = {j for _, j in chosen}
+        pairs = tuple(
+            Pair(old_records[i], new_records[j], chosen[i, j]) for i, j in sorted(chosen, key=lambda p: p[0])
+        )
+        return Matching(
+            pairs,
+            tuple(r for i, r in enumerate(old_records) if i not in paired_old),
+            tuple(r for j, r in enumerate(new_records) if j not in paired_new),
+        )
+
+    # ------------------------------------------------------------------ candidates
+
+    def _candidate_groups(self) -> list[tuple[list[int], list[int], set[tuple[int, int]]]]:
+        """Per kind, the connected groups of candidate pairs: (old indices, new indices, pairs)."""
+        by_kind: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+        for i, f in enumerate(self.old):
+            by_kind[f.kind][0].append(i)
+        for j, f in enumerate(self.new):
+            by_kind[f.kind][1].append(j)
+        groups = []
+        for kind in sorted(by_kind):
+            olds, news = by_kind[kind]
+            if not olds or not news:
+                continue
+            if len(olds) * len(news) <= ALL_PAIRS:
+                candidates = {(i, j) for i in olds for j in news}
+            else:
+                candidates = self._indexed(olds, news)
+            groups.extend(_components(candidates))
+        return groups
+
+    def _indexed(self, olds: list[int], news: list[int]) -> set[tuple[int, int]]:
+        """Candidate pairs sharing a cited file, a label word, a rare text word or the ID."""
+        index: dict[object, list[int]] = defaultdict(list)
+        for j in news:
+            for key in self._keys(self.new[j]):
+                index[key].append(j)
+        candidates: set[tuple[int, int]] = set()
+        for i in olds:
+            for key in self._keys(self.old[i]):
+                posting = index.get(key, ())
+                if len(posting) <= MAX_POSTINGS:
+                    candidates.update((i, j) for j in posting)
+        return candidates
+
+    def _keys(self, f: Features) -> Iterable[object]:
+        yield ("id", f.id)
+        yield from (("file", key) for key in f.files)
+        yield from (("label", word) for word in set(f.label.split()))
+        rare = sorted(f.words, key=lambda w: (-self.word_idf[w], w))[:RARE_WORDS]
+        yield from (("word", word) for word in rare)
+
+    # ------------------------------------------------------------------ scores
+
+    def _assign(
+        self, group: tuple[list[int], list[int], set[tuple[int, int]]], mapping: dict[str, str]
+    ) -> dict[tuple[int, int], Basis]:
+        olds, news, candidates = group
+        large = max(len(olds), len(news)) > MAX_ASSIGNMENT
+        scores = np.zeros((0, 0) if large else (len(olds), len(news)))
+        bases: dict[tuple[int, int], Basis] = {}
+        row = {i: r for r, i in enumerate(olds)}
+        column = {j: c for c, j in enumerate(news)}
+        for i, j in candidates:
+            basis = self._basis(i, j, mapping)
+            bases[i, j] = basis
+            if not large:
+                scores[row[i], column[j]] = basis.confidence
+        if max(len(olds), len(news)) > MAX_ASSIGNMENT:
+            return _greedy(bases)
+        rows, columns = linear_sum_assignment(scores, maximize=True)
+        chosen = {}
+        for r, c in zip(rows.tolist(), columns.tolist(), strict=True):
+            pair = (olds[r], news[c])
+            if pair in bases and bases[pair].confidence >= THRESHOLD:
+                chosen[pair] = bases[pair]
+        return chosen
+
+    def _basis(self, i: int, j: int, mapping: dict[str, str]) -> Basis:
+        static = self.static.get((i, j))
+        if static is None:
+            static = self.static[i, j] = self._static(i, j)
+        a, b = self.old[i], self.new[j]
+        signals = [(W_ANCHORS, static.anchors), (W_LABEL, static.label), (W_TEXT, static.text)]
+        paired = 0
+        if a.neighbours and b.neighbours and mapping:
+            paired = sum(1 for x in a.neighbours if mapping.get(x) in b.neighbours)
+            signals.append((W_NEIGHBOURS, 2 * paired / (len(a.neighbours) + len(b.neighbours))))
+        if a.axes and b.axes:
+            signals.append((W_AXES, len(a.axes & b.axes) / len(a.axes | b.axes)))
+        counted = [(weight, value) for weight, value in signals if value is not None]
+        weight = sum(w for w, _ in counted)
+        score = sum(w * v for w, v in counted) / weight if weight else 0.0
+        score = min(1.0, score + (SAME_ID_BONUS if static.same_id else 0.0))
+        return Basis(
+            confidence=round(score, 2),
+            same_id=static.same_id,
+            shared_files=static.files,
+            label_similarity=round(static.label, 2) if static.label is not None else None,
+            text_similarity=round(static.text, 2) if static.text is not None else None,
+            paired_neighbours=paired,
+            profile_axes=static.axes,
+        )
+
+    def _static(self, i: int, j: int) -> _Static:
+        a, b = self.old[i], self.new[j]
+        anchors, files = self._anchors(a, b)
+        label = None
+        if a.label and b.label:
+            label = (fuzz.token_sort_ratio(a.label, b.label) + fuzz.token_set_ratio(a.label, b.label)) / 200
+        text = None
+        norms = self.word_norm[0][i] * self.word_norm[1][j]
+        if norms:
+            shared = sum(self.word_idf[w] ** 2 for w in a.words & b.words)
+            text = shared / norms
+        return _Static(anchors, files, label, text, tuple(sorted(a.axes & b.axes)), a.id == b.id)
+
+    def _anchors(self, a: Features, b: Features) -> tuple[float | None, tuple[str, ...]]:
+        if not a.files or not b.files:
+            return None, ()
+        shared = 0.0
+        rarity = 0.0
+        names = []
+        for key in a.files.keys() & b.files.keys():
+            overlap = ranges_overlap(a.files[key], b.files[key])
+            shared += self.file_idf[key] * (1.0 if overlap else DISJOINT_LINES)
+            rarity = max(rarity, self.file_idf[key])
+            names.append(key[1] or key[0])
+        total = sum(self.file_idf[k] for k in a.files) + sum(self.file_idf[k] for k in b.files)
+        # Two records citing README.md alone share all they cite, and say little by it.
+        specific = math.sqrt(min(1.0, rarity / self.rare_file))
+        return 2 * shared / total * specific, tuple(sorted(names))
+
+    def _norm(self, words: frozenset[str]) -> float:
+        return math.sqrt(sum(self.word_idf[w] ** 2 for w in words))
 
 
-def _unique_keys(
-    items: Sequence[T], kind_and_label: Callable[[T], tuple[str, str] | None]
-) -> dict[tuple[str, str], T]:
-    """Records by (kind, normalised label), leaving out every key more than one holds."""
-    found: dict[tuple[str, str], T] = {}
-    shared: set[tuple[str, str]] = set()
-    for item in items:
-        named = kind_and_label(item)
-        if named is None or not normalised(named[1]):
-            continue
-        key = (named[0], normalised(named[1]))
-        if key in found:
-            shared.add(key)
-        found[key] = item
-    return {key: item for key, item in found.items() if key not in shared}
+def _greedy(bases: dict[tuple[int, int], Basis]) -> dict[tuple[int, int], Basis]:
+    """Pairs by descending score, each record taken once: the assignment of a group too
+    large for the optimal one (its cost grows with the cube of the group)."""
+    chosen: dict[tuple[int, int], Basis] = {}
+    taken_old: set[int] = set()
+    taken_new: set[int] = set()
+    for (i, j), basis in sorted(bases.items(), key=lambda item: (-item[1].confidence, item[0])):
+        if basis.confidence >= THRESHOLD and i not in taken_old and j not in taken_new:
+            chosen[i, j] = basis
+            taken_old.add(i)
+            taken_new.add(j)
+    return chosen
+
+
+def _components(
+    candidates: set[tuple[int, int]],
+) -> list[tuple[list[int], list[int], set[tuple[int, int]]]]:
+    """The connected groups of a bipartite candidate graph, each in index order."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(node: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j in candidates:
+        a, b = find(("o", i)), find(("n", j))
+        if a != b:
+            parent[a] = b
+    grouped: dict[tuple[str, int], set[tuple[int, int]]] = defaultdict(set)
+    for i, j in candidates:
+        grouped[find(("o", i))].add((i, j))
+    found = []
+    for pairs in grouped.values():
+        found.append((sorted({i for i, _ in pairs}), sorted({j for _, j in pairs}), pairs))
+    return sorted(found, key=lambda group: (group[0][0], group[1][0]))

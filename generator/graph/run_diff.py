@@ -1,13 +1,18 @@
 """What changed between two analysis runs of one system: ``diff_runs(old, new)``.
 
-Records are matched by ID, then by kind and label where IDs were renumbered
-(``record_match``); each pair is compared field by field (``record_diff``). Limitations
-are matched by title, annotations by target, supplied records by ID; the run, the
-memory-comparison profile and the prose documents are compared as well. The result is
-frozen and deterministic: every list is in kind and ID order (or model order), never in
-an order that depends on how the folders were read, so two folders and two git
-revisions of the same records give the same diff. An unchanged run gives an empty diff:
-every count is zero but ``unchanged``.
+Records are paired by what they are, within each kind (``record_match``: cited files,
+label and text, paired neighbours, profile axes; the ID is one signal); each pair is
+compared field by field (``record_diff``), the old one's text read as renumbered (an ID
+it names that was paired with another ID written as that one, ``renumbering``). The diff
+leads with its conclusions: the statuses that moved on paired records (with the evidence
+behind each side), then the profile, the records newly found and no longer stated, the
+renumbering, and last the word diffs of every changed pair. Limitations are matched by
+title, annotations by target, supplied records by ID; the run, the memory-comparison
+profile and the prose documents are compared as well. The result is frozen and
+deterministic: every list is in kind and ID order (or model order), never in an order
+that depends on how the folders were read, so two folders and two git revisions of the
+same records give the same diff. An unchanged run gives an empty diff: every count is
+zero but ``unchanged``.
 """
 
 from __future__ import annotations
@@ -18,15 +23,19 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel
 
-from generator.graph.field_diff import FieldChanges, compare_models, title_of
+from generator.graph.field_diff import FieldChanges, TextChange, compare_models, title_of
 from generator.graph.profile_diff import ProfileDiff, diff_profiles
 from generator.graph.record_diff import RecordChange, RecordRef, diff_record, record_ref
-from generator.graph.record_match import match_records, normalised
+from generator.graph.record_features import source_keys
+from generator.graph.record_match import Basis, Pair, match_records, normalised
+from generator.graph.renumbering import as_renumbered
+from generator.graph.word_diff import word_diff
 from generator.model import kinds
 from generator.model.files import BUILTIN_SINGLE_MODELS, Run
 from generator.model.ids import sort_key
 from generator.model.records import Annotation, Limitation, RecordBase, Supplied
 from generator.model.system import SystemRecords
+from generator.model.walk import collect
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -41,10 +50,37 @@ class Counts:
 
     added: int
     removed: int
-    changed: int
-    renumbered: int
-    unchanged: int
+    changed: int  # paired records with a change beyond the ID
+    renumbered: int  # paired records whose IDs differ
+    unchanged: int  # paired records of one ID without a change
     possible_different_referents: int
+    conclusions_moved: int  # statuses that moved on paired records
+
+
+@dataclass(frozen=True, slots=True)
+class ConclusionMove:
+    """A status of a paired record that moved (``wired → claimed``), with the evidence
+    behind each side: the anchors each run's record cites."""
+
+    old_record: RecordRef
+    new_record: RecordRef
+    field: str  # the status's label (the new run's when both state it)
+    renamed_from: str | None  # the old run's label, when the field was renamed
+    old: str | None
+    new: str | None
+    old_evidence: tuple[str, ...]
+    new_evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Renumbering:
+    """A pair whose IDs differ: the two records, how sure the pairing is and why."""
+
+    old: RecordRef
+    new: RecordRef
+    confidence: float
+    why: tuple[str, ...]
+    basis: Basis
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,26 +111,30 @@ class DocumentChange:
     document: str
     change: Literal["added", "removed", "changed"]
     sections: tuple[str, ...] = ()
+    texts: tuple[TextChange, ...] = ()  # each changed section's word diff
 
 
 @dataclass(frozen=True, slots=True)
 class RunDiff:
-    """Everything that differs between two runs of one system."""
+    """Everything that differs between two runs of one system, conclusions first:
+    statuses that moved, the profile, records newly found (``added``) and no longer
+    stated (``removed``), renumbering, then every changed pair with its word diffs."""
 
     old_system: str
     new_system: str
     old_run_id: str | None
     new_run_id: str | None
     counts: Counts
+    conclusions: tuple[ConclusionMove, ...]
+    profile: ProfileDiff
     added: tuple[RecordRef, ...]
     removed: tuple[RecordRef, ...]
-    renumbered: tuple[RecordChange, ...]
+    renumbered: tuple[Renumbering, ...]
     changed: tuple[RecordChange, ...]
     run: FieldChanges
     limitations: CollectionDiff
     annotations: CollectionDiff
     supplied: CollectionDiff
-    profile: ProfileDiff
     documents: tuple[DocumentChange, ...]
 
     @property
@@ -107,19 +147,37 @@ class RunDiff:
 
 def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
     """Compare two validated runs of one system (the old one first)."""
-    matching = match_records(old.records, new.records, lambda r: r.id, _kind_and_label)
-    pairs = [diff_record(before, after) for before, after in matching.same_id]
-    changed = tuple(sorted((p for p in pairs if p.has_changes), key=lambda p: _order(p.new.id)))
-    renumbered = tuple(
-        sorted((diff_record(a, b) for a, b in matching.renumbered), key=lambda p: _order(p.new.id))
+    matching = match_records(old, new)
+    old_sources, new_sources = source_keys(old), source_keys(new)
+    by_new_id = {pair.new.id: pair for pair in matching.pairs}
+    # Old text read as renumbered: a mention that only follows the renumbering is no change.
+    mapping = {p.old.id: p.new.id for p in matching.pairs if p.old.id != p.new.id}
+    declared = frozenset(record.id for record in old.records)
+
+    def read_as_new(value: T) -> T:
+        return as_renumbered(value, mapping, declared)
+
+    read_sources = {mapping.get(source, source): key for source, key in old_sources.items()}
+    pairs = sorted(
+        (
+            diff_record(p.old, p.new, p.basis, read_sources, new_sources, read_as_new(p.old))
+            for p in matching.pairs
+        ),
+        key=lambda change: _order(change.new.id),
     )
+    changed = tuple(p for p in pairs if p.has_changes)
+    renumbered = tuple(
+        Renumbering(p.old, p.new, p.basis.confidence, p.why, p.basis) for p in pairs if p.old.id != p.new.id
+    )
+    moves = tuple(move for change in changed for move in _conclusions(change, by_new_id[change.new.id]))
     counts = Counts(
         added=len(matching.added),
         removed=len(matching.removed),
         changed=len(changed),
         renumbered=len(renumbered),
-        unchanged=len(pairs) - len(changed),
+        unchanged=sum(1 for p in pairs if not p.has_changes and p.old.id == p.new.id),
         possible_different_referents=sum(1 for p in changed if p.possible_different_referent),
+        conclusions_moved=len(moves),
     )
     return RunDiff(
         old_system=old.slug,
@@ -127,25 +185,34 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         old_run_id=old.run.run_id if old.run else None,
         new_run_id=new.run.run_id if new.run else None,
         counts=counts,
+        conclusions=moves,
+        profile=diff_profiles(old.memory_comparison, new.memory_comparison),
         added=_refs(matching.added),
         removed=_refs(matching.removed),
         renumbered=renumbered,
         changed=changed,
         run=compare_models(Run, old.run, new.run),
-        limitations=_collection(Limitation, old.limitations, new.limitations, lambda x: x.title),
-        annotations=_collection(Annotation, old.annotations, new.annotations, lambda x: f"On {x.target}"),
+        limitations=_collection(
+            Limitation, [read_as_new(x) for x in old.limitations], new.limitations, lambda x: x.title
+        ),
+        annotations=_collection(
+            Annotation, [read_as_new(x) for x in old.annotations], new.annotations, lambda x: f"On {x.target}"
+        ),
         supplied=_collection(Supplied, old.supplied, new.supplied, lambda x: x.id),
-        profile=diff_profiles(old.memory_comparison, new.memory_comparison),
         documents=_documents(old, new),
     )
 
 
-def _kind_and_label(record: RecordBase) -> tuple[str, str] | None:
-    """A record's kind code and the label it is matched by: its label (or stand-in), or
-    for a source, which has none, its identity."""
-    spec = kinds.spec_of_id(record.id)
-    label = record.shown_label() or getattr(record, "identity", None)
-    return (spec.code if spec else "", label) if isinstance(label, str) else None
+def _conclusions(change: RecordChange, pair: Pair) -> tuple[ConclusionMove, ...]:
+    before = tuple(anchor.as_text() for anchor in pair.old.evidence)
+    after = tuple(anchor.as_text() for anchor in pair.new.evidence)
+    return tuple(
+        ConclusionMove(
+            change.old, change.new, move.field, move.renamed_from, move.old, move.new, before, after
+        )
+        for move in change.statuses
+        if move.old != move.new  # a field renamed alone is shown with the record, not here
+    )
 
 
 def _order(record_id: str) -> tuple[int, tuple[str, str, int, str]]:
@@ -210,12 +277,26 @@ def _document(name: str, old: BaseModel | None, new: BaseModel | None) -> Docume
         return None
     if old is None or new is None:
         return DocumentChange(name, _change(old, new))
-    sections = tuple(
-        title_of(field, info)
+    changed = [
+        (field, title_of(field, info))
         for field, info in type(new).model_fields.items()
         if getattr(old, field, None) != getattr(new, field, None)
-    )
-    return DocumentChange(name, "changed", sections)
+    ]
+    texts = []
+    for field, title in changed:
+        diff = word_diff(_prose(getattr(old, field, None)), _prose(getattr(new, field, None)))
+        if any(op.op != "equal" for op in diff.ops):  # not a section whose placements alone moved
+            texts.append(TextChange(field, title, diff.ops, diff.whole))
+    return DocumentChange(name, "changed", tuple(title for _, title in changed), tuple(texts))
+
+
+def _prose(value: object) -> str | None:
+    """A section's prose as one text (its paragraphs, items and cells in order)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return "\n\n".join(text.text for text in collect(value).texts)
 
 
 def _change(old: object | None, new: object | None) -> Literal["added", "removed", "changed"]:

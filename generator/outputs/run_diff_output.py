@@ -1,6 +1,10 @@
 """A run diff for tools (JSON, with its schema ``schemas/diff.schema.json``) and for people
 (plain text: '+' added, '-' removed, '~' changed, word changes as ``[-old-]{+new+}``).
 
+Conclusions come first: the statuses that moved (with the evidence behind each side),
+the profile, the records newly found and no longer stated, the renumbering (each pair
+with its confidence and why), and only then the word diffs of the changed records.
+
 Both are deterministic: they keep the diff's own order, the JSON keys come in the
 dataclasses' field order, and lines end with a newline.
 """
@@ -16,10 +20,10 @@ from pydantic import TypeAdapter
 from generator.graph.field_diff import FieldChanges, TextChange
 from generator.graph.profile_diff import AxisChange, ProfileDiff
 from generator.graph.record_diff import RecordChange, RecordRef
-from generator.graph.run_diff import CollectionDiff, RunDiff
+from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentChange, Renumbering, RunDiff
 from generator.graph.word_diff import elided
 
-DIFF_VERSION = 1
+DIFF_VERSION = 2
 DIFF_SCHEMA_PATH = "schemas/diff.schema.json"
 CONTEXT_WORDS = 6  # shared words kept beside each change in the text form
 
@@ -74,11 +78,13 @@ def _lines(diff: RunDiff) -> Iterator[str]:
     if diff.is_empty:
         yield "No changes."
         return
+    yield from _section("Conclusions that moved", _conclusions(diff.conclusions))
+    yield from _section("Memory-comparison profile", _profile(diff.profile))
+    yield from _section("Records newly found", (f"  + {_ref(ref)}" for ref in diff.added))
+    yield from _section("Records no longer stated", (f"  - {_ref(ref)}" for ref in diff.removed))
+    yield from _section("Renumbered records", (_renumbering(r) for r in diff.renumbered))
     if diff.run:
         yield from _section("Run", _fields(diff.run, "  "))
-    yield from _section("Added records", (f"  + {_ref(ref)}" for ref in diff.added))
-    yield from _section("Removed records", (f"  - {_ref(ref)}" for ref in diff.removed))
-    yield from _section("Renumbered records", (line for c in diff.renumbered for line in _record(c)))
     yield from _section("Changed records", (line for c in diff.changed for line in _record(c)))
     for title, collection in (
         ("Limitations", diff.limitations),
@@ -86,14 +92,7 @@ def _lines(diff: RunDiff) -> Iterator[str]:
         ("Supplied records", diff.supplied),
     ):
         yield from _section(title, _collection(collection))
-    yield from _section("Memory-comparison profile", _profile(diff.profile))
-    yield from _section(
-        "Documents",
-        (
-            f"  {_MARK[d.change]} {d.document}" + (f": {', '.join(d.sections)}" if d.sections else "")
-            for d in diff.documents
-        ),
-    )
+    yield from _section("Documents", (line for d in diff.documents for line in _document(d)))
 
 
 _MARK = {"added": "+", "removed": "-", "changed": "~"}
@@ -105,8 +104,40 @@ def _counts_line(diff: RunDiff) -> str:
     note = f" ({flagged} possibly naming something else)" if flagged else ""
     return (
         f"records: {counts.added} added, {counts.removed} removed, {counts.changed} changed{note}, "
-        f"{counts.renumbered} renumbered, {counts.unchanged} unchanged"
+        f"{counts.renumbered} renumbered, {counts.unchanged} unchanged; "
+        f"{counts.conclusions_moved} conclusion{'s' * (counts.conclusions_moved != 1)} moved"
     )
+
+
+def _pair_head(old: RecordRef, new: RecordRef) -> str:
+    head = new.id if old.id == new.id else f"{old.id} → {new.id}"
+    return f"{head} ({new.kind})" + (f" {new.label}" if new.label else "")
+
+
+def _conclusions(moves: tuple[ConclusionMove, ...]) -> Iterator[str]:
+    """Each record's moves under one head, then the evidence behind each side once."""
+    for index, move in enumerate(moves):
+        first = index == 0 or moves[index - 1].new_record != move.new_record
+        last = index == len(moves) - 1 or moves[index + 1].new_record != move.new_record
+        if first:
+            yield f"  ~ {_pair_head(move.old_record, move.new_record)}"
+        field = f"{move.renamed_from} → {move.field}" if move.renamed_from else move.field
+        yield f"      {field}: {move.old or '(none)'} → {move.new or '(none)'}"
+        if last:
+            yield f"      old evidence: {'; '.join(move.old_evidence) or '(none)'}"
+            yield f"      new evidence: {'; '.join(move.new_evidence) or '(none)'}"
+
+
+def _renumbering(pair: Renumbering) -> str:
+    why = "; ".join(pair.why) or "no signal above its threshold"
+    return f"  {_pair_head(pair.old, pair.new)} — confidence {pair.confidence:.2f}: {why}"
+
+
+def _document(document: DocumentChange) -> Iterator[str]:
+    sections = f": {', '.join(document.sections)}" if document.sections else ""
+    yield f"  {_MARK[document.change]} {document.document}{sections}"
+    for text in document.texts:
+        yield f"      {text.title}: {_words(text)}"
 
 
 def _section(title: str, lines: Iterator[str]) -> Iterator[str]:
@@ -122,20 +153,25 @@ def _ref(ref: RecordRef) -> str:
 
 
 def _record(change: RecordChange) -> Iterator[str]:
-    head = change.new.id if change.old.id == change.new.id else f"{change.old.id} → {change.new.id}"
-    label = f" {change.new.label}" if change.new.label else ""
-    yield f"  ~ {head} ({change.new.kind}){label}"
+    yield f"  ~ {_pair_head(change.old, change.new)}"
     if change.possible_different_referent:
         share = f"{change.label_overlap:.0%}" if change.label_overlap is not None else "few"
-        yield f"      ! possibly a different referent: the labels share {share} of their words"
+        yield (
+            f"      ! possibly a different referent: the labels share {share} of their words "
+            f"(paired at {change.basis.confidence:.2f})"
+        )
     for move in change.statuses:
-        yield f"      {move.title}: {move.old or '(none)'} → {move.new or '(none)'}"
+        field = f"{move.renamed_from} → {move.title}" if move.renamed_from else move.title
+        yield f"      {field}: {move.old or '(none)'} → {move.new or '(none)'}"
     for guarantee in change.guarantees:
         yield f"      guarantee {guarantee.change}: " + " → ".join(
             text for text in (guarantee.old, guarantee.new) if text is not None
         )
     yield from (f"      evidence + {anchor}" for anchor in change.evidence_added)
     yield from (f"      evidence - {anchor}" for anchor in change.evidence_removed)
+    yield from (
+        f"      evidence ~ {m.old} → {m.new} (one file, another source ID)" for m in change.evidence_moved
+    )
     yield from _fields(change.fields, "      ")
 
 

@@ -1,10 +1,13 @@
 """The body of a changes page: what changed between two runs of one system, as Markdown.
 
-``render_run_changes(diff, old_href, new_href)`` shows the counts, then a section each
-for the run, the added, removed, renumbered and changed records (each record linked to
-its anchor in each run's pages), the limitations, annotations and supplied records, the
-memory-comparison profile and the prose documents. Word changes are shown red and green
-as ``<del>``/``<ins>`` (classes ``kb-diff__del`` and ``kb-diff__ins``, ``kb.css``).
+``render_run_changes(diff, old_href, new_href)`` shows the counts, then conclusions
+first: the statuses that moved on paired records (with the evidence behind each side),
+the memory-comparison profile, the records newly found and no longer stated, the
+renumbering (each pair with its confidence and why), and then the run, the changed
+records (each linked to its anchor in each run's pages), the limitations, annotations
+and supplied records and the prose documents, whose word diffs are collapsed
+(``<details>``) until opened. Word changes are shown red and green as ``<del>``/``<ins>``
+(classes ``kb-diff__del`` and ``kb-diff__ins``, ``kb.css``).
 
 Headings and the record links are Markdown (a label formatted as on the record's own
 heading): ``old_href(id)`` and ``new_href(id)`` give
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from generator.graph.field_diff import FieldChanges, TextChange
 from generator.graph.profile_diff import AxisChange, ProfileDiff
 from generator.graph.record_diff import RecordChange, RecordRef
-from generator.graph.run_diff import CollectionDiff, DocumentChange, RunDiff
+from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentChange, Renumbering, RunDiff
 from generator.graph.word_diff import elided
 from generator.render.environment import render
 from generator.render.inline_form import html_unlinked, label
@@ -44,6 +47,15 @@ class RecordSection:
 
     id: str  # the new run's ID: the section's anchor is derived from it
     heading: Md
+    links: Md
+    changes: Html
+
+
+@dataclass(frozen=True)
+class ConclusionGroup:
+    """The statuses that moved on one paired record: links into both runs, the moves and
+    the evidence behind each side."""
+
     links: Md
     changes: Html
 
@@ -74,10 +86,11 @@ def render_run_changes(diff: RunDiff, old_href: Href, new_href: Href, title: str
         "title": title or f"Changes from {old_run} to {new_run}",
         "empty": diff.is_empty,
         "counts": _counts(diff),
+        "conclusions": _conclusion_groups(diff.conclusions, old_href, new_href),
         "run": _block(_fields(diff.run)) if diff.run else None,
         "added": [_listed(ref, new_href) for ref in diff.added],
         "removed": [_listed(ref, old_href) for ref in diff.removed],
-        "renumbered": [_section(change, old_href, new_href) for change in diff.renumbered],
+        "renumbered": [_renumbering(pair, old_href, new_href) for pair in diff.renumbered],
         "changed": [_section(change, old_href, new_href) for change in diff.changed],
         "lists": lists,
         "profile": _profile(diff.profile) if diff.profile else None,
@@ -95,6 +108,7 @@ def _counts(diff: RunDiff) -> Html:
         ("of them possibly naming something else", counts.possible_different_referents),
         ("Renumbered", counts.renumbered),
         ("Unchanged", counts.unchanged),
+        ("Conclusions moved", counts.conclusions_moved),
     ]
     cells = [[html_escape(name), Html(str(number))] for name, number in rows]
     return _block([table([html_escape("Records"), html_escape("Count")], cells)], "kb-diff kb-diff--counts")
@@ -107,16 +121,77 @@ def _listed(ref: RecordRef, href: Href) -> Md:
     return Md(link(ref.id, href(ref.id)) + shown)
 
 
+def _pair_links(old: RecordRef, new: RecordRef, old_href: Href, new_href: Href) -> Md:
+    return Md(
+        escape("Old run: ")
+        + link(old.id, old_href(old.id))
+        + escape(" · new run: ")
+        + link(new.id, new_href(new.id))
+    )
+
+
+def _pair_title(old: RecordRef, new: RecordRef) -> str:
+    head = new.id if old.id == new.id else f"{old.id} → {new.id}"
+    return _one_line(f"{head} ({new.kind})" + (f" {new.label}" if new.label else ""))
+
+
+def _conclusion_groups(
+    moves: tuple[ConclusionMove, ...], old_href: Href, new_href: Href
+) -> list[ConclusionGroup]:
+    """One group per paired record, in the diff's order: its moves, then its evidence."""
+    groups: list[tuple[ConclusionMove, list[ConclusionMove]]] = []
+    for move in moves:
+        if not groups or groups[-1][0].new_record != move.new_record:
+            groups.append((move, []))
+        groups[-1][1].append(move)
+    found = []
+    for first, members in groups:
+        links = Md(
+            escape(_pair_title(first.old_record, first.new_record) + " — ")
+            + _pair_links(first.old_record, first.new_record, old_href, new_href)
+        )
+        lines = [
+            _paragraph(
+                f"{move.renamed_from} → {move.field}" if move.renamed_from else move.field,
+                _move(move.old, move.new),
+            )
+            for move in members
+        ]
+        lines.append(_paragraph("Old run's evidence", _plain(first.old_evidence)))
+        lines.append(_paragraph("New run's evidence", _plain(first.new_evidence)))
+        found.append(ConclusionGroup(links, _block(lines)))
+    return found
+
+
+def _plain(items: tuple[str, ...]) -> Html:
+    if not items:
+        return element("em", html_escape("none"))
+    return Html("; ").join(element("code", html_escape(_one_line(item))) for item in items)
+
+
+def _renumbering(pair: Renumbering, old_href: Href, new_href: Href) -> Md:
+    """``RTE-2`` → ``RTE-7`` (both linked) ``(route) label — confidence 0.82: why``."""
+    shown = f" ({pair.new.kind})" + (f" {_one_line(pair.new.label)}" if pair.new.label else "")
+    why = "; ".join(pair.why) or "no signal above its threshold"
+    return Md(
+        link(pair.old.id, old_href(pair.old.id))
+        + escape(" → ")
+        + link(pair.new.id, new_href(pair.new.id))
+        + escape(f"{shown} — confidence {pair.confidence:.2f}: {_one_line(why)}")
+    )
+
+
 def _section(change: RecordChange, old_href: Href, new_href: Href) -> RecordSection:
     head = change.new.id if change.old.id == change.new.id else f"{change.old.id} → {change.new.id}"
     heading = escape(head) + (escape(" — ") + label(change.new.label) if change.new.label else "")
-    links = Md(
-        escape("Old run: ")
-        + link(change.old.id, old_href(change.old.id))
-        + escape(" · new run: ")
-        + link(change.new.id, new_href(change.new.id))
-    )
-    lines = list(_record_lines(change)) or [element("p", element("em", html_escape("No change but the ID.")))]
+    links = _pair_links(change.old, change.new, old_href, new_href)
+    lines = list(_record_lines(change))
+    if change.fields.texts:
+        lines.append(
+            _collapsed("Word changes", [_paragraph(t.title, _words(t)) for t in change.fields.texts])
+        )
+    if not lines:
+        lines = [element("p", element("em", html_escape("No change but the ID.")))]
     return RecordSection(change.new.id, Md(heading), links, _block(lines))
 
 
@@ -126,20 +201,31 @@ def _record_lines(change: RecordChange) -> Iterator[Html]:
         yield element(
             "p",
             _strong("Possibly a different referent:")
-            + html_escape(f" the labels share {overlap} of their words."),
+            + html_escape(
+                f" the labels share {overlap} of their words (paired at {change.basis.confidence:.2f})."
+            ),
             {"class": "kb-diff__flag"},
         )
     for move in change.statuses:
-        yield _paragraph(move.title, _move(move.old, move.new))
+        title = f"{move.renamed_from} → {move.title}" if move.renamed_from else move.title
+        yield _paragraph(title, _move(move.old, move.new))
     for guarantee in change.guarantees:
         yield _paragraph(f"Guarantee {guarantee.change}", _move(guarantee.old, guarantee.new))
     if change.evidence_added or change.evidence_removed:
         yield _paragraph("Evidence", _items(change.evidence_added, change.evidence_removed))
-    yield from _fields(change.fields)
+    for moved in change.evidence_moved:
+        yield _paragraph("Evidence under another source ID", _move(moved.old, moved.new))
+    yield from _fields(change.fields, texts=False)
 
 
-def _fields(fields: FieldChanges) -> list[Html]:
-    lines = [_paragraph(text.title, _words(text)) for text in fields.texts]
+def _collapsed(summary: str, lines: list[Html]) -> Html:
+    """A ``<details>`` block, closed until opened: one element a line, no blank line."""
+    inner = Html("\n").join([element("summary", html_escape(summary)), *lines])
+    return element("details", Html("\n") + inner + Html("\n"), {"class": "kb-diff__words"})
+
+
+def _fields(fields: FieldChanges, texts: bool = True) -> list[Html]:
+    lines = [_paragraph(text.title, _words(text)) for text in fields.texts] if texts else []
     lines += [_paragraph(value.title, _move(value.old, value.new)) for value in fields.values]
     lines += [_paragraph(change.title, _items(change.added, change.removed)) for change in fields.lists]
     return lines
@@ -206,6 +292,9 @@ def _documents(documents: tuple[DocumentChange, ...]) -> Html:
     for document in documents:
         sections = ": " + ", ".join(document.sections) if document.sections else ""
         lines.append(_paragraph(document.document.replace("_", " "), html_escape(document.change + sections)))
+        if document.texts:
+            words = [_paragraph(text.title, _words(text)) for text in document.texts]
+            lines.append(_collapsed("Word changes", words))
     return _block(lines)
 
 

@@ -44,18 +44,31 @@ def test_two_run_folders_in_json(runs, kbgen) -> None:
     assert result.code == 0, result.err
     document = result.json()
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert document["counts"] == {
         "added": 0,
         "removed": 0,
         "changed": 2,
         "renumbered": 1,
         "unchanged": 10,
-        "possible_different_referents": 1,
+        "possible_different_referents": 0,
+        "conclusions_moved": 1,
     }
-    assert [(c["old"]["id"], c["new"]["id"]) for c in document["renumbered"]] == [("RTE-2", "RTE-7")]
-    flagged = [c["new"]["id"] for c in document["changed"] if c["possible_different_referent"]]
-    assert flagged == ["CMP-1"]
+    # Conclusions first, then the profile, the records found and gone, the renumbering.
+    assert list(document)[6:12] == ["conclusions", "profile", "added", "removed", "renumbered", "changed"]
+    (move,) = document["conclusions"]
+    assert (move["field"], move["old"], move["new"]) == (
+        "operation conclusion status",
+        "uninspected",
+        "observed",
+    )
+    assert move["new_evidence"] == ["SRC-1 src/agent/loop.py:10-20", "SRC-2 docs/loop.md:3"]
+    (renumbered,) = document["renumbered"]
+    assert (renumbered["old"]["id"], renumbered["new"]["id"]) == ("RTE-2", "RTE-7")
+    assert renumbered["confidence"] == 1.0 and "label 100% similar" in renumbered["why"]
+    # CMP-1 is relabelled on the same files and text: one record, surely, not flagged.
+    (component,) = [c for c in document["changed"] if c["new"]["id"] == "CMP-1"]
+    assert not component["possible_different_referent"] and component["basis"]["same_id"]
 
 
 def test_two_run_folders_for_people(runs, kbgen) -> None:
@@ -64,9 +77,10 @@ def test_two_run_folders_for_people(runs, kbgen) -> None:
     assert result.code == 0, result.err
     lines = result.out.split("\n")
     assert lines[0] == "alpha: AAS-2024-05-01-alpha-01 → AAS-2024-05-01-alpha-01"
-    counts = "0 added, 0 removed, 2 changed (1 possibly naming something else), 1 renumbered, 10 unchanged"
+    counts = "0 added, 0 removed, 2 changed, 1 renumbered, 10 unchanged; 1 conclusion moved"
     assert lines[1] == f"records: {counts}"
-    assert "  ~ RTE-2 → RTE-7 (route) Tool approval" in lines
+    assert lines[3:5] == ["Conclusions that moved", "  ~ RTE-1 (route) Prompt → answer"]
+    assert any(line.startswith("  RTE-2 → RTE-7 (route) Tool approval — confidence 1.00: ") for line in lines)
     assert "      operation conclusion status: uninspected → observed" in lines
     assert "      Label: [-Agent loop-] {+Sandbox policy engine+}" in lines
 

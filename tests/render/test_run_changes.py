@@ -5,6 +5,7 @@ word changes, where hostile record text stays text."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -70,8 +71,13 @@ def test_the_page_converts_with_its_anchors_and_links(diff: RunDiff) -> None:
     page = render_run_changes(diff, _old_href, _new_href)
     html, parsed = _converted(page)
     declared = re.findall(r"\{ #([^\s}]+) \}", page)
-    assert {"top", "renumbered-records", "changed-records", "limitations"} <= set(declared)
-    assert {"renumbered-rte-7", "changed-rte-1", "changed-cmp-1"} <= set(declared)
+    assert {"top", "conclusions-that-moved", "renumbered-records", "changed-records", "limitations"} <= set(
+        declared
+    )
+    assert {"changed-rte-1", "changed-cmp-1"} <= set(declared)
+    # Conclusions first, word diffs last.
+    order = [page.index(f"{{ #{anchor} }}") for anchor in ("conclusions-that-moved", "renumbered-records")]
+    assert order == sorted(order) and order[-1] < page.index("{ #changed-records }")
     for anchor in declared:
         assert f'id="{anchor}"' in html, anchor
     hrefs = [attrs.get("href") for tag, attrs in parsed.tags if tag == "a"]
@@ -87,7 +93,10 @@ def test_word_changes_are_red_and_green(diff: RunDiff) -> None:
     assert (
         '<p><strong>operation conclusion status:</strong> <del class="kb-diff__del">uninspected</del>' in page
     )
-    assert 'class="kb-diff__flag"' in page  # CMP-1's new label shares no word with 'Agent loop'
+    # Word diffs are collapsed until opened.
+    assert '<details class="kb-diff__words">\n<summary>Word changes</summary>' in page
+    flagged = replace(diff, changed=tuple(replace(c, possible_different_referent=True) for c in diff.changed))
+    assert 'class="kb-diff__flag"' in render_run_changes(flagged, _old_href, _new_href)
 
 
 def test_hostile_record_text_stays_text(diff: RunDiff) -> None:
@@ -118,7 +127,8 @@ def test_an_empty_diff_says_nothing_changed(tmp_path: Path) -> None:
 def test_records_without_a_link_show_their_id(diff: RunDiff) -> None:
     page = render_run_changes(diff, lambda _: None, lambda _: None, title="Changes")
     assert page.startswith("# Changes { #top }\n")
-    assert "Old run: RTE-2 · new run: RTE-7" in page
+    assert "- RTE-2 → RTE-7 (route) Tool approval — confidence" in page
+    assert "Old run: RTE-1 · new run: RTE-1" in page
 
 
 def test_the_page_is_deterministic(diff: RunDiff) -> None:

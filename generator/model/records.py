@@ -113,8 +113,11 @@ class QualifiedStatus(Strict):
         return status
 
     def __str__(self) -> str:
-        if self._written is not None:
-            return self._written
+        # As written, while it still says this value and qualifier (a model changed in
+        # code is shown with the usual separator).
+        written = self._written
+        if written is not None and split_status(written) == (self.value.value, self.qualifier or ""):
+            return written
         return f"{self.value.value}, {self.qualifier}" if self.qualifier else self.value.value
 
     @model_serializer

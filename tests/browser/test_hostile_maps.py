@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from browser_support import build_planted_site, serve_directory
 
+from generator.model.inline_markup import plain_text
+
 pytestmark = pytest.mark.browser
 
 RUN = "window.__pwned=1;alert(1)"
@@ -94,8 +96,8 @@ def test_hostile_labels_add_no_node_link_or_script_to_a_map(browsing: Any, maps_
     assert sorted(link["href"] for link in found["links"]) == sorted(found["listedHrefs"])
     assert all(link["href"].startswith(maps_url) for link in found["links"])
     titles = {link["title"] for link in found["links"]}
-    for n, payload in enumerate(PAYLOADS, start=FIRST):  # the full label, exactly, on hover
-        assert f"RTE-{n} — {payload}" in titles
+    for n, payload in enumerate(PAYLOADS, start=FIRST):  # the full label, as text, on hover
+        assert f"RTE-{n} — {plain_text(payload)}" in titles
     assert found["foreign"] == 0 and found["handlers"] == 0 and found["red"] == 0
     for link in page.locator(".kb-map__drawing a.kb-map__link").all():
         link.hover()
@@ -120,8 +122,11 @@ def test_hostile_steps_show_literally_in_a_flow(browsing: Any, maps_url: str) ->
             }""",
             f"rte-{n}",
         )
-        shown = payload.replace("`", "")  # a code span shows its content, as everywhere
+        # A code span shows its content and strong text its words, as everywhere; a link
+        # whose target is no web URL nor a record is its text, then its target as code.
+        shown = payload.replace("`", "").replace("**bold**", "bold")
+        shown = shown.replace("[link](javascript:alert(1))", "link (javascript:alert(1))")
         assert [step["text"] for step in steps] == [shown, "CMP-1", shown], payload
-        assert {tag for step in steps for tag in step["tags"]} <= {"a", "code"}
+        assert {tag for step in steps for tag in step["tags"]} <= {"a", "code", "strong", "em"}
     assert page.evaluate("typeof window.__pwned") == "undefined"
     assert browsing.errors == []

@@ -125,17 +125,21 @@ def _structure(browsing: Any, url: str) -> Any:
 
 def _read_structure(page: Any) -> Any:
     return page.evaluate(
-        """() => {
+        """async () => {
           const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
           const twice = ids.filter((id, at) => ids.indexOf(id) !== at)
           const headings = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
             .filter(h => /Injected H1|__config/.test(h.textContent)).length
           const admonitions = [...document.querySelectorAll('.admonition')]
             .filter(a => /SECURITY ADVISORY/.test(a.textContent)).length
-          // A drawn diagram is Mermaid's own <svg> (or a block Mermaid would draw) that is
-          // not one of the site's route maps; the text of a record never makes one.
-          const diagrams = [...document.querySelectorAll(
-              '.mermaid, pre.mermaid, svg[aria-roledescription], svg[id^="mermaid"]')]
+          // A diagram is drawn from a Mermaid block the page is served with; the site's
+          // route maps aside, record text must never make one. Read from the page's own
+          // HTML (parsed, no script run), so what a loaded machine is still drawing or
+          // measuring at this moment is not counted.
+          const served = new DOMParser().parseFromString(
+            await (await fetch(location.href)).text(), 'text/html')
+          const diagrams = [...served.querySelectorAll(
+              '.mermaid, pre.mermaid, code.language-mermaid, svg[aria-roledescription]')]
             .filter(d => !d.closest('.kb-map')).length
           const links = document.querySelectorAll('[*|href*="evil.example"]').length
           const rows = [...document.querySelectorAll('td')]

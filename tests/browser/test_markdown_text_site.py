@@ -1,6 +1,6 @@
 """Record text is Markdown: no generated page of the shipped KB shows its markers.
 
-The shipped records write strong text (``**Run state:**``), code spans and links in their
+The shipped records write strong text (``**no dynamic check planned**``), code spans and links in their
 prose; the site shows them formatted. On every generated page (the systems' pages, their
 runs and changes pages, the comparisons, the glossary) the text a reader sees outside code,
 code blocks and quotations (quoted as written) holds no strong pair ``**…**``, no code
@@ -66,13 +66,14 @@ def test_no_generated_page_shows_markdown_markers(browsing: Any, site_dir: Path,
 
 
 def test_the_shipped_markup_is_formatted(browsing: Any, base_url: str) -> None:
-    """The current oh-my-pi run writes '**Run state:**' and code spans in its result."""
+    """The current oh-my-pi run writes '**no dynamic check planned**' and code spans in
+    its result's prose."""
     page = browsing.page
     page.goto(f"{base_url}/systems/oh-my-pi/result/")
     page.wait_for_load_state("load")
-    strong = page.locator("article strong", has_text=re.compile(r"^Run state:$"))
+    strong = page.locator("article strong", has_text=re.compile(r"^no dynamic check planned$"))
     assert strong.count() >= 1
-    assert page.locator("article p code", has_text="run-state.md").count() >= 1
+    assert page.locator("article p code", has_text="/home/zby/llm/commonplace").count() >= 1
 
 
 def test_search_titles_and_snippets_show_no_markers(site_dir: Path) -> None:

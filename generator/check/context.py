@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from generator.load.records import DataPath, LoadedFile
+from generator.model.contracts import contract_named
 from generator.model.ids import resolve_id
 from generator.model.system import Origin, SystemRecords
 from generator.model.walk import Contents
@@ -25,6 +27,12 @@ class Context:
     folder: str  # the system folder as diagnostics show paths
     manifest: LoadedFile | None = None  # the committed set manifest, when there is one
     _resolved: dict[str, str | None] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def today_contract(self) -> bool:
+        """Whether the run was written under today's contract (it names none, or today's)."""
+        run = self.system.run
+        return contract_named(run.contract if run is not None else None).is_today
 
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names; memoised, as floods repeat one token."""

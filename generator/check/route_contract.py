@@ -9,9 +9,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from generator.model.anchors import find_anchors, unsafe_path_reason
 from generator.model.contracts import RouteContract, contract_named
 from generator.model.records import ROUTE_FIELD_LABELS, Route
 from generator.model.system import SystemRecords
+from generator.model.walk import collect
 
 _REASONLESS = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]\s*)?", re.IGNORECASE)
 
@@ -67,10 +69,46 @@ class ContractFinding:
         return "; ".join(parts)
 
 
-def contract_findings(system: SystemRecords) -> tuple[ContractFinding, ...]:
-    """What today's route contract would flag in a run written under an earlier one, one
-    finding per route, in record order; none for a run under today's contract (its gaps
-    are KB304 errors)."""
+@dataclass(frozen=True)
+class LookalikeFinding:
+    """Text of a run written under an earlier contract that today's check would warn about
+    (KB409): written like an evidence anchor, it names no file, and it is shown as text."""
+
+    owner: str  # the record (or document) whose text holds it
+    written: str  # the source ID and what follows it, as written
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.owner}: {self.written} is written like an evidence anchor but names no file "
+            "(shown as text)"
+        )
+
+
+def lookalike_findings(system: SystemRecords) -> tuple[LookalikeFinding, ...]:
+    """The look-alike anchors of a run written under an earlier contract, in record order;
+    none for a run under today's contract (there they are KB409 warnings)."""
+    if run_contract(system).is_today:
+        return ()
+    found: list[LookalikeFinding] = []
+    owners = [*system.records, system.result, system.memory_report]
+    for owner in owners:
+        if owner is None:
+            continue
+        name = getattr(owner, "id", None) or "The result"
+        for text in collect(owner).texts:
+            if "/" not in text.text:
+                continue  # every look-alike names a path-like word
+            for anchor in find_anchors(text.text):
+                if anchor.lookalike and unsafe_path_reason(anchor.path) is None:
+                    found.append(LookalikeFinding(name, f"{anchor.source} {anchor.path}"))
+    return tuple(found)
+
+
+def contract_findings(system: SystemRecords) -> tuple[ContractFinding | LookalikeFinding, ...]:
+    """What today's contract would flag in a run written under an earlier one: one finding
+    per route lacking fields, in record order, then the text written like an evidence
+    anchor; none for a run under today's contract (KB304 errors and KB409 warnings there)."""
     contract = run_contract(system)
     if contract.is_today:
         return ()
@@ -87,4 +125,4 @@ def contract_findings(system: SystemRecords) -> tuple[ContractFinding, ...]:
             reasonless=tuple(gap.label for gap in gaps if gap.reasonless),
         )
         for route, gaps in by_route.items()
-    )
+    ) + lookalike_findings(system)

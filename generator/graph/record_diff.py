@@ -12,7 +12,7 @@ from generator.graph.record_features import content_words
 from generator.graph.record_match import Basis, possibly_different
 from generator.model import kinds
 from generator.model.base import Anchor
-from generator.model.records import Guarantee, RecordBase
+from generator.model.records import Guarantee, QualifiedStatus, RecordBase
 
 # Fields compared on their own: the ID (matched), statuses, evidence and guarantees.
 _OWN_COMPARISON = frozenset({"id", "statuses", "architectural_status", "evidence", "guarantee"})
@@ -173,10 +173,14 @@ def _moved_anchors(
 def statuses_of(record: RecordBase) -> dict[str, str]:
     """Every labelled status of a record as written (value and qualifier), its kind's
     status fields and its architectural status included."""
-    found = {
-        label: f"{value}, {qualifier}" if qualifier else value
-        for label, value, qualifier in kinds.qualified_status_fields(record)
-    }
+    found = {label: str(status) for label, status in record.statuses.items()}
+    spec = kinds.spec_of_id(record.id)
+    for name, label in spec.status_fields if spec else ():
+        value = getattr(record, name)
+        if value is not None:
+            found[label] = (
+                str(value) if isinstance(value, QualifiedStatus) else str(getattr(value, "value", value))
+            )
     if record.architectural_status is not None:
         found[ARCHITECTURAL_STATUS] = record.architectural_status.value
     return found

@@ -529,3 +529,15 @@ def test_the_two_real_oh_my_pi_runs(oh_my_pi_runs: tuple[SystemRecords, SystemRe
     again = diff_runs(seed, imported)
     assert json_text(again) == json_text(diff)
     _validate(diff)
+
+
+def test_a_status_is_compared_as_written_with_its_qualifier() -> None:
+    """A status's qualifier keeps the separator the record wrote ('claimed; default off'),
+    so the diff neither shows a rewording nor hides a change of the qualifier."""
+    from generator.graph.record_diff import statuses_of
+
+    case = REPO_ROOT / "tests" / "fixtures" / "check" / "clean-statuses-semicolon-qualifier"
+    (checked_system,) = check_records(case / "records", case)
+    found = {record.id: statuses_of(record) for record in checked_system.records.records}
+    assert found["CLM-1"] == {"claim conclusion status": "claimed; default off"}
+    assert found["RTE-1"]["implementation conclusion status"] == "wired; default off"

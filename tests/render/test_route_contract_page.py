@@ -37,6 +37,48 @@ def test_a_run_under_todays_contract_shows_none() -> None:
 
 
 def test_the_system_page_names_an_earlier_contract_and_its_findings() -> None:
-    row = "| Route contract | `six-fields-free-wording`, an earlier one: 1 route with what today's would flag"
+    row = "| Route contract | `six-fields-free-wording`, an earlier one: 1 finding of what today's would flag"
     assert row in _pages("clean-route-contract-earlier")["systems/demo/index.md"]
     assert "| Route contract |" not in _pages("clean-run")["systems/demo/index.md"]
+
+
+def _with_lookalike(tmp_path: Path, earlier: bool) -> Path:
+    """The earlier-contract fixture (or it under today's contract) with a component whose
+    text is written like an evidence anchor but names no file."""
+    import shutil
+
+    shutil.copytree(CASES / "clean-route-contract-earlier", tmp_path / "case")
+    demo = tmp_path / "case" / "records" / "demo"
+    records = (demo / "records.yaml").read_text(encoding="utf-8")
+    records = records.replace(
+        "    form: Symbolic code.\n",
+        "    form: Symbolic code; it waits as SRC-1 waitForDiagnostics/getDiagnosticsForFile do.\n",
+    )
+    (demo / "records.yaml").write_text(records, encoding="utf-8")
+    if not earlier:
+        run = (demo / "run.yaml").read_text(encoding="utf-8")
+        (demo / "run.yaml").write_text(
+            run.replace("  contract: six-fields-free-wording\n", ""), encoding="utf-8"
+        )
+    return tmp_path / "case"
+
+
+def test_a_lookalike_anchor_of_an_earlier_run_is_a_finding_on_its_page(tmp_path: Path) -> None:
+    """Published text is kept as written: today's KB409 warning is, in a run under an
+    earlier contract, a finding its result page lists (and no warning)."""
+    case = _with_lookalike(tmp_path, earlier=True)
+    result = run_pipeline(case / "records", case)
+    assert [d.code for d in result.diagnostics] == []
+    page = result.pages["systems/demo/result.md"]
+    (line,) = [line for line in page.splitlines() if "written like an evidence anchor" in line]
+    assert line.startswith("    - [CMP-1](#cmp-1")
+    assert "[SRC-1](#src-1) waitForDiagnostics/getDiagnosticsForFile is written like" in line
+    assert line.endswith("names no file (shown as text)")
+    assert "2 findings of what today's would flag" in result.pages["systems/demo/index.md"]
+
+
+def test_a_lookalike_anchor_under_todays_contract_is_a_warning(tmp_path: Path) -> None:
+    case = _with_lookalike(tmp_path, earlier=False)
+    result = run_pipeline(case / "records", case)
+    # Today's contract holds the run to KB304 too (the route states 4 of 7 fields).
+    assert {d.code for d in result.diagnostics} == {"KB409", "KB304"}

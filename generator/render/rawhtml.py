@@ -39,6 +39,10 @@ _ESCAPE_TABLE = str.maketrans(
         "{": "&#123;",
         "}": "&#125;",
         "`": "&#96;",
+        # A line of record text opening with ~~~ would open a fence to Python-Markdown's
+        # fenced-code preprocessor, which runs before raw HTML blocks are set aside (a
+        # planted Mermaid diagram); like the backtick, the tilde is written as an entity.
+        "~": "&#126;",
     }
 )
 

@@ -286,3 +286,14 @@ def test_a_code_quotation_loses_its_common_indentation(tmp_path: Path) -> None:
     assert result.errors == []
     page = next(text for path, text in result.pages.items() if "CMP-9" in text and path.endswith("result.md"))
     assert "<code>if ready:\n    run()\n</code>" in page
+
+
+def test_no_fence_opens_in_raw_html_record_text() -> None:
+    """A line of record text inside a raw HTML block that opens with ``~~~`` or three
+    backticks would open a fence to Python-Markdown's fenced-code preprocessor (it runs
+    before raw HTML is set aside): both marks are written as entities."""
+    from generator.render.rawhtml import escape
+
+    shown = escape("See below.\n~~~mermaid\nflowchart LR\n~~~\n```js\nalert(1)\n```")
+    assert "~" not in shown and "`" not in shown
+    assert "&#126;&#126;&#126;mermaid" in shown and "&#96;&#96;&#96;js" in shown

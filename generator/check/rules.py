@@ -19,7 +19,7 @@ from generator.load.readfs import printable
 from generator.load.records import KB308, DataPath, SystemSource
 from generator.load.textpos import LineIndex
 from generator.model.anchors import bad_range_reason, find_anchors, unsafe_path_reason
-from generator.model.ids import RUN_ID, grammar, kind_of
+from generator.model.ids import RUN_ID, grammar, kind_of, range_ids
 from generator.model.kinds import Role, has_role, kind_names, list_kinds, shared_kind_titles
 from generator.model.records import Annotation, RecordBase, Route, Supplied
 from generator.model.sets import annotation_member, record_member
@@ -56,8 +56,13 @@ KB204 = Rule(
 KB205 = Rule(
     "KB205",
     "id-range",
-    "A range such as RTE-21–RTE-29 hides the IDs it spans; list each ID.",
-    doc="warning: a range such as `RTE-21–RTE-29` hides the IDs it spans",
+    "A range such as RTE-21–RTE-29 spans an ID nobody declares, or one the KB cannot expand.",
+    doc=(
+        "warning: a range such as `RTE-21–RTE-29` hides IDs: it spans an ID nobody declares, or it "
+        "cannot be expanded (its ends are of two kinds or analyst-prefixed, out of order, or 200 or more "
+        "apart). A range whose every ID is declared cites each of them (each lists the citing place "
+        "under 'Referenced by') and is no warning"
+    ),
 )
 
 KB206 = Rule(
@@ -460,11 +465,18 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
             )
     ranges = grammar().range_in_text.finditer(text) if "–" in text or "—" in text else ()
     for match in ranges:
-        yield warning(
-            KB205,
-            f"range {match.group(0)} hides the IDs it spans; list each ID",
-            *ctx.in_text(origin, path, match.start()),
+        # A range whose every ID is declared cites each of them (the graph expands it);
+        # one the KB cannot expand, or that spans an ID nobody declares, hides IDs.
+        spanned = range_ids(match.group("first"), match.group("last"))
+        missing = [rid for rid in spanned or () if ctx.resolve(rid) != rid]
+        if spanned is not None and not missing:
+            continue
+        shown = (
+            f"range {match.group(0)} spans {missing[0]}, which nobody declares; list each ID"
+            if missing
+            else f"range {match.group(0)} hides the IDs it spans; list each ID"
         )
+        yield warning(KB205, shown, *ctx.in_text(origin, path, match.start()))
     for anchor in anchors:
         offset = anchor.source_start if anchor.source not in ctx.sources else anchor.start
         if anchor.lookalike and unsafe_path_reason(anchor.path) is None:

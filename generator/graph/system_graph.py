@@ -17,7 +17,7 @@ from typing import NamedTuple
 from generator.graph.anchors import PageAnchors
 from generator.graph.placement import PagePlacement
 from generator.model.anchors import LineRange
-from generator.model.ids import anchor_of, grammar, kind_of, resolve_id, sort_key, title_anchor
+from generator.model.ids import anchor_of, grammar, kind_of, range_ids, resolve_id, sort_key, title_anchor
 from generator.model.kinds import shared_kind_titles, status_fields
 from generator.model.profile import AXIS_TITLES, axis_anchor
 from generator.model.prose import (
@@ -337,9 +337,14 @@ def _section_places(
 
 
 def _ids_in(value: object) -> Iterator[str]:
+    """Every ID the texts of ``value`` write, and every ID a range between two of them
+    spans (``RTE-21–RTE-29`` cites RTE-22 to RTE-28 too)."""
     for text in collect(value).texts:
         for match in grammar().in_text.finditer(text.text):
             yield match.group(0)
+        if "–" in text.text or "—" in text.text:
+            for match in grammar().range_in_text.finditer(text.text):
+                yield from range_ids(match.group("first"), match.group("last")) or ()
 
 
 def _nested_sections(

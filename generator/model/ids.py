@@ -142,6 +142,23 @@ def kind_of(record_id: str) -> str | None:
     return _BUILTIN_KINDS.get(code, code)
 
 
+# A range spanning more IDs than this is not expanded: it stays a range (rule KB205).
+MAX_RANGE_IDS = 200
+
+
+def range_ids(first: str, last: str) -> list[str] | None:
+    """The IDs a range written ``RTE-21–RTE-29`` spans, both ends included; None when it
+    spans nothing it can name: ends of two kinds (or analyst-prefixed), out of order, or
+    more than ``MAX_RANGE_IDS`` IDs."""
+    low, high = grammar().numbered.match(first), grammar().numbered.match(last)
+    if low is None or high is None or low.group("kind") != high.group("kind"):
+        return None
+    start, end = int(low.group("number")), int(high.group("number"))
+    if not start < end or end - start >= MAX_RANGE_IDS:
+        return None
+    return [f"{low.group('kind')}-{number}" for number in range(start, end + 1)]
+
+
 def title_anchor(title: str) -> str:
     """A heading's anchor from its title: lower-case words joined by '-', like the Markdown
     toc extension (the renderer's ``urls.slugify`` is this function)."""

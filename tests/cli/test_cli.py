@@ -173,7 +173,7 @@ def test_json_format(kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
         "severity": "warning",
         "code": "KB205",
         "rule": "id-range",
-        "message": "range RTE-1–RTE-3 hides the IDs it spans; list each ID",
+        "message": "range RTE-2–RTE-5 spans RTE-4, which nobody declares; list each ID",
         "hint": None,
         "docs": "docs/rules.md#kb205",
     }

@@ -160,7 +160,7 @@ def test_json_format(kbgen, monkeypatch: pytest.MonkeyPatch) -> None:
     assert payload["systems"] == [
         {
             "slug": "demo",
-            "counts": {**NOTHING_COUNTED, "sources": 1, "components": 1, "routes": 3},
+            "counts": {**NOTHING_COUNTED, "sources": 1, "components": 1, "routes": 4},
             "errors": 0,
             "warnings": 1,
         }

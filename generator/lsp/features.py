@@ -22,13 +22,12 @@ from generator.lsp.positions import Positions
 from generator.lsp.schema_walk import keys_at, takes_ids, values_at
 from generator.lsp.workspace import RecordsWorkspace
 from generator.lsp.yaml_context import LIST_ITEM, context_at
-from generator.model.ids import grammar, kind_of, sort_key
+from generator.model.ids import grammar, kind_of, range_ids, sort_key
 from generator.model.inline_markup import plain_text
 from generator.model.kinds import Role, has_role, spec_of_id
 from generator.model.records import Supplied
 
 MAX_WORKSPACE_SYMBOLS = 500
-MAX_RANGE_EXPANSION = 200  # a range spanning more IDs than this is not listed one by one
 _ID_START = re.compile(r"(?:[A-Z]{2,5}-)*[A-Z]{1,5}(?:-[A-Za-z0-9-]*)?\Z")
 
 
@@ -355,16 +354,10 @@ def _list_range(
     for match in grammar().range_in_text.finditer(text):
         if not match.start() <= column <= match.end():
             continue
-        first, last = (
-            grammar().numbered.match(match.group("first")),
-            grammar().numbered.match(match.group("last")),
-        )
-        if first is None or last is None or first.group("kind") != last.group("kind"):
+        spanned = range_ids(match.group("first"), match.group("last"))
+        if spanned is None:
             return None
-        low, high = int(first.group("number")), int(last.group("number"))
-        if not low < high or high - low >= MAX_RANGE_EXPANSION:
-            return None
-        listed = ", ".join(f"{first.group('kind')}-{number}" for number in range(low, high + 1))
+        listed = ", ".join(spanned)
         return f"List each ID: {listed}", _edit(positions, path, line, match.start(), match.end(), listed)
     return None
 

@@ -12,3 +12,7 @@ manifest=$(mktemp)
 kbgen set-manifest records/instinctual-memory > "$manifest"
 mv "$manifest" records/instinctual-memory/ARTIFACT.yaml
 kbgen import "$reference/AAS-2026-09-26-oh-my-pi-01/result.md" --system oh-my-pi --as-run --force || true
+# napkin: three runs, the latest (-05) current, the two before it kept as runs of it.
+kbgen import "$reference/AAS-2026-09-27-napkin-05/result.md" --system napkin --force || true
+kbgen import "$reference/AAS-2026-09-27-napkin-04/result.md" --system napkin --as-run --force || true
+kbgen import "$reference/AAS-2026-09-27-napkin-01/result.md" --system napkin --as-run --force || true

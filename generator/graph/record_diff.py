@@ -126,7 +126,7 @@ def diff_record(
         why=basis.reasons(),
         possible_different_referent=overlap is not None,
         label_overlap=round(overlap, 2) if overlap is not None else None,
-        statuses=_status_moves(old, new),
+        statuses=status_moves(old, new),
         guarantees=_guarantee_changes(getattr(old, "guarantee", []), getattr(new, "guarantee", [])),
         evidence_added=added,
         evidence_removed=removed,
@@ -192,7 +192,7 @@ RENAMED_LABEL = 80  # a rapidfuzz ratio of what is left of two labels that makes
 MAX_RENAME_TRIES = 10_000  # label pairs compared at most, per record, to find renamed fields
 
 
-def _status_moves(old: RecordBase, new: RecordBase) -> tuple[StatusChange, ...]:
+def status_moves(old: RecordBase, new: RecordBase) -> tuple[StatusChange, ...]:
     """Every status that differs; a field only one run states is taken as renamed when
     the other run states a field of a like name only it has ('operation status' →
     'operational conclusion status')."""

@@ -5,7 +5,14 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from generator.render.registry import RUN_CHANGES_PAGE, Nav, PageSpec, cross_pages, page_spec
+from generator.render.registry import (
+    RUN_CHANGES_PAGE,
+    RUN_HISTORY_PAGE,
+    Nav,
+    PageSpec,
+    cross_pages,
+    page_spec,
+)
 
 
 def _nav_entry(spec: PageSpec, path: str) -> Any:
@@ -32,12 +39,18 @@ def systems_nav(summaries: list[dict[str, Any]]) -> list[Any]:
 
 
 def _runs_nav(summary: dict[str, Any]) -> list[Any]:
-    """A system's changes page. Its earlier runs are not in the navigation: every page of
-    the site carries the whole navigation, so a section per earlier run would put the
-    whole history on each page of each run, and a system of 200 runs would build a site
-    quadratic in its runs. They are listed once, in the system page's Runs table (each
-    earlier run's pages link back through its banner)."""
-    return [{page_spec(RUN_CHANGES_PAGE).title: summary["changes"]}] if summary.get("changes") else []
+    """A system's changes page and (three runs or more) its history page. Its earlier
+    runs are not in the navigation: every page of the site carries the whole navigation,
+    so a section per earlier run would put the whole history on each page of each run,
+    and a system of 200 runs would build a site quadratic in its runs. They are listed
+    once, in the system page's Runs table (each earlier run's pages link back through its
+    banner)."""
+    entries: list[Any] = []
+    if summary.get("changes"):
+        entries.append({page_spec(RUN_CHANGES_PAGE).title: summary["changes"]})
+    if summary.get("history"):
+        entries.append({page_spec(RUN_HISTORY_PAGE).title: summary["history"]})
+    return entries
 
 
 def systems_index() -> PageSpec:

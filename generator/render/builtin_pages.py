@@ -24,6 +24,7 @@ from generator.render.registry import (
     REVIEW_PAGE,
     RUN_CHANGES_FILE,
     RUN_CHANGES_PAGE,
+    RUN_HISTORY_PAGE,
     RUNTIME_PAGE,
     STATUS_MATRIX_PAGE,
     SYSTEM_PAGE,
@@ -34,6 +35,7 @@ from generator.render.registry import (
     install_builtin,
 )
 from generator.render.run_history import run_changes_view
+from generator.render.run_history_page import run_history_view
 from generator.render.set_pages import complete_set, member_view
 
 
@@ -154,6 +156,17 @@ BUILTIN_PAGES = (
         nav=Nav.NONE,  # the nav lists the current run's, after the system's pages (mkdocs/nav.py)
         type_name="run-changes",
         markdown_share=1.0,  # its headings and record links are Markdown, its changes raw HTML
+    ),
+    PageSpec(
+        key=RUN_HISTORY_PAGE,
+        path="systems/{slug}/history.md",
+        title="History",
+        label="history page",
+        template="run-history-page.md.j2",
+        view=run_history_view,
+        across_runs=3,
+        nav=Nav.NONE,  # the nav lists it after the changes page (mkdocs/nav.py)
+        type_name="run-history",
     ),
     PageSpec(
         key=SYSTEMS_INDEX_PAGE,

@@ -30,10 +30,11 @@ from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
     PageSpec,
+    across_runs_pages,
     between_runs_pages,
 )
 from generator.render.route_maps import route_maps
-from generator.render.run_history import run_context, run_pairs
+from generator.render.run_history import run_context, run_pairs, runs_by_system
 from generator.render.set_pages import set_members_view, set_review_view
 from generator.render.summary import artifacts_of, counts_of, published_pages
 from generator.render.text import Md, code_span
@@ -193,7 +194,7 @@ def render_page(spec: PageSpec, path: str, graphs: Sequence[SystemGraph], render
     """One page: its spec's view builder makes the context its template is rendered with;
     a system's page also gets its runs (``run_history.run_context``)."""
     context = spec.view(PageRequest(spec, path, graphs, rendered))
-    if spec.per_system and not spec.between_runs:
+    if spec.per_system and not spec.between_runs and not spec.across_runs:
         context = {**run_context(graphs[0], path), **context}
     return render(spec.template, context)
 
@@ -207,39 +208,51 @@ def render_system(graph: SystemGraph) -> dict[str, str]:
     return pages
 
 
-# ``kbgen serve``: each page between two runs with the two graphs it was made from, by page
-# type and the graphs' ids; an unchanged system keeps its graphs across rebuilds, so its
-# pages between runs are not made again.
-RunPagesMemo = dict[tuple[str, int, int], tuple["SystemGraph", "SystemGraph", str, str]]
+# ``kbgen serve``: each page made from a system's runs with the graphs it was made from, by
+# page type and the graphs' ids; an unchanged system keeps its graphs across rebuilds, so
+# these pages are not made again.
+RunPagesMemo = dict[tuple[str, tuple[int, ...]], tuple[tuple["SystemGraph", ...], str, str]]
 
 
 def render_run_pages(graphs: Sequence[SystemGraph], memo: RunPagesMemo | None = None) -> dict[str, str]:
-    """The pages between two runs (the registry's ``between_runs`` page types: the changes
-    page) of every run that has a run before it, beside that run's pages (path →
-    Markdown); with a ``memo``, a page whose two runs' graphs are unchanged is reused."""
+    """The pages made from a system's runs, beside its runs' pages (path → Markdown): the
+    registry's ``between_runs`` page types (the changes page) for every run that has a run
+    before it, and its ``across_runs`` page types (the history page) for each system of
+    that many runs, beside its current run's pages. With a ``memo``, a page whose graphs
+    are unchanged is reused."""
     pages: dict[str, str] = {}
     kept: RunPagesMemo = {}
+
+    def page(spec: PageSpec, slug: str, runs: tuple[SystemGraph, ...]) -> None:
+        path = urls.page_path(spec.key, slug)
+        key = (spec.key, tuple(id(graph) for graph in runs))
+        found = memo.get(key) if memo is not None else None
+        # The graphs are held with the page, so their ids cannot be reused meanwhile.
+        same = found is not None and all(a is b for a, b in zip(found[0], runs, strict=True))
+        if found is None or not same or found[1] != path:
+            found = (runs, path, run_page(spec, path, runs))
+        kept[key] = found
+        pages[path] = found[2]
+
     for older, newer in run_pairs(graphs):
         for spec in between_runs_pages():
-            if not spec.exists(newer.system):
-                continue
-            path = urls.page_path(spec.key, newer.slug)
-            key = (spec.key, id(older), id(newer))
-            found = memo.get(key) if memo is not None else None
-            # The graphs are held with the page, so their ids cannot be reused meanwhile.
-            if found is None or found[0] is not older or found[1] is not newer or found[2] != path:
-                found = (older, newer, path, run_page(spec, path, older, newer))
-            kept[key] = found
-            pages[path] = found[3]
+            if spec.exists(newer.system):
+                page(spec, newer.slug, (older, newer))
+    for runs in runs_by_system(graphs):
+        current = next(graph for graph in runs if graph.is_current)
+        for spec in across_runs_pages():
+            if len(runs) >= spec.across_runs and spec.exists(current.system):
+                page(spec, current.slug, runs)
     if memo is not None:
         memo.clear()
         memo.update(kept)
     return dict(sorted(pages.items()))
 
 
-def run_page(spec: PageSpec, path: str, older: SystemGraph, newer: SystemGraph) -> str:
-    """One page between two runs of a system: the run before, and the run."""
-    return render_page(spec, path, (older, newer), {})
+def run_page(spec: PageSpec, path: str, runs: tuple[SystemGraph, ...]) -> str:
+    """One page made from a system's runs: between two (the run before, and the run) or
+    across every run (oldest first)."""
+    return render_page(spec, path, runs, {})
 
 
 def _records_by_kind(graph: SystemGraph) -> list[tuple[str, list[RecordBase]]]:

@@ -48,6 +48,8 @@ SYSTEMS_INDEX_PAGE, STATUS_MATRIX_PAGE, GLOSSARY_PAGE = "systems-index", "status
 MEMORY_COMPARISON_PAGE = "memory-comparison"
 # Key of the built-in page between two runs: what changed since the run before.
 RUN_CHANGES_PAGE = "run-changes"
+# Key of the built-in page across every run of a system of three runs or more.
+RUN_HISTORY_PAGE = "run-history"
 
 _KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 # A path pattern: '/'-separated lower-case segments ending in '.md'; '{slug}' is the system's folder.
@@ -69,14 +71,19 @@ class PageRequest:
     spec: PageSpec
     path: str  # the page's path below docs_dir, e.g. systems/demo/result.md
     # Per-system page: its one system; cross-system: every system; between runs: the run
-    # before and the run (two runs of one system).
+    # before and the run (two runs of one system); across runs: every run, oldest first.
     graphs: Sequence[SystemGraph]
     rendered: Mapping[str, str]  # pages rendered before this one in this pass (path → Markdown)
 
     @property
     def graph(self) -> SystemGraph:
         """The system of a per-system page."""
-        if not self.spec.per_system or self.spec.between_runs or len(self.graphs) != 1:
+        if (
+            not self.spec.per_system
+            or self.spec.between_runs
+            or self.spec.across_runs
+            or len(self.graphs) != 1
+        ):
             raise ValueError(f"page {self.spec.key!r} is not rendered for one system")
         return self.graphs[0]
 
@@ -86,6 +93,13 @@ class PageRequest:
         if not self.spec.between_runs or len(self.graphs) != 2:
             raise ValueError(f"page {self.spec.key!r} is not rendered between two runs")
         return self.graphs[0], self.graphs[1]
+
+    @property
+    def all_runs(self) -> Sequence[SystemGraph]:
+        """Every run of a page across runs, oldest first (the current run among them)."""
+        if not self.spec.across_runs or len(self.graphs) < self.spec.across_runs:
+            raise ValueError(f"page {self.spec.key!r} is not rendered across a system's runs")
+        return self.graphs
 
 
 View = Callable[[PageRequest], Mapping[str, Any]]
@@ -121,6 +135,9 @@ class PageSpec:
     # Rendered beside the pages of each run of a system that has a run before it (its path
     # has '{slug}', which is the run's), from the two runs; not one of a system's pages.
     between_runs: bool = False
+    # Rendered once for each system of at least this many runs, beside its current run's
+    # pages, from every run (oldest first); 0: not a page across runs.
+    across_runs: int = 0
 
 
 # Beside a run's pages: what changed since the run before (``render/run_history.py``). With
@@ -142,8 +159,12 @@ def _refusal(spec: PageSpec, earlier: Mapping[str, PageSpec]) -> str | None:
         (below == RUN_CHANGES_FILE and not spec.between_runs) or below.startswith(f"{RUNS_FOLDER}/")
     ):
         return f"page path {spec.path!r} is a run's: its changes page, or the earlier runs' folder"
-    if spec.between_runs and not spec.per_system:
-        return f"page {spec.key!r} is between two runs of a system: its path needs '{{slug}}'"
+    if (spec.between_runs or spec.across_runs) and not spec.per_system:
+        return f"page {spec.key!r} is rendered from a system's runs: its path needs '{{slug}}'"
+    if spec.between_runs and spec.across_runs:
+        return f"page {spec.key!r} is either between two runs or across every run, not both"
+    if spec.across_runs < 0 or spec.across_runs == 1:
+        return f"page {spec.key!r}: a page across runs needs at least two runs"
     if any(other.path == spec.path for other in earlier.values()):
         return f"page path {spec.path!r} is already registered"
     return None
@@ -163,6 +184,7 @@ class PageRegistry:
         self.specs: tuple[PageSpec, ...] = tuple(by_key.values())
         self.cross: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if not spec.per_system)
         self.between_runs: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if spec.between_runs)
+        self.across_runs: tuple[PageSpec, ...] = tuple(spec for spec in self.specs if spec.across_runs)
 
     def extended(self, *specs: PageSpec) -> PageRegistry:
         """A new registry: these page types and then the given ones (refused as a whole on a conflict)."""
@@ -172,9 +194,11 @@ class PageRegistry:
         return self._by_key[key]
 
     def system_pages(self, system: SystemRecords) -> tuple[PageSpec, ...]:
-        """The per-system page types this system has, in order (not those between runs)."""
+        """The per-system page types this system has, in order (not those from its runs)."""
         return tuple(
-            spec for spec in self.specs if spec.per_system and not spec.between_runs and spec.exists(system)
+            spec
+            for spec in self.specs
+            if spec.per_system and not spec.between_runs and not spec.across_runs and spec.exists(system)
         )
 
     def home_page(self, system: SystemRecords) -> str:
@@ -232,6 +256,11 @@ def cross_pages() -> tuple[PageSpec, ...]:
 def between_runs_pages() -> tuple[PageSpec, ...]:
     """The page types rendered between two runs of a system, in order."""
     return active_pages().between_runs
+
+
+def across_runs_pages() -> tuple[PageSpec, ...]:
+    """The page types rendered across every run of a system, in order."""
+    return active_pages().across_runs
 
 
 def home_page(system: SystemRecords) -> str:

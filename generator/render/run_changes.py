@@ -30,9 +30,9 @@ from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentCha
 from generator.graph.word_diff import elided
 from generator.render.environment import render
 from generator.render.inline_form import html_unlinked, label
-from generator.render.link_markup import link
+from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md, escape
-from generator.render.rawhtml import Html, element, table
+from generator.render.rawhtml import Html, element
 from generator.render.rawhtml import escape as html_escape
 
 TEMPLATE = "run-changes.md.j2"
@@ -100,18 +100,30 @@ def render_run_changes(diff: RunDiff, old_href: Href, new_href: Href, title: str
 
 
 def _counts(diff: RunDiff) -> Html:
+    """The counts on one line, conclusions first, each linked to its section when it has one."""
     counts = diff.counts
-    rows = [
-        ("Added", counts.added),
-        ("Removed", counts.removed),
-        ("Changed", counts.changed),
-        ("of them possibly naming something else", counts.possible_different_referents),
-        ("Renumbered", counts.renumbered),
-        ("Unchanged", counts.unchanged),
-        ("Conclusions moved", counts.conclusions_moved),
+    changed = f"{counts.changed}" + (
+        f" ({counts.possible_different_referents} possibly naming something else)"
+        if counts.possible_different_referents
+        else ""
+    )
+    items = [
+        ("Conclusions moved", str(counts.conclusions_moved), "conclusions-that-moved", diff.conclusions),
+        ("newly found", str(counts.added), "added-records", diff.added),
+        ("no longer stated", str(counts.removed), "removed-records", diff.removed),
+        ("renumbered", str(counts.renumbered), "renumbered-records", diff.renumbered),
+        ("changed", changed, "changed-records", diff.changed),
+        ("unchanged", str(counts.unchanged), None, ()),
     ]
-    cells = [[html_escape(name), Html(str(number))] for name, number in rows]
-    return _block([table([html_escape("Records"), html_escape("Count")], cells)], "kb-diff kb-diff--counts")
+    parts = [
+        html_link(html_escape(f"{name}: {number}"), f"#{anchor}")
+        if anchor and shown
+        else html_escape(f"{name}: {number}")
+        for name, number, anchor, shown in items
+    ]
+    return element(
+        "p", _strong("Records") + Html(" ") + Html(" · ").join(parts), {"class": "kb-diff kb-diff--counts"}
+    )
 
 
 def _listed(ref: RecordRef, href: Href) -> Md:

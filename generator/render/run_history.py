@@ -18,7 +18,7 @@ from generator.model.runs import RunEntry
 from generator.render import urls
 from generator.render.environment import frontmatter, render
 from generator.render.markdown import Md
-from generator.render.registry import SYSTEM_PAGE, PageRequest
+from generator.render.registry import SYSTEM_PAGE, PageRequest, across_runs_pages
 from generator.render.run_changes import render_run_changes as render_diff
 from generator.render.summary import pages_of
 from generator.render.views import frontmatter_title
@@ -59,11 +59,14 @@ def run_context(graph: SystemGraph, at: str) -> dict[str, Any]:
     on each run's page would make the site quadratic in the system's runs."""
     history, run = graph.history, graph.run
     if history is None or run is None:
-        return {"run_banner": Md(""), "runs": []}
+        return {"run_banner": Md(""), "runs": [], "history_href": None}
+    shown = history_path(history.current.path_slug) if _has_history(graph) else None
+    history_href = urls.href(at, shown) if shown else None
     if run.current:
         return {
             "run_banner": Md(""),
             "runs": [_run_view(graph, entry, at) for entry in reversed(history.runs)],
+            "history_href": history_href,
         }
     current = _run_view(graph, history.current, at)
     banner = Md(
@@ -75,10 +78,11 @@ def run_context(graph: SystemGraph, at: str) -> dict[str, Any]:
                 "current": current,
                 "count": len(history.runs),
                 "runs_href": urls.href(at, _system_page(history.current), "runs"),
+                "history_href": history_href,
             },
         )
     )
-    return {"run_banner": banner, "runs": []}
+    return {"run_banner": banner, "runs": [], "history_href": None}
 
 
 def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[str, Any]:
@@ -96,6 +100,7 @@ def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[s
     )
     return {
         "changes": changes(current),
+        "history": history_path(current.slug) if _has_history(current) else None,
         "earlier_runs": [
             {
                 "label": graph.run.label if graph.run else graph.slug,
@@ -105,6 +110,33 @@ def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[s
             for graph in reversed(ordered)
         ],
     }
+
+
+def runs_by_system(graphs: Sequence[SystemGraph]) -> list[tuple[SystemGraph, ...]]:
+    """Each system's runs, oldest first (systems in the order their first graph is given;
+    a system of one run among them)."""
+    by_slug: dict[str, list[SystemGraph]] = {}
+    for graph in graphs:
+        if graph.history is not None and graph.run is not None:
+            by_slug.setdefault(graph.system.slug, []).append(graph)
+    found = []
+    for runs in by_slug.values():
+        history = runs[0].history
+        assert history is not None
+        order = {entry.folder: at for at, entry in enumerate(history.runs)}
+        found.append(tuple(sorted(runs, key=lambda graph: order[graph.run.folder] if graph.run else 0)))
+    return found
+
+
+def history_path(slug: str) -> str | None:
+    """The history page of a system (beside its current run's pages), when one is registered."""
+    specs = across_runs_pages()
+    return urls.page_path(specs[0].key, slug) if specs else None
+
+
+def _has_history(graph: SystemGraph) -> bool:
+    specs = across_runs_pages()
+    return bool(specs) and graph.history is not None and len(graph.history.runs) >= specs[0].across_runs
 
 
 def run_pairs(graphs: Sequence[SystemGraph]) -> list[tuple[SystemGraph, SystemGraph]]:

@@ -303,9 +303,9 @@ def test_serve_makes_a_changes_page_again_only_when_a_run_changed(records: Path,
     made: list[str] = []
     real = pages.run_page
 
-    def counted(spec, path, older, newer):  # type: ignore[no-untyped-def]
+    def counted(spec, path, runs):  # type: ignore[no-untyped-def]
         made.append(path)
-        return real(spec, path, older, newer)
+        return real(spec, path, runs)
 
     monkeypatch.setattr(pages, "run_page", counted)
     cache = SystemCache()

@@ -303,7 +303,10 @@ def test_a_page_between_runs_is_one_spec() -> None:
         ({"path": "systems/sources.md"}, "'{slug}'"),
         ({"path": "systems/{slug}/changes.md"}, "is a run's"),
         ({"path": "systems/{slug}/runs/sources.md"}, "is a run's"),
-        ({"path": "systems/sources.md", "per_system": False, "between_runs": True}, "between two runs"),
+        ({"path": "systems/sources.md", "per_system": False, "between_runs": True}, "from a system's runs"),
+        ({"path": "systems/sources.md", "per_system": False, "across_runs": 3}, "from a system's runs"),
+        ({"between_runs": True, "across_runs": 3}, "not both"),
+        ({"across_runs": 1}, "at least two runs"),
     ],
 )
 def test_registry_refuses_a_clashing_or_malformed_spec(change: dict[str, str], message: str) -> None:

@@ -27,6 +27,7 @@ from generator.load.records import (
     slug_diagnostic,
     system_runs,
 )
+from generator.model.runs import RUNS_FOLDER
 from generator.model.system import SystemRecords
 
 
@@ -115,12 +116,17 @@ def folder_check(reserved: frozenset[str]) -> FolderCheck:
 
 
 def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -> list[CheckedSystem]:
-    """Load and check every system under a records folder (or one system folder).
+    """Load and check every system under a records folder (or one system folder, or one
+    further run of a system: ``<system>/runs/<run>/``).
 
     Refused entries of the records folder (symlinks, special files) count as failed
     systems; ignored names are warnings on the first system. ``check`` checks one folder
     (``folder_check``; ``kbgen serve`` passes one that remembers unchanged systems).
     ``generator.pipeline.check_records`` calls this with the site's reserved names.
+
+    A further run is checked with its system's other runs, as the records folder's check
+    checks it (the rules across runs see them all), and only what concerns it is kept: the
+    run, or why it could not be read (its ``runs/`` folder refused).
     """
     found = discover_systems(records, base)
     systems: list[CheckedSystem] = []
@@ -136,6 +142,11 @@ def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -
     failed = [
         CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in refused
     ]
+    if found.run:
+        runs_folder = found.folders[0] / RUNS_FOLDER
+        concerned = (runs_folder, runs_folder / found.run)
+        systems = [system for system in systems if system.source.run_folder == found.run]
+        failed = [system for system in failed if system.source.folder in concerned]
     if systems and found.ignored:
         first = systems[0]
         first.diagnostics = sorted(dict.fromkeys([*first.diagnostics, *found.ignored]), key=_report_order)

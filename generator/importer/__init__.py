@@ -21,7 +21,7 @@ from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.build import build
 from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
-from generator.importer.emit import dump_file
+from generator.importer.emit import MODELINE, RUN_MODELINE, dump_file
 from generator.importer.import_rules import KB610
 from generator.importer.sets import merge_members, pinned_members, verify_members
 from generator.importer.structure import Structure, lost_structure
@@ -87,9 +87,12 @@ def read_document(path: Path) -> tuple[str | None, list[Diagnostic]]:
         os.close(parent_fd)
 
 
-def render_files(text: str, display: str, slug: str) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The record files a document becomes (name → YAML text), and the import findings."""
-    measured = render_measured(text, display, slug)
+def render_files(
+    text: str, display: str, slug: str, schema_line: str = MODELINE
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The record files a document becomes (name → YAML text), and the import findings
+    (``schema_line``: ``RUN_MODELINE`` for a further run's folder)."""
+    measured = render_measured(text, display, slug, schema_line)
     return measured.files, measured.diagnostics
 
 
@@ -104,12 +107,13 @@ class Measured:
     structure: Structure
 
 
-def render_measured(text: str, display: str, slug: str) -> Measured:
-    """The record files, the findings, and what of the document the files keep."""
+def render_measured(text: str, display: str, slug: str, schema_line: str = MODELINE) -> Measured:
+    """The record files, the findings, and what of the document the files keep; each file
+    opens with ``schema_line``, the editor-schema line from the folder it is written to."""
     result = build(parse_document(text), display, slug)
     structure, lost_records = lost_structure(text, result.files.values(), display)
     coverage, lost = lost_text(text, result.files.values(), display)
-    files = {name: dump_file(mapping) for name, mapping in result.files.items()}
+    files = {name: dump_file(mapping, schema_line) for name, mapping in result.files.items()}
     return Measured(files, result.diagnostics + lost_records + lost, coverage, structure)
 
 
@@ -184,7 +188,8 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     text, problems = read_document(path)
     if text is None:
         return ImportOutcome(None, problems)
-    measured = render_measured(text, path.as_posix(), slug)
+    # The run's folder is two below the system's (runs/<run-id>/): so is the schema.
+    measured = render_measured(text, path.as_posix(), slug, RUN_MODELINE)
     files, diagnostics = measured.files, measured.diagnostics
     run_id = _run_id(files.get("run.yaml", ""))
     if run_id is None:

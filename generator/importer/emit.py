@@ -11,7 +11,17 @@ from typing import Any
 
 import yaml
 
-MODELINE = "# yaml-language-server: $schema=../../schemas/records.schema.json\n"
+SCHEMA_FILE = "schemas/records.schema.json"  # beside records/, where 'kbgen schema' writes it
+
+
+def modeline(depth: int) -> str:
+    """The editor-schema line of a record file ``depth`` folders below the folder holding
+    ``records/`` and ``schemas/``: the editor resolves the path from the file's folder."""
+    return f"# yaml-language-server: $schema={'../' * depth}{SCHEMA_FILE}\n"
+
+
+MODELINE = modeline(2)  # a system folder's file: records/<system>/
+RUN_MODELINE = modeline(4)  # a further run's file: records/<system>/runs/<run-id>/
 
 
 # libyaml's emitter when PyYAML has it (the same YAML, several times faster).
@@ -46,8 +56,9 @@ RecordDumper.add_representer(str, _string)
 RecordDumper.add_representer(list, _list)
 
 
-def dump_file(mapping: dict[str, Any]) -> str:
-    """One record file: the modeline, then the mapping in block style."""
+def dump_file(mapping: dict[str, Any], schema_line: str = MODELINE) -> str:
+    """One record file: the editor-schema line (``MODELINE`` for a system folder's file,
+    ``RUN_MODELINE`` for a further run's), then the mapping in block style."""
     text = yaml.dump(
         mapping,
         Dumper=RecordDumper,
@@ -56,4 +67,4 @@ def dump_file(mapping: dict[str, Any]) -> str:
         default_flow_style=False,
         width=1_000_000,
     )
-    return MODELINE + text
+    return schema_line + text

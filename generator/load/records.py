@@ -560,6 +560,10 @@ class Discovery:
     refused: list[SystemSource] = field(default_factory=list)  # each counted as a failed system
     ignored: list[Diagnostic] = field(default_factory=list)  # warnings, attached to a real system
     nested: bool = True  # False when the folder given is itself one system
+    # The folder given is one further run (``<system>/runs/<run>/``): ``folders`` holds its
+    # system, checked whole so the run's findings are those of the whole records folder's
+    # check, and only this run is reported.
+    run: str = ""
 
 
 def _listing(folder: Path, slug: str, display: str, refused: list[SystemSource]) -> dict[str, str] | None:
@@ -577,14 +581,22 @@ def _listing(folder: Path, slug: str, display: str, refused: list[SystemSource])
 
 
 def discover_systems(records: Path, base: Path | None = None) -> Discovery:
-    """Find the system folders of a records folder without following any symlink."""
+    """Find the system folders of a records folder without following any symlink.
+
+    A folder holding record files is one system, or, below a system's ``runs/``, one further
+    run of that system; a folder holding nothing but ``runs/`` is a system of runs only."""
     base = base or Path.cwd()
     display = _display(records, base).rstrip("/") + "/"
     found = Discovery()
     kinds = _listing(records, records.name, display, found.refused)
     if kinds is None:
         return found
-    if any(kind == "file" and name.endswith(RECORD_SUFFIXES) for name, kind in kinds.items()):
+    if _holds_records(kinds):
+        run = _run_of(records)
+        if run is not None:
+            return Discovery(folders=[run[0]], run=run[1])
+        return Discovery(folders=[records], nested=False)
+    if _only_runs(records, kinds):
         return Discovery(folders=[records], nested=False)
     for name, kind in kinds.items():
         shown = display + printable(name)
@@ -599,6 +611,34 @@ def discover_systems(records: Path, base: Path | None = None) -> Discovery:
         else:
             found.folders.append(records / name)
     return found
+
+
+def _holds_records(kinds: dict[str, str]) -> bool:
+    return any(kind == "file" and name.endswith(RECORD_SUFFIXES) for name, kind in kinds.items())
+
+
+def _only_runs(folder: Path, kinds: dict[str, str]) -> bool:
+    """Whether a folder without record files is a system folder holding nothing but its
+    further runs: its one entry is ``runs/``, and that holds run folders, not the record
+    files of a system named "runs" (the folder would then be a records folder)."""
+    shown = [name for name in kinds if not name.startswith((".", "_"))]
+    if shown != [RUNS_FOLDER] or kinds[RUNS_FOLDER] != "dir":
+        return False
+    runs = _listing(folder / RUNS_FOLDER, RUNS_FOLDER, RUNS_FOLDER, [])
+    return runs is None or not _holds_records(runs)  # an unreadable runs/ is the system's to report
+
+
+def _run_of(folder: Path) -> tuple[Path, str] | None:
+    """The system folder whose further run ``folder`` is (its parent is the system's
+    ``runs/``) and the run folder's name, or None. Read from the path's names, so the
+    system's files are shown as the whole records folder's check shows them
+    (``records/demo/runs/<run>`` gives ``records/demo``)."""
+    path = Path(os.path.normpath(folder))
+    if len(path.parts) < 3 or ".." in path.parts[-3:]:
+        path = Path(os.path.abspath(folder))  # ".", or a path climbing out: the names are above
+    if path.parent.name != RUNS_FOLDER or not path.parent.parent.name:
+        return None
+    return path.parent.parent, path.name
 
 
 @dataclass

@@ -20,6 +20,7 @@ import yaml
 
 from generator.diagnostics import Severity
 from generator.importer import import_run, render_files
+from generator.importer.emit import RUN_MODELINE
 from generator.model.ids import grammar
 from generator.model.profile import AXIS_TITLES, EXTRA_AXES
 from generator.outputs.export import export_csv
@@ -67,7 +68,7 @@ def test_the_import_keeps_every_sentence_item_and_cell(tmp_path: Path) -> None:
 def test_shipped_run_is_what_the_importer_writes() -> None:
     """records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01 is the importer's output, byte for
     byte (nothing edited by hand)."""
-    files, _ = render_files(_text(), RESULT.as_posix(), "oh-my-pi")
+    files, _ = render_files(_text(), RESULT.as_posix(), "oh-my-pi", RUN_MODELINE)
     shipped = {path.name: path.read_text(encoding="utf-8") for path in SHIPPED.glob("*.yaml")}
     assert shipped == files
 

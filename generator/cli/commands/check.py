@@ -20,7 +20,9 @@ from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="validate records and report every problem")
-    check.add_argument("path", nargs="?", default="records", help="records folder or one system folder")
+    check.add_argument(
+        "path", nargs="?", default="records", help="records folder, one system folder or one run folder"
+    )
     check.add_argument("--format", choices=("human", "json", "github"), default="human")
     check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument(

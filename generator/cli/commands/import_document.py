@@ -43,14 +43,17 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     importer = import_run if args.as_run else import_document
     outcome = importer(Path(args.file), args.system, Path(args.records), args.force)
-    # A further run is checked with its system, whose folder name its run ID must carry.
-    checked = outcome.folder.parent.parent if outcome.folder is not None and args.as_run else outcome.folder
-    systems = check_records(checked) if checked is not None else []
+    # A further run's folder is checked as that run of its system (with its system's other
+    # runs, as 'kbgen check' checks it), and only its own findings are reported and counted.
+    systems = check_records(outcome.folder) if outcome.folder is not None else []
     found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
+    errors = [d for d in found if d.severity is Severity.ERROR]
     if args.format == "json":
         payload: dict[str, Any] = {
             "folder": outcome.folder.as_posix() if outcome.folder else None,
             "diagnostics": [d.as_dict() for d in found],
+            "errors": len(errors),  # what the summary line counts
+            "warnings": len(found) - len(errors),
         }
         if outcome.structure is not None:
             payload["structure"] = outcome.structure.as_dict()
@@ -63,8 +66,11 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     if outcome.folder is None:
         say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
         return EXIT_USAGE if any(d.rule == KB610 for d in found) else EXIT_ERRORS
-    errors = [d for d in found if d.severity is Severity.ERROR]
-    verdict = f"{len(errors)} errors: the folder does not check clean" if errors else "it checks clean"
+    verdict = (
+        f"{len(errors)} error{'s' * (len(errors) != 1)}: the folder does not check clean"
+        if errors
+        else "it checks clean"
+    )
     kept = ""
     if outcome.structure is not None:
         kept = f"{outcome.structure.summary()}; "

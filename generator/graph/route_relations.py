@@ -1,21 +1,30 @@
 """The structured relations of a system's routes: what its route maps draw.
 
 A relation comes from a field whose meaning is a relation, never from an ID that prose
-happens to mention: a route's owner, reads, writes, part of and alternatives; the IDs
-its endpoints/progression field names (the steps it passes through; a source cited
-there is evidence, not a step); a component's or object's routes (the routes its label
-names, as in "used by RTE-23"); and an annotation on a route. Which kinds are routes,
-sources and route users is their kind specs' roles (``model/kinds.py``). Every relation points from
-a route (or an annotation) to a declared record; the same pair is one relation, its
-labels joined. Families are the connected groups of related records: a route no
-relation reaches is in none.
+happens to mention. Which fields those are, and the edge each draws, is one table,
+``ROUTE_FIELD_RELATIONS``: a route's owner, reads, writes, part of and alternatives; the
+steps its endpoints/progression field names; and the route contract's labelled fields
+(immediate return, later read-back, delegated visibility, selection predicate,
+invalidation or expiry, activation or effect), each an edge typed by its field. A field
+the table leaves out (label, body, remarks, evidence, evidence limits) draws nothing, and
+neither does a labelled field stated as ``uninspected — …`` or ``inapplicable — …`` (its
+reason is prose, not a finding), nor a source a text field cites (evidence, not a step).
+Beside the routes' own fields: a component's or object's routes (the routes its label
+names, as in "used by RTE-23") and an annotation on a route. Which kinds are routes,
+sources and route users is their kind specs' roles (``model/kinds.py``). Every relation
+points from a route (or an annotation) to a declared record (an ID no record declares
+draws nothing); the same pair is one relation, its labels joined in the table's order.
+Families are the connected groups of related records: a route no relation reaches is in
+none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
 
 from generator.model.ids import grammar, sort_key
 from generator.model.kinds import Role, has_role
@@ -27,8 +36,50 @@ if TYPE_CHECKING:
 # The relation labels, as the maps write them on their edges.
 OWNER, READS, WRITES, PART_OF, ALTERNATIVE_TO = "owner", "reads", "writes", "part of", "alternative to"
 PROGRESSION, USES, ANNOTATES = "progression", "uses", "annotates"
+# The route contract's labelled fields, each its own edge type.
+IMMEDIATE_RETURN, LATER_READ_BACK = "immediate return", "later read-back"
+DELEGATED_VISIBILITY, SELECTION_PREDICATE = "delegated visibility", "selection predicate"
+INVALIDATION_OR_EXPIRY, ACTIVATION_OR_EFFECT = "invalidation or expiry", "activation or effect"
 # Drawn dotted: a branch beside the route, a note on a record.
 DOTTED = frozenset({ALTERNATIVE_TO, ANNOTATES})
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRelation:
+    """The edge an ID named in one route field draws: its label (the edge's type), and
+    whether the field holds IDs (a list, or one ID) or text that names them."""
+
+    label: str
+    holds: Literal["ids", "text"] = "text"
+
+
+# The one table of what a route's fields mean on the maps: the field (a ``Route``
+# attribute, or ``fields.<name>`` for a labelled field of the route contract) → the edge
+# an ID it names draws, the labels joined in this order; None: the field relates nothing.
+# A field not listed here (label, body, remarks, evidence, guarantee) never draws an edge.
+# A labelled field's edge carries the field's own label: what the field says of the record
+# it names ("later read-back: RTE-1" — RTE-1 reads the output back; "delegated visibility:
+# through RTE-3") is the field's meaning, which the label names without restating it.
+ROUTE_FIELD_RELATIONS: Mapping[str, FieldRelation | None] = MappingProxyType(
+    {
+        "owner": FieldRelation(OWNER),
+        "reads": FieldRelation(READS, "ids"),
+        "writes": FieldRelation(WRITES, "ids"),
+        "part_of": FieldRelation(PART_OF, "ids"),
+        "alternative_to": FieldRelation(ALTERNATIVE_TO, "ids"),
+        "progression": FieldRelation(PROGRESSION),
+        "fields.immediate_return": FieldRelation(IMMEDIATE_RETURN),
+        "fields.later_read_back": FieldRelation(LATER_READ_BACK),
+        "fields.delegated_visibility": FieldRelation(DELEGATED_VISIBILITY),
+        "fields.selection_predicate": FieldRelation(SELECTION_PREDICATE),
+        "fields.invalidation_or_expiry": FieldRelation(INVALIDATION_OR_EXPIRY),
+        "fields.activation_or_effect": FieldRelation(ACTIVATION_OR_EFFECT),
+        # The limits of the route's evidence: sources and caveats, not a record it relates.
+        "fields.evidence_limits": None,
+    }
+)
+# A labelled field stated without a finding: its reason is prose, not a relation.
+_UNCERTAIN = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]|\Z)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,18 +112,32 @@ def _named(graph: SystemGraph, text: str | None) -> Iterator[str]:
             yield resolved
 
 
+def _field_value(route: Route, field: str) -> object:
+    """A route field's value by its table name (``fields.later_read_back``); None when unset."""
+    owner: object = route
+    for part in field.split("."):
+        owner = getattr(owner, part, None) if owner is not None else None
+    return owner
+
+
+def _field_targets(graph: SystemGraph, value: object, holds: str) -> Iterator[str]:
+    """The IDs one field's value names: as held (a list, or one ID), or named in its text
+    (a source it cites is evidence, not a relation; an uncertain value names nothing)."""
+    if holds == "ids":
+        yield from ([value] if isinstance(value, str) else value if isinstance(value, list) else [])
+        return
+    if not isinstance(value, str) or _UNCERTAIN.match(value.strip()):
+        return
+    yield from (target for target in _named(graph, value) if not has_role(target, Role.EVIDENCE_SOURCE))
+
+
 def _route_fields(graph: SystemGraph, route: Route) -> Iterator[tuple[str, str]]:
-    """(label, target) of each relation a route's own fields state."""
-    yield from ((OWNER, target) for target in _named(graph, route.owner))
-    yield from ((READS, target) for target in route.reads)
-    yield from ((WRITES, target) for target in route.writes)
-    if route.part_of:
-        yield PART_OF, route.part_of
-    yield from ((ALTERNATIVE_TO, target) for target in route.alternative_to)
-    steps = (
-        target for target in _named(graph, route.progression) if not has_role(target, Role.EVIDENCE_SOURCE)
-    )
-    yield from ((PROGRESSION, target) for target in steps)
+    """(label, target) of each relation a route's own fields state, in the table's order."""
+    for field, relation in ROUTE_FIELD_RELATIONS.items():
+        if relation is None:
+            continue
+        for target in _field_targets(graph, _field_value(route, field), relation.holds):
+            yield relation.label, target
 
 
 def is_route(graph: SystemGraph, record_id: str) -> bool:

@@ -3,7 +3,9 @@
 The relations come from the graph (``graph/route_relations.py``). Each connected family
 is drawn whole; small families share a map until it would hold more than
 ``MAP_NODES`` nodes, so a map stays legible at the article's width (the figures are in
-docs/systems.md). A route no relation reaches is not drawn: it is listed beside the maps.
+docs/systems.md). A map runs left to right (routes, then what they relate), or top to
+bottom when it holds routes alone. A route no relation reaches is not drawn: it is
+listed beside the maps.
 
 A node shows its record's ID and shortened label. Its link is not in the Mermaid
 source: each map carries a list of its nodes as links (the node's key, the record's
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
 
 MAP_NODES = 12  # families are packed into one map up to this many nodes
 DIRECTION = "LR"  # routes on the left, what they relate on the right
+# A map of routes alone (hand-offs from route to route) is a chain: drawn top to bottom,
+# it keeps the article's width where left to right it would run off it.
+ROUTES_DIRECTION = "TB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,9 @@ def _map(graph: SystemGraph, linker: Linker, relations: list[Relation]) -> MapVi
             mermaid.edge(keys[relation.source], keys[relation.target], edge_label, relation.dotted)
         )
     arrows = next(iter(kinds)) if len(kinds) == 1 else None
-    return MapView(_title(graph, nodes), mermaid.flowchart(DIRECTION, statements), tuple(views), arrows)
+    routes_only = all(node.note is None and is_route(graph, node.record_id) for node in nodes)
+    direction = ROUTES_DIRECTION if routes_only else DIRECTION
+    return MapView(_title(graph, nodes), mermaid.flowchart(direction, statements), tuple(views), arrows)
 
 
 def route_maps(graph: SystemGraph, linker: Linker) -> RouteMaps | None:

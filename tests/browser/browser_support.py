@@ -156,3 +156,15 @@ LANDED_JS = """(id) => {
   const hit = document.elementFromPoint(x, y);
   return !!hit && (hit === el || el.contains(hit));
 }"""
+
+
+MAPS_DRAWN = "document.documentElement.dataset.kbMaps === 'drawn'"
+
+
+def draw_maps(page: Any, timeout: int = 20_000) -> None:
+    """Bring a system page's route maps into view (kb-maps.js fetches Mermaid only when a
+    map nears the viewport) and wait until they are drawn."""
+    page.evaluate(
+        "() => { const maps = document.querySelector('.kb-route-maps'); if (maps) maps.scrollIntoView(); }"
+    )
+    page.wait_for_function(MAPS_DRAWN, timeout=timeout)

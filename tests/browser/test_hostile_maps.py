@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import build_planted_site, serve_directory
+from browser_support import build_planted_site, draw_maps, serve_directory
 
 from generator.model.inline_markup import plain_text
 
@@ -88,7 +88,7 @@ def test_hostile_labels_add_no_node_link_or_script_to_a_map(browsing: Any, maps_
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(f"{maps_url}/systems/demo/")
-    page.wait_for_function("document.documentElement.dataset.kbMaps === 'drawn'", timeout=20_000)
+    draw_maps(page)
     found = page.evaluate(MAP_JS)
     # RTE-1 and CMP-1, then each planted route and component: nothing more.
     assert found["nodes"] == found["listed"] == 2 + 2 * len(PAYLOADS)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import draw_maps
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,7 @@ def test_no_generated_page_is_wider_than_the_window(browsing: Any, base_url: str
         page.goto(f"{base_url}/{path}")
         page.wait_for_load_state("load")
         if page.evaluate("document.querySelector('.kb-map') !== null"):  # measured once drawn
-            page.wait_for_function("document.documentElement.dataset.kbMaps === 'drawn'", timeout=20_000)
+            draw_maps(page)
         assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, path
         for table in page.evaluate(WIDE_TABLES):
             wide_tables += 1

@@ -1,11 +1,15 @@
-"""The shipped systems' route maps at 1280x800, as drawn in Chromium.
+"""The shipped systems' route maps at 1280x800 (and oh-my-pi's at 390x844), as drawn in
+Chromium.
 
 What the maps must draw is computed here from the record files themselves (plain YAML,
 not the generator's model or renderer): the relations of each route that its structured
-fields state. The test then reads the drawn SVG: each expected relation is an edge, no
-edge is anything else, every node links to an anchor that exists, shows its label, and
-the routes with no relation are the ones listed beside the maps. Screenshots for
-reviewers go to ``test-artifacts/``, with the maps' measured sizes.
+fields state, its labelled route-contract fields included. The test then reads the drawn
+SVG: each expected relation is an edge, no edge is anything else, every node links to an
+anchor that exists, shows its label, and the routes with no relation are the ones listed
+beside the maps. On a phone as on a desktop the labels stay 11 px or more, the map
+scrolls in its own box and the page never sideways, and Mermaid is fetched only when the
+maps near the viewport. Screenshots for reviewers go to ``test-artifacts/``, with the
+maps' measured sizes.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from urllib.parse import urldefrag, urljoin
 
 import pytest
 import yaml
-from browser_support import REPO_ROOT
+from browser_support import REPO_ROOT, draw_maps
 
 from generator.model.kinds import registered
 
@@ -49,6 +53,17 @@ SYSTEMS = sorted(
 )
 # An ID as the records write them: numbered (RTE-11) or analyst-prefixed (MEM-RTE-knowledge-store).
 ID_TOKEN = re.compile(r"\b[A-Z]+(?:-[A-Z]+)*-(?:[0-9]+|[a-z0-9]+(?:-[a-z0-9]+)*)")
+# A route's labelled fields that relate records (all but the evidence limits), and the
+# values that state no finding.
+LABELLED = (
+    "immediate_return",
+    "later_read_back",
+    "delegated_visibility",
+    "selection_predicate",
+    "invalidation_or_expiry",
+    "activation_or_effect",
+)
+UNCERTAIN = re.compile(r"(?:uninspected|inapplicable)\s*(?:[—–-]|\Z)", re.IGNORECASE)
 # The lists that declare IDs: every kind's list (the kind registry), and the records the
 # system cites that another analysis declares.
 DECLARING = (*(spec.list_key for spec in registered()), "supplied")
@@ -139,7 +154,13 @@ def expected_relations(system: str) -> tuple[set[frozenset[str]], set[str], set[
             *route.get("alternative_to", []),
         ]:
             relate(rid, target)
-        for target in _named(route.get("progression"), declared):
+        texts = [route.get("progression")]
+        texts += [
+            value
+            for name, value in (route.get("fields") or {}).items()
+            if name in LABELLED and isinstance(value, str) and not UNCERTAIN.match(value.strip())
+        ]
+        for target in (target for text in texts for target in _named(text, declared)):
             if not target.startswith("SRC-"):
                 relate(rid, target)
     for key in ("components", "objects"):
@@ -157,10 +178,10 @@ def expected_relations(system: str) -> tuple[set[frozenset[str]], set[str], set[
 # ---------------------------------------------------------------- the drawn maps
 
 
-def _open(page: Any, url: str) -> list[dict[str, Any]]:
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+def _open(page: Any, url: str, width: int = WIDTH, height: int = HEIGHT) -> list[dict[str, Any]]:
+    page.set_viewport_size({"width": width, "height": height})
     page.goto(url)
-    page.wait_for_function("document.documentElement.dataset.kbMaps === 'drawn'", timeout=20_000)
+    draw_maps(page)
     return page.evaluate(DRAWN_JS)
 
 
@@ -169,9 +190,9 @@ def test_the_maps_draw_each_related_route_and_nothing_else(browsing: Any, base_u
     pairs, related, _ = expected_relations(system)
     maps = _open(browsing.page, f"{base_url}/systems/{system}/")
     drawn = {frozenset(edge) for m in maps for edge in m["edges"]}
-    # Every shipped run relates some of its routes but oh-my-pi's current one, whose route
-    # records state their relations in prose only: it draws no map and lists its routes.
-    assert related or system == "oh-my-pi", system
+    # Every shipped run relates some of its routes (oh-my-pi's current one in the labelled
+    # fields of RTE-1 and RTE-2 alone: its other routes state their relations in prose).
+    assert related, system
     assert drawn == pairs
     for route in related:
         assert any(route in edge for edge in drawn), route
@@ -245,7 +266,6 @@ def test_screenshot_of_the_oh_my_pi_system_page_and_the_maps_sizes(browsing: Any
             assert m["width"] >= 0.8 * m["natural"] - 1, (system, m["width"], m["natural"])
             assert m["height"] <= HEIGHT, (system, m["height"])  # a map fits in one screen
     ARTIFACTS.mkdir(exist_ok=True)
-    # oh-my-pi's current run lists its routes; the seed's run, an earlier one, draws maps.
     for path, name in (
         (EARLIER_OMP, "oh-my-pi-earlier-run-system-1280.png"),
         ("oh-my-pi", "oh-my-pi-system-1280.png"),
@@ -323,3 +343,72 @@ def test_a_route_record_shows_its_progression_as_a_flow_of_linked_steps(browsing
     assert (ARTIFACTS / "route-record-1280.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert browsing.errors == []
     assert urljoin(base_url, "/") in flow["links"][0]
+
+
+# ---------------------------------------------------------------- on a phone and a desktop
+
+BUNDLE = "mermaid-11.17.2.min.js"
+# The size each label is drawn at: its font size times the drawing's scale.
+LABEL_SIZES_JS = """() => [...document.querySelectorAll('.kb-map__drawing svg')].flatMap(svg => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('.nodeLabel, .edgeLabel, text')]
+    .filter(label => label.textContent.trim())
+    .map(label => parseFloat(getComputedStyle(label).fontSize) * scale);
+})"""
+BOXES_JS = """() => [...document.querySelectorAll('.kb-map__drawing')].map(box => ({
+  overflow: getComputedStyle(box).overflowX,
+  right: box.getBoundingClientRect().right,
+  scrolls: box.scrollWidth > box.clientWidth,
+  fits: box.querySelector('svg').getBoundingClientRect().width <= box.clientWidth + 1,
+}))"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_oh_my_pi_s_current_map_is_legible_and_fetches_mermaid_when_near(
+    browsing: Any, base_url: str, width: int, height: int
+) -> None:
+    page = browsing.page
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{base_url}/systems/oh-my-pi/")
+    page.wait_for_load_state("networkidle")
+    # The maps are below the fold: Mermaid waits until they near the viewport.
+    assert page.evaluate("document.documentElement.dataset.kbMaps") == "waiting"
+    assert not any(BUNDLE in url for url in requested)
+    maps = _open(page, f"{base_url}/systems/oh-my-pi/", width, height)
+    assert sum(BUNDLE in url for url in requested) == 1
+    assert maps and all(m["edges"] for m in maps)
+    assert {frozenset(edge) for m in maps for edge in m["edges"]} == expected_relations("oh-my-pi")[0]
+    sizes = page.evaluate(LABEL_SIZES_JS)
+    assert sizes and min(sizes) >= 11, sorted(sizes)[:3]
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    for box in page.evaluate(BOXES_JS):  # a map wider than its box scrolls in it
+        assert box["overflow"] == "auto" and box["right"] <= width
+        assert box["fits"] or box["scrolls"]
+    page.evaluate("() => { document.querySelector('.kb-map').scrollIntoView(); window.scrollBy(0, -72); }")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"oh-my-pi-map-{width}.png"))
+    hrefs = sorted({node["href"] for m in maps for node in m["nodes"]})
+    assert all(hrefs)
+    for page_url in sorted({urldefrag(href)[0] for href in hrefs}):
+        page.goto(page_url)
+        anchors = [urldefrag(href)[1] for href in hrefs if urldefrag(href)[0] == page_url]
+        assert page.evaluate("ids => ids.filter(id => !document.getElementById(id))", anchors) == []
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_a_page_without_a_map_never_fetches_mermaid(
+    browsing: Any, base_url: str, width: int, height: int
+) -> None:
+    page = browsing.page
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{base_url}/systems/oh-my-pi/result/")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_load_state("networkidle")
+    assert requested and not any(BUNDLE in url for url in requested)
+    assert page.evaluate("typeof window.mermaid") == "undefined"
+    assert browsing.errors == []

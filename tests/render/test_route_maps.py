@@ -58,7 +58,7 @@ _TEXT = r'[^"<>&#%\[\]{}|`*\\~\n]*'
 NODE_LINE = re.compile(
     rf'  n\d+(?:\(\["|>"|\["){_TEXT}(?:<br>{_TEXT})?(?:"\]\)|"\]):::kb-(?:route|record|elsewhere|note)'
 )
-EDGE_LINE = re.compile(r"  n\d+ (?:-->|-\.->)(?:\|[a-z ,]+\|)? n\d+")
+EDGE_LINE = re.compile(r"  n\d+ (?:-->|-\.->)(?:\|[a-z ,-]+\|)? n\d+")
 
 
 def _pipeline(tmp_path: Path, files: dict[str, str | bytes | None]) -> PipelineResult:
@@ -135,6 +135,75 @@ def test_a_family_is_drawn_whole_and_small_families_share_a_map(tmp_path: Path) 
     assert sum(len(m.edges) for m in drawn) == 1 + 10 + 14
     # Every owner edge of the big family is in one map.
     assert {edge[2] for edge in drawn[-1].edges} == {"CMP-9"}
+
+
+HANDOFFS = """\
+routes:
+  - id: RTE-3
+    label: Hand-off
+    fields:
+      immediate_return: the result goes to RTE-4.
+      later_read_back: RTE-5 reads it on the next turn.
+      delegated_visibility: inapplicable — RTE-5 delegates nothing.
+      selection_predicate: every turn.
+      invalidation_or_expiry: uninspected — not traced.
+      activation_or_effect: uninspected — no run observed.
+      evidence_limits: RTE-4 and RTE-5 were read statically.
+    body: 'Prose: RTE-6 reads it back too.'
+  - id: RTE-4
+    label: Caller
+  - id: RTE-5
+    label: Next turn
+  - id: RTE-6
+    label: Named in prose only
+"""
+
+
+def test_labelled_fields_draw_edges_labelled_by_their_field(tmp_path: Path) -> None:
+    page = _pipeline(tmp_path, {"maps.yaml": HANDOFFS}).pages[SYSTEM_PAGE]
+    (drawn,) = maps_of(page)  # two small families share the map
+    assert sorted(drawn.edges) == [
+        ("RTE-1", "owner, progression", "CMP-1", False),
+        ("RTE-3", "immediate return", "RTE-4", False),
+        ("RTE-3", "later read-back", "RTE-5", False),
+    ]
+    assert "|later read-back|" in drawn.source  # an edge's label is its field's
+    assert all(EDGE_LINE.fullmatch(line) or NODE_LINE.fullmatch(line) for line in _statements(drawn.source))
+    aside = page[page.index('<aside class="kb-route-maps__unrelated">') : page.index("</aside>")]
+    assert "RTE-6</a>" in aside  # named in prose only: listed, not drawn
+
+
+def _chain(first: int, count: int) -> str:
+    """Routes each handing its result to the next (their seven labelled fields stated)."""
+    rest = (
+        "      later_read_back: inapplicable — nothing kept.\n"
+        "      delegated_visibility: inapplicable — no workers.\n"
+        "      selection_predicate: every turn.\n"
+        "      invalidation_or_expiry: uninspected — not traced.\n"
+        "      activation_or_effect: uninspected — no run observed.\n"
+        "      evidence_limits: static reading only.\n"
+    )
+    return (
+        "".join(
+            f"  - id: RTE-{n}\n    label: Step {n}\n    fields:\n"
+            f"      immediate_return: the result goes to RTE-{n + 1}.\n{rest}"
+            for n in range(first, first + count - 1)
+        )
+        + f"  - id: RTE-{first + count - 1}\n    label: Last step\n"
+    )
+
+
+def test_a_map_of_routes_alone_runs_top_to_bottom(tmp_path: Path) -> None:
+    # A chain of twelve routes: a family too large to share RTE-1's map.
+    page = _pipeline(tmp_path, {"maps.yaml": "routes:\n" + _chain(10, MAP_NODES)}).pages[SYSTEM_PAGE]
+    with_records, routes_only = maps_of(page)
+    # A route and the records it relates: routes on the left, the records on the right.
+    assert with_records.source.startswith("flowchart LR\n")
+    # Route to route hand-offs form a chain: drawn down the page, it keeps the article's width.
+    assert routes_only.source.startswith("flowchart TB\n")
+    assert len(routes_only.edges) == MAP_NODES - 1
+    assert {label for _, label, _, _ in routes_only.edges} == {""}  # one kind: said in the caption
+    assert "(every arrow from a route: immediate return)" in page
 
 
 def test_maps_are_deterministic(tmp_path: Path, demo: PipelineResult) -> None:

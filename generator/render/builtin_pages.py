@@ -155,7 +155,6 @@ BUILTIN_PAGES = (
         between_runs=True,
         nav=Nav.NONE,  # the nav lists the current run's, after the system's pages (mkdocs/nav.py)
         type_name="run-changes",
-        markdown_share=1.0,  # its headings and record links are Markdown, its changes raw HTML
     ),
     PageSpec(
         key=RUN_HISTORY_PAGE,

@@ -19,10 +19,11 @@ from generator.model.profile import (
     axis_anchor,
 )
 from generator.model.vocab import ConclusionStatus, ProfileAssessment
-from generator.render import urls
+from generator.render import rawhtml, urls
 from generator.render.badges import Badges
-from generator.render.link_markup import link
-from generator.render.markdown import Md, code_span, escape
+from generator.render.link_markup import html_link, link
+from generator.render.markdown import Md, code_span
+from generator.render.rawhtml import Html
 
 if TYPE_CHECKING:
     from generator.render.text import Linker
@@ -100,18 +101,21 @@ def profile_rows(profile: MemoryComparison, cells: ProfileCells) -> list[dict[st
     return rows
 
 
-def summary_lines(profile: MemoryComparison, linker: Linker, profile_page: str) -> list[dict[str, Any]]:
-    """The one-line summary of each axis (system and review pages), linking to its row."""
+def summary_lines(profile: MemoryComparison, linker: Linker, profile_page: str) -> Html:
+    """The one-line summary of each axis (system and review pages), linking to its row: a
+    raw HTML list, which Python-Markdown sets aside (the links are final URLs)."""
     page = urls.page_path(profile_page, linker.graph.slug)
-    return [
-        {
-            "axis": AXIS_TITLES[axis],
-            "href": urls.href(linker.path, page, axis_anchor(axis)),
-            "summary": escape(axis_summary(entry)),
-        }
+    items = [
+        rawhtml.element(
+            "li",
+            html_link(AXIS_TITLES[axis], urls.url_href(linker.path, page, axis_anchor(axis)))
+            + rawhtml.escape(f": {axis_summary(entry)}"),
+        )
         for axis in ALL_AXES
         if (entry := profile.axis(axis)) is not None
     ]
+    inner = Html("\n").join(items)
+    return rawhtml.element("ul", Html("\n") + inner + Html("\n"), {"class": "kb-profile-summary"})
 
 
 def profile_context(linker: Linker, badges: Badges) -> dict[str, Any]:

@@ -9,13 +9,14 @@ and supplied records and the prose documents, whose word diffs are collapsed
 (``<details>``) until opened. Word changes are shown red and green as ``<del>``/``<ins>``
 (classes ``kb-diff__del`` and ``kb-diff__ins``, ``kb.css``).
 
-Headings and the record links are Markdown (a label formatted as on the record's own
-heading): ``old_href(id)`` and ``new_href(id)`` give
-the href a Markdown link on the changes page writes (``urls.href`` to the record's page
-and anchor; MkDocs rewrites it), or None for no link, and every link goes through
-``link_markup.link``. The changes themselves are raw HTML blocks built with
-``rawhtml`` (every character of record text that HTML, Markdown or macros would act on
-is an entity; every value on one line, so no block holds a blank line).
+Headings are Markdown (a label formatted as on the record's own heading), for the
+table of contents; everything else is raw HTML blocks built with ``rawhtml`` (every
+character of record text that HTML, Markdown or macros would act on is an entity; every
+value on one line, so no block holds a blank line), which Python-Markdown sets aside
+instead of parsing. ``old_href(id)`` and ``new_href(id)`` give the final URL a link in
+raw HTML writes (``urls.url_href`` to the record's page and anchor: MkDocs rewrites
+links in Markdown only), or None for no link; every link goes through
+``link_markup.html_link``.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from generator.graph.record_diff import RecordChange, RecordRef
 from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentChange, Renumbering, RunDiff
 from generator.graph.word_diff import elided
 from generator.render.environment import render
-from generator.render.inline_form import html_unlinked, label
-from generator.render.link_markup import html_link, link
+from generator.render.inline_form import html_label, html_unlinked, label
+from generator.render.link_markup import html_link
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html, element
 from generator.render.rawhtml import escape as html_escape
@@ -47,7 +48,7 @@ class RecordSection:
 
     id: str  # the new run's ID: the section's anchor is derived from it
     heading: Md
-    links: Md
+    links: Html
     changes: Html
 
 
@@ -56,7 +57,7 @@ class ConclusionGroup:
     """The statuses that moved on one paired record: links into both runs, the moves and
     the evidence behind each side."""
 
-    links: Md
+    links: Html
     changes: Html
 
 
@@ -88,9 +89,9 @@ def render_run_changes(diff: RunDiff, old_href: Href, new_href: Href, title: str
         "counts": _counts(diff),
         "conclusions": _conclusion_groups(diff.conclusions, old_href, new_href),
         "run": _block(_fields(diff.run)) if diff.run else None,
-        "added": [_listed(ref, new_href) for ref in diff.added],
-        "removed": [_listed(ref, old_href) for ref in diff.removed],
-        "renumbered": [_renumbering(pair, old_href, new_href) for pair in diff.renumbered],
+        "added": _items_list([_listed(ref, new_href) for ref in diff.added]),
+        "removed": _items_list([_listed(ref, old_href) for ref in diff.removed]),
+        "renumbered": _items_list([_renumbering(pair, old_href, new_href) for pair in diff.renumbered]),
         "changed": [_section(change, old_href, new_href) for change in diff.changed],
         "lists": lists,
         "profile": _profile(diff.profile) if diff.profile else None,
@@ -126,19 +127,27 @@ def _counts(diff: RunDiff) -> Html:
     )
 
 
-def _listed(ref: RecordRef, href: Href) -> Md:
+def _listed(ref: RecordRef, href: Href) -> Html:
     """``RTE-21`` (linked) ``(route) label``: one item of the added or removed list, the
-    label formatted (``inline_form.label``)."""
-    shown = escape(f" ({ref.kind})") + (escape(" ") + label(ref.label) if ref.label else "")
-    return Md(link(ref.id, href(ref.id)) + shown)
+    label formatted (``inline_form.html_label``)."""
+    shown = html_escape(f" ({ref.kind})") + (Html(" ") + html_label(ref.label) if ref.label else Html(""))
+    return html_link(ref.id, href(ref.id)) + shown
 
 
-def _pair_links(old: RecordRef, new: RecordRef, old_href: Href, new_href: Href) -> Md:
-    return Md(
-        escape("Old run: ")
-        + link(old.id, old_href(old.id))
-        + escape(" · new run: ")
-        + link(new.id, new_href(new.id))
+def _items_list(items: list[Html]) -> Html | None:
+    """A raw HTML list, one item a line (no blank line inside the block)."""
+    if not items:
+        return None
+    inner = Html("\n").join(element("li", item) for item in items)
+    return element("ul", Html("\n") + inner + Html("\n"), {"class": "kb-diff-list"})
+
+
+def _pair_links(old: RecordRef, new: RecordRef, old_href: Href, new_href: Href) -> Html:
+    return (
+        html_escape("Old run: ")
+        + html_link(old.id, old_href(old.id))
+        + html_escape(" · new run: ")
+        + html_link(new.id, new_href(new.id))
     )
 
 
@@ -158,9 +167,10 @@ def _conclusion_groups(
         groups[-1][1].append(move)
     found = []
     for first, members in groups:
-        links = Md(
-            escape(_pair_title(first.old_record, first.new_record) + " — ")
-            + _pair_links(first.old_record, first.new_record, old_href, new_href)
+        links = element(
+            "p",
+            html_escape(_pair_title(first.old_record, first.new_record) + " — ")
+            + _pair_links(first.old_record, first.new_record, old_href, new_href),
         )
         lines = [
             _paragraph(
@@ -181,22 +191,22 @@ def _plain(items: tuple[str, ...]) -> Html:
     return Html("; ").join(element("code", html_escape(_one_line(item))) for item in items)
 
 
-def _renumbering(pair: Renumbering, old_href: Href, new_href: Href) -> Md:
+def _renumbering(pair: Renumbering, old_href: Href, new_href: Href) -> Html:
     """``RTE-2`` → ``RTE-7`` (both linked) ``(route) label — confidence 0.82: why``."""
     shown = f" ({pair.new.kind})" + (f" {_one_line(pair.new.label)}" if pair.new.label else "")
     why = "; ".join(pair.why) or "no signal above its threshold"
-    return Md(
-        link(pair.old.id, old_href(pair.old.id))
-        + escape(" → ")
-        + link(pair.new.id, new_href(pair.new.id))
-        + escape(f"{shown} — confidence {pair.confidence:.2f}: {_one_line(why)}")
+    return (
+        html_link(pair.old.id, old_href(pair.old.id))
+        + html_escape(" → ")
+        + html_link(pair.new.id, new_href(pair.new.id))
+        + html_escape(f"{shown} — confidence {pair.confidence:.2f}: {_one_line(why)}")
     )
 
 
 def _section(change: RecordChange, old_href: Href, new_href: Href) -> RecordSection:
     head = change.new.id if change.old.id == change.new.id else f"{change.old.id} → {change.new.id}"
     heading = escape(head) + (escape(" — ") + label(change.new.label) if change.new.label else "")
-    links = _pair_links(change.old, change.new, old_href, new_href)
+    links = element("p", _pair_links(change.old, change.new, old_href, new_href))
     lines = list(_record_lines(change))
     if change.fields.texts:
         lines.append(

@@ -167,7 +167,9 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
     def href_in(graph: SystemGraph) -> Callable[[str], str | None]:
         def href(record_id: str) -> str | None:
             place = graph.place_of(record_id)
-            return urls.href(path, urls.page_path(place.page, place.slug), place.anchor) if place else None
+            return (
+                urls.url_href(path, urls.page_path(place.page, place.slug), place.anchor) if place else None
+            )
 
         return href
 

@@ -205,7 +205,8 @@ def test_the_changes_page_links_each_record_to_each_run(records: Path) -> None:
 def test_an_unchanged_run_s_changes_page_says_so(records: Path) -> None:
     page = run_pipeline(records).pages["systems/demo/changes.md"]
     # Only the run's own fields moved: no record is added, removed or changed.
-    assert "## Run" in page and "<tr><td>Unchanged</td><td>3</td></tr>" in page
+    assert "## Run" in page and "unchanged: 3</p>" in page
+    assert "Conclusions moved: 0 · newly found: 0 · no longer stated: 0" in page
     assert "## Changed records" not in page and "## Added records" not in page
 
 

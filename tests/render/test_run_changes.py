@@ -127,7 +127,7 @@ def test_an_empty_diff_says_nothing_changed(tmp_path: Path) -> None:
 def test_records_without_a_link_show_their_id(diff: RunDiff) -> None:
     page = render_run_changes(diff, lambda _: None, lambda _: None, title="Changes")
     assert page.startswith("# Changes { #top }\n")
-    assert "- RTE-2 → RTE-7 (route) Tool approval — confidence" in page
+    assert "<li>RTE-2 → RTE-7 (route) Tool approval — confidence" in page
     assert "Old run: RTE-1 · new run: RTE-1" in page
 
 

@@ -3,9 +3,10 @@
 A cell shows the axis's assessment as a small mark, then each value as a chip. A chip's
 style is its evidence basis (per value, or the axis's where the document states one
 basis for the axis), its basis is written under it, it links to the record its evidence
-names, and its title names the basis, the records and the note. The mark links to the axis's row in the system's profile
-table and carries the axis's note as its title. A system's run and scope sit behind a
-disclosure in its row's first cell, which stays in view when the table scrolls sideways.
+names, and its title names the basis, the records and the note. The mark links to the
+axis's row in the system's profile table and carries the axis's note as its title. A
+system's run and scope sit behind a disclosure in its row's first cell, which stays in
+view when the table scrolls sideways.
 
 The facets are the value filter: one button per assessment and value the systems have on
 an axis, with the number of systems that have it. They are built here so that the counts

@@ -181,7 +181,10 @@ def test_a_chip_leads_to_the_record_its_evidence_names_not_the_axis_s_first(kb: 
     chip = str(cells.chip(entry, "files"))
     assert 'href="../../systems/alpha/result/#mem-rte-knowledge"' in chip
     # The basis is written out (the chip's second line), not only in its title and style.
-    assert '<span class="kb-chip__basis"><span class="kb-sr"> (</span>claimed<span class="kb-sr">)</span>' in chip
+    assert (
+        '<span class="kb-chip__basis"><span class="kb-sr"> (</span>claimed<span class="kb-sr">)</span>'
+        in chip
+    )
 
 
 def test_a_basis_stated_for_the_axis_leads_to_the_axis_s_record_that_names_the_value(

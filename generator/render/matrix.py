@@ -76,6 +76,10 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+# Every controlled value of every axis: the values a record's text is searched for.
+_VOCABULARY = frozenset(value for values in AXIS_VALUES.values() for value in values)
+
+
 def _naming(value: str) -> re.Pattern[str]:
     """A value named in prose: ``vector`` in "vectors", ``in-memory`` in "in memory"."""
     words = r"[-\s]+".join(re.escape(word) for word in re.split(r"[-\s]+", value) if word)
@@ -152,6 +156,8 @@ class SystemCells:
             return evidence.records[0] if evidence.records else None
         if not entry.records:
             return None
+        if value not in _VOCABULARY:  # the checker reports it; its text is no pattern to seek
+            return entry.records[0]
         naming = _naming(value)
         graph = self.linker.graph
         for ref in entry.records:

@@ -208,6 +208,15 @@ def test_a_basis_stated_for_the_axis_leads_to_the_axis_s_record_that_names_the_v
     assert 'href="../../systems/alpha/result/#mem-rte-knowledge"' in str(cells.chip(entry, "knowledge"))
     empty = AxisProfile(assessment="known", values=["kv"], basis="wired", records=[], note="n")
     assert cells.target(empty, "kv") is None
+    # A value outside the vocabulary (the checker reports it) is not sought in record text.
+    stray = AxisProfile(
+        assessment="known",
+        values=["Knowledge"],
+        basis="wired",
+        records=["OBJ-1", "MEM-RTE-knowledge"],
+        note="n",
+    )
+    assert cells.target(stray, "Knowledge") == "OBJ-1"
 
 
 def test_every_assessment_has_a_mark_and_every_basis_a_stroke() -> None:

@@ -231,6 +231,17 @@ class SystemGraph:
                 per_field.setdefault(label, Counter())[value] += 1
         return totals, per_field
 
+    @functools.cached_property
+    def status_holders(self) -> tuple[tuple[str, str, str], ...]:
+        """(record ID, status field label, value) of every conclusion status of the system's
+        records, in their order: what ``status_counts`` counts, for the status matrix's
+        lists of the records behind each count."""
+        return tuple(
+            (record.id, label, value)
+            for record in self.system.records
+            for label, value in status_fields(record)
+        )
+
     @property
     def annotation_page(self) -> str:
         """Annotations belong to the memory report; without one, to the system page."""

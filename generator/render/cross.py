@@ -7,12 +7,13 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.model.vocab import MEANINGS, VOCABULARY_TITLES, ConclusionStatus
+from generator.model.vocab import MEANINGS, VOCABULARY_TITLES
 from generator.render import urls
 from generator.render.badges import vocab_anchor
 from generator.render.environment import frontmatter
 from generator.render.pages import render_page
-from generator.render.registry import GLOSSARY_PAGE, PageRequest, cross_pages
+from generator.render.registry import PageRequest, cross_pages
+from generator.render.status_matrix import status_matrix_context
 from generator.render.summary import SystemSummary, summarize
 from generator.render.text import Md
 
@@ -47,23 +48,8 @@ def systems_index_view(request: PageRequest) -> dict[str, Any]:
 
 
 def status_matrix_view(request: PageRequest) -> dict[str, Any]:
-    """How many status fields of each system hold each conclusion status."""
-    statuses = [status.value for status in ConclusionStatus]
-    rows, field_rows = [], []
-    for graph in request.graphs:
-        summary = summarize(graph)
-        system = {"name": summary.name, "href": urls.href(request.path, summary.path)}
-        totals, per_field = graph.status_counts
-        rows.append({**system, "counts": [totals[s] for s in statuses]})
-        for label in sorted(per_field):
-            field_rows.append({**system, "field": label, "counts": [per_field[label][s] for s in statuses]})
-    return {
-        "statuses": statuses,
-        "rows": rows,
-        "field_rows": field_rows,
-        "glossary_href": urls.href(request.path, urls.page_path(GLOSSARY_PAGE), "conclusion-status"),
-        "frontmatter": _cross_frontmatter(request),
-    }
+    """How many status fields of each system hold each conclusion status, and which."""
+    return {**status_matrix_context(request), "frontmatter": _cross_frontmatter(request)}
 
 
 def _badge(_vocab: object, entry: dict[str, Any]) -> Md:

@@ -2,10 +2,11 @@
 
 A cell shows the axis's assessment as a small mark, then each value as a chip. A chip's
 style is its evidence basis (per value, or the axis's where the document states one
-basis for the axis), it links to its first evidence record, and its title names the
-basis, the records and the note. The mark links to the axis's row in the system's profile
-table and carries the axis's note as its title. A system's run and scope sit behind a
-disclosure in its row's first cell, which stays in view when the table scrolls sideways.
+basis for the axis), its basis is written under it, it links to the record its evidence
+names, and its title names the basis, the records and the note. The mark links to the
+axis's row in the system's profile table and carries the axis's note as its title. A
+system's run and scope sit behind a disclosure in its row's first cell, which stays in
+view when the table scrolls sideways.
 
 The facets are the value filter: one button per assessment and value the systems have on
 an axis, with the number of systems that have it. They are built here so that the counts
@@ -19,9 +20,12 @@ record text, which reaches the page only through the HTML linker and ``rawhtml.e
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
 
 from generator.model.profile import AXIS_TITLES, AXIS_VALUES, BASIS_VALUES, AxisProfile, axis_anchor
 from generator.model.vocab import MEANINGS, ConclusionStatus, ProfileAssessment
@@ -72,6 +76,28 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+# Every controlled value of every axis: the values a record's text is searched for.
+_VOCABULARY = frozenset(value for values in AXIS_VALUES.values() for value in values)
+
+
+def _naming(value: str) -> re.Pattern[str]:
+    """A value named in prose: ``vector`` in "vectors", ``in-memory`` in "in memory"."""
+    words = r"[-\s]+".join(re.escape(word) for word in re.split(r"[-\s]+", value) if word)
+    return re.compile(rf"(?<![\w-]){words}", re.IGNORECASE)
+
+
+def _strings(data: object) -> Iterator[str]:
+    """Every string of a record's JSON form (its fields' text, nested lists included)."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for item in data.values():
+            yield from _strings(item)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _strings(item)
+
+
 def _screen_reader(text: str) -> Html:
     """Text for screen readers and the text filter, not shown (``.kb-sr``)."""
     return element("span", escape(text), {"class": "kb-sr"})
@@ -109,6 +135,7 @@ class SystemCells:
 
     linker: Linker
     profile_path: str  # the page that shows the system's profile table
+    texts: dict[str, str] = field(default_factory=dict, compare=False)  # record ID → its text
 
     def mark(self, axis: str, entry: AxisProfile) -> Html:
         """The assessment mark, linking to the axis's row; its title is the axis's note."""
@@ -119,9 +146,36 @@ class SystemCells:
         classes = ("kb-mark", f"kb-mark--{urls.slugify(entry.assessment)}")
         return html_link(_mark(entry.assessment), href, classes, title)
 
+    def target(self, entry: AxisProfile, value: str) -> str | None:
+        """The record a value's chip leads to: the first its evidence entry names; where the
+        basis is stated for the axis (no entry per value, so the axis's records witness
+        every value), the first of the axis's records whose text names the value, else the
+        axis's first record; None without a record."""
+        evidence = entry.evidence.get(value)
+        if evidence is not None:
+            return evidence.records[0] if evidence.records else None
+        if not entry.records:
+            return None
+        if value not in _VOCABULARY:  # the checker reports it; its text is no pattern to seek
+            return entry.records[0]
+        naming = _naming(value)
+        graph = self.linker.graph
+        for ref in entry.records:
+            record = graph.record(ref) or graph.supplied_record(ref)
+            if record is not None and naming.search(self._text_of(ref, record)):
+                return ref
+        return entry.records[0]
+
+    def _text_of(self, ref: str, record: BaseModel) -> str:
+        """A record's text, gathered once per row (an axis names the same records often)."""
+        text = self.texts.get(ref)
+        if text is None:
+            text = self.texts[ref] = "\n".join(_strings(record.model_dump(mode="json")))
+        return text
+
     def chip(self, entry: AxisProfile, value: str) -> Html:
-        """A value, styled by its basis, linking to its first evidence record (the axis's
-        first record where the basis is stated for the axis)."""
+        """A value with its basis in words under it (styled by the basis too), linking to the
+        record its evidence names (``target``); the records and the note are its title."""
         evidence = entry.evidence.get(value)
         records = evidence.records if evidence is not None else entry.records
         basis = entry.basis_of(value)
@@ -138,8 +192,14 @@ class SystemCells:
             parts.append(_one_line(evidence.note))
         title = " — ".join(parts)
         classes = ("kb-chip", f"kb-chip--{urls.slugify(basis or 'none')}", "kb-profile-value")
-        shown = escape(value) + (_screen_reader(f" ({basis})") if basis else NOTHING)
-        href = self.linker.href(records[0]) if records else None
+        shown = element("span", escape(value), {"class": "kb-chip__value"})
+        if basis:
+            # Shown, so that a phone and the keyboard read it too; the brackets are for
+            # screen readers and the text filter, which read "files (wired)".
+            words = _screen_reader(" (") + escape(basis) + _screen_reader(")")
+            shown += element("span", words, {"class": "kb-chip__basis"})
+        ref = self.target(entry, value)
+        href = self.linker.href(ref) if ref is not None else None
         if href is None:  # no record to show: the chip stays, unlinked
             return element(
                 "span", shown, {"class": " ".join(classes), "title": title, "data-kb-value": value}

@@ -117,8 +117,9 @@ def _assert_ten_headers_in_view(page: Any) -> None:
         assert seen["box"][1] <= seen["box"][2], "the ten axes fit: the matrix does not scroll"
 
 
-# Every value chip and facet is on one line: a value never breaks inside.
-ONE_LINE = """() => [...document.querySelectorAll('.kb-matrix .kb-chip, .kb-facets .kb-facet')]
+# Every value and facet is on one line: a value never breaks inside (a chip's basis is its
+# second line).
+ONE_LINE = """() => [...document.querySelectorAll('.kb-matrix .kb-chip__value, .kb-facets .kb-facet')]
   .filter(el => {
     const lines = parseFloat(getComputedStyle(el).lineHeight) || 16;
     return el.getBoundingClientRect().height > lines * 1.5 + 6 || el.scrollWidth > el.clientWidth + 1;
@@ -393,4 +394,85 @@ def test_screenshot_of_the_shipped_comparison_at_1280(base_url: str, browsing) -
     assert data.startswith(b"\x89PNG\r\n\x1a\n"), "not a PNG"
     width, height = struct.unpack(">II", data[16:24])
     assert width == WIDTH and height >= HEIGHT
+    assert browsing.errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+# The text of a record's section: its heading and what follows up to the next heading.
+RECORD_TEXT = """(id) => {
+  const heading = document.getElementById(id);
+  if (!heading) return null;
+  const parts = [heading.textContent];
+  for (let el = heading.nextElementSibling; el && !/^H[1-4]$/.test(el.tagName); el = el.nextElementSibling)
+    parts.push(el.textContent);
+  return parts.join(' ');
+}"""
+
+
+def _shot(page: Any, name: str) -> None:
+    artifacts = REPO_ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(artifacts / name))
+
+
+@pytest.mark.parametrize("size", [{"width": WIDTH, "height": HEIGHT}, PHONE], ids=["1280", "390"])
+def test_which_systems_keep_memory_in_a_vector_store_and_how_sure(
+    size: dict[str, int], base_url: str, browsing
+) -> None:
+    """The filter keeps the one system tagged `vector`; its chip shows its basis in words
+    (no hover needed), reached from the keyboard, and leads to the record that names vectors."""
+    page = browsing.page
+    _open(page, base_url)
+    page.set_viewport_size(size)
+    page.locator('.kb-facet[data-kb-axis="storage_substrate"][data-kb-value="vector"]').click()
+    assert _visible_systems(page) == ["oh-my-pi"]
+    chip = page.locator(
+        'tr[data-kb-system="oh-my-pi"] td[data-kb-axis="storage_substrate"] a.kb-chip[data-kb-value="vector"]'
+    )
+    basis = chip.locator(".kb-chip__basis")
+    expect(basis).to_be_visible()
+    # The word is shown; the brackets around it are for screen readers only.
+    shown = "el => [...el.childNodes].filter(node => node.nodeType === 3).map(node => node.data).join('')"
+    assert basis.evaluate(shown) == "afforded"
+    assert basis.evaluate(
+        "el => el.getBoundingClientRect().width > 10 && el.getBoundingClientRect().height > 5"
+    )
+    expect(chip).to_have_accessible_name(re.compile(r"^vector \( ?afforded ?\)$"))
+    # The keyboard reaches it: tabbing from the filter lands on links, this one among them.
+    chip.focus()
+    expect(chip).to_be_focused()
+    chip.scroll_into_view_if_needed()
+    _shot(page, f"comparison-vector-{size['width']}.png")
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    expect(basis).to_be_visible()
+    _shot(page, f"comparison-vector-{size['width']}-dark.png")
+    href = chip.get_attribute("href")
+    chip.press("Enter")
+    page.wait_for_url(re.compile(r"/systems/.+#[^#]+$"))
+    page.wait_for_load_state("load")
+    fragment = urldefrag(page.url)[1]
+    assert fragment and href.endswith(f"#{fragment}"), (href, page.url)
+    text = page.evaluate(RECORD_TEXT, fragment)
+    assert text is not None, fragment  # the anchor exists
+    assert re.search(r"\bvectors?\b", text, re.IGNORECASE), (fragment, text[:200])
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_screenshot_of_the_shipped_comparison_on_a_phone(dark: bool, base_url: str, browsing) -> None:
+    page = browsing.page
+    _open(page, base_url)
+    page.set_viewport_size(PHONE)
+    if dark:
+        page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator(".kb-matrix").scroll_into_view_if_needed()
+    cue = page.locator(".kb-matrix").locator("xpath=preceding-sibling::*[1]")
+    expect(cue).to_have_class("kb-scroll-cue")
+    expect(cue).to_be_visible()
+    _shot(page, f"comparison-390{'-dark' if dark else ''}.png")
+    if dark:
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+        _shot(page, "comparison-1280-dark.png")
     assert browsing.errors == []

@@ -1,6 +1,8 @@
 """At 1280 px nothing on a generated page is cut off: no page is wider than the window (a
 system page once its route maps are drawn), a table wider than the article scrolls in its
-own box and keeps its first column in view, and a quoted code line wraps in its box."""
+own box, says so above it and keeps its first column in view, and a quoted code line wraps
+in its box. On a 390 px phone no generated page scrolls sideways either (a table scrolls
+in its own box; a digest or commit hash breaks anywhere)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from browser_support import draw_maps
 pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 1280, 800
+PHONE = {"width": 390, "height": 844}
 
 
 def _generated_pages(site_dir: Path) -> list[str]:
@@ -25,15 +28,27 @@ def _generated_pages(site_dir: Path) -> list[str]:
     return found
 
 
-WIDE_TABLES = """() => [...document.querySelectorAll('article .md-typeset__scrollwrap')]
+# Each box whose table is wider than it: whether the line above it says it scrolls (shown,
+# with some height), and, scrolled to its end, whether it scrolled and how many rows'
+# first cells left the box.
+WIDE_TABLES = """() => [...document.querySelectorAll('article :is(.md-typeset__scrollwrap, .kb-matrix)')]
   .filter(box => box.scrollWidth > box.clientWidth + 1)
   .map(box => {
+    const cue = box.previousElementSibling;
+    const cued = !!cue && cue.classList.contains('kb-scroll-cue') && !cue.hidden
+      && cue.getBoundingClientRect().height > 0 && /scroll the table sideways/.test(cue.textContent);
     box.scrollLeft = box.scrollWidth;
     const edge = box.getBoundingClientRect().left;
-    const rows = [...box.querySelectorAll('tr')];
+    const rows = [...box.querySelectorAll('tr')].filter(row => row.cells.length > 1);
     const hidden = rows.filter(row => row.cells[0].getBoundingClientRect().left < edge - 1).length;
-    return {rows: rows.length, hidden, scrolled: box.scrollLeft > 0};
+    return {rows: rows.length, hidden, scrolled: box.scrollLeft > 0, cued};
   })"""
+
+# A box whose table fits: no line says it scrolls.
+NEEDLESS_CUES = """() => [...document.querySelectorAll('article :is(.md-typeset__scrollwrap, .kb-matrix)')]
+  .filter(box => box.scrollWidth <= box.clientWidth + 1)
+  .filter(box => { const cue = box.previousElementSibling;
+                   return cue && cue.classList.contains('kb-scroll-cue') && !cue.hidden; }).length"""
 
 OVERFLOWING_QUOTES = """() => [...document.querySelectorAll('article .kb-quote pre')]
   .filter(pre => pre.scrollWidth > pre.clientWidth + 1).length"""
@@ -49,17 +64,46 @@ def test_no_generated_page_is_wider_than_the_window(browsing: Any, base_url: str
         if page.evaluate("document.querySelector('.kb-map') !== null"):  # measured once drawn
             draw_maps(page)
         assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, path
+        page.wait_for_function(
+            "document.querySelectorAll('.kb-scroll-cue').length > 0 || "
+            "document.querySelectorAll('article table').length === 0"
+        )
         for table in page.evaluate(WIDE_TABLES):
             wide_tables += 1
-            assert table["scrolled"] and table["hidden"] == 0, (path, table)
+            assert table["scrolled"] and table["hidden"] == 0 and table["cued"], (path, table)
+        assert page.evaluate(NEEDLESS_CUES) == 0, path
         assert page.evaluate(OVERFLOWING_QUOTES) == 0, path
     assert wide_tables > 0  # the shipped pages have wide tables: the sticky column was tried
 
 
-# Where each multi-line inline code span breaks: the character before each new line.
+def test_no_generated_page_scrolls_sideways_on_a_phone(browsing: Any, base_url: str, site_dir: Path) -> None:
+    """At 390x844 the page itself never scrolls sideways (a table scrolls in its own box,
+    says so, and keeps its first column in view)."""
+    page = browsing.page
+    page.set_viewport_size(PHONE)
+    wide_tables = 0
+    for path in _generated_pages(site_dir):
+        page.goto(f"{base_url}/{path}")
+        page.wait_for_load_state("load")
+        if page.evaluate("document.querySelector('.kb-map') !== null"):
+            page.wait_for_function("document.documentElement.dataset.kbMaps === 'drawn'", timeout=20_000)
+        page.wait_for_function(
+            "document.querySelectorAll('.kb-scroll-cue').length > 0 || "
+            "document.querySelectorAll('article table').length === 0"
+        )
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], (path, widths)
+        for table in page.evaluate(WIDE_TABLES):
+            wide_tables += 1
+            assert table["scrolled"] and table["hidden"] == 0 and table["cued"], (path, table)
+    assert wide_tables > 0
+
+
+# Where each multi-line inline code span breaks: the character before each new line. A
+# digest or commit hash (kb-breaks.js marks it) has no such character and breaks anywhere.
 CODE_BREAKS = """() => {
   const found = [];
-  for (const code of document.querySelectorAll('article :not(pre) > code')) {
+  for (const code of document.querySelectorAll('article :not(pre) > code:not([data-kb-digest])')) {
     if (code.getClientRects().length < 2) continue;
     const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
     let previous = null, top = null;

@@ -151,8 +151,72 @@ def test_a_value_without_a_record_is_a_chip_without_a_link(kb: PipelineResult) -
     chip = cells.chip(entry, "online")
     assert chip == (
         '<span class="kb-chip kb-chip--wired kb-profile-value" title="online: wired (for the axis)"'
-        ' data-kb-value="online">online<span class="kb-sr"> (wired)</span></span>'
+        ' data-kb-value="online"><span class="kb-chip__value">online</span><span class="kb-chip__basis">'
+        '<span class="kb-sr"> (</span>wired<span class="kb-sr">)</span></span></span>'
     )
+
+
+def _alpha_cells(kb: PipelineResult) -> SystemCells:
+    graph = next(graph for graph in kb.graphs if graph.slug == "alpha")
+    linker = CrossLinker(graph, graph.profile_page, html=True, at=PAGE)
+    return SystemCells(linker, "systems/alpha/memory-report.md")
+
+
+def test_a_chip_leads_to_the_record_its_evidence_names_not_the_axis_s_first(kb: PipelineResult) -> None:
+    entry = AxisProfile.model_validate(
+        {
+            "assessment": "known",
+            "values": ["files", "kv"],
+            "evidence": {
+                "files": {"basis": "claimed", "records": ["MEM-RTE-knowledge"], "note": "n"},
+                "kv": {"basis": "wired", "records": ["RTE-1", "OBJ-1"], "note": "n"},
+            },
+            "records": ["OBJ-1", "MEM-RTE-knowledge", "RTE-1"],
+            "note": "n",
+        }
+    )
+    cells = _alpha_cells(kb)
+    assert cells.target(entry, "files") == "MEM-RTE-knowledge"
+    assert cells.target(entry, "kv") == "RTE-1"
+    chip = str(cells.chip(entry, "files"))
+    assert 'href="../../systems/alpha/result/#mem-rte-knowledge"' in chip
+    # The basis is written out (the chip's second line), not only in its title and style.
+    assert (
+        '<span class="kb-chip__basis"><span class="kb-sr"> (</span>claimed<span class="kb-sr">)</span>'
+        in chip
+    )
+
+
+def test_a_basis_stated_for_the_axis_leads_to_the_axis_s_record_that_names_the_value(
+    kb: PipelineResult,
+) -> None:
+    """Without an evidence entry per value the axis's records witness every value: the chip
+    leads to the first of them whose text names the value (``knowledge`` in MEM-RTE-knowledge's
+    label "Knowledge read-back", not OBJ-1's "Conversation history"), else the first."""
+    entry = AxisProfile.model_validate(
+        {
+            "assessment": "known",
+            "values": ["knowledge", "routing", "in-memory"],
+            "basis": "afforded",
+            "records": ["OBJ-1", "MEM-RTE-knowledge"],
+            "note": "n",
+        }
+    )
+    cells = _alpha_cells(kb)
+    assert cells.target(entry, "knowledge") == "MEM-RTE-knowledge"
+    assert cells.target(entry, "routing") == "OBJ-1"  # named by neither: the axis's first
+    assert 'href="../../systems/alpha/result/#mem-rte-knowledge"' in str(cells.chip(entry, "knowledge"))
+    empty = AxisProfile(assessment="known", values=["kv"], basis="wired", records=[], note="n")
+    assert cells.target(empty, "kv") is None
+    # A value outside the vocabulary (the checker reports it) is not sought in record text.
+    stray = AxisProfile(
+        assessment="known",
+        values=["Knowledge"],
+        basis="wired",
+        records=["OBJ-1", "MEM-RTE-knowledge"],
+        note="n",
+    )
+    assert cells.target(stray, "Knowledge") == "OBJ-1"
 
 
 def test_every_assessment_has_a_mark_and_every_basis_a_stroke() -> None:

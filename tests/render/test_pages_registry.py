@@ -145,7 +145,8 @@ def _resolves(pages: Mapping[str, str], page: str, href: str) -> bool:
         return not anchor
     if path not in pages:
         return False
-    return not anchor or f"{{ #{anchor}" in pages[path]
+    # An anchor is a heading's attribute list or an element's id in a raw HTML block.
+    return not anchor or f"{{ #{anchor}" in pages[path] or f' id="{anchor}"' in pages[path]
 
 
 def test_builtin_pages_in_order() -> None:

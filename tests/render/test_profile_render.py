@@ -85,7 +85,9 @@ def test_a_value_links_to_its_first_evidence_record(kb: PipelineResult) -> None:
     assert (
         '<a class="kb-chip kb-chip--wired kb-profile-value" href="../../systems/alpha/result/#mem-obj-store"'
         ' title="natural-language: wired — evidence MEM-OBJ-store — Notes are prose."'
-        ' data-kb-value="natural-language">natural-language'
+        ' data-kb-value="natural-language"><span class="kb-chip__value">natural-language</span>'
+        '<span class="kb-chip__basis"><span class="kb-sr"> (</span>wired'
+        '<span class="kb-sr">)</span></span></a>'
     ) in page
     assert 'href="../../systems/beta/#obj-1" title="files: wired — evidence OBJ-1' in page
 

@@ -216,8 +216,37 @@ def test_records_of_a_system_without_result_or_report_are_published(tmp_path: Pa
 def test_status_matrix_counts_claim_and_absence_statuses(demo: PipelineResult) -> None:
     matrix = demo.pages["systems/status-matrix.md"]
     row = next(line for line in matrix.splitlines() if line.startswith("| [Demo agent](demo/index.md) | "))
-    absent, _inapplicable, _uninspected, claimed = (int(c) for c in row.split("|")[2:6])
-    assert (absent, claimed) == (1, 1)
+    absent, _inapplicable, _uninspected, claimed = (c.strip() for c in row.split("|")[2:6])
+    # Each count links to the list of the records it counts, below on the page.
+    assert (absent, claimed) == ("[1](#status-demo-absent)", "[1](#status-demo-claimed)")
+    assert '<li id="status-demo-absent"><strong>absent</strong> (1)' in matrix
+    assert '<li id="status-demo-claimed"><strong>claimed</strong> (1)' in matrix
+
+
+def test_status_matrix_splits_each_count_by_record_kind_and_lists_the_records(demo: PipelineResult) -> None:
+    """ "Which routes are only claimed, not wired?": a row per record kind, each count a link
+    to the line that lists those records, under their status field."""
+    matrix = demo.pages["systems/status-matrix.md"]
+    by_kind = matrix[matrix.index("## By record kind") : matrix.index("## By status field")].splitlines()
+    rows = [line for line in by_kind if line.startswith("| [Demo agent](demo/index.md) | ")]
+    kinds = [row.split("|")[2].strip() for row in rows]
+    assert kinds == [
+        "components",
+        "operative objects",
+        "routes",
+        "claims",
+        "evidenced absences",
+    ]  # registry order
+    routes = rows[2]
+    assert "[1](#status-demo-routes-wired)" in routes and "[1](#status-demo-routes-afforded)" in routes
+    assert "| 0 | 0 | [1](#status-demo-routes-uninspected) | 0 |" in routes  # no route is claimed: no link
+    line = matrix[matrix.index('<li id="status-demo-routes-wired">') :]
+    line = line[: line.index("</li>")]
+    assert line == (
+        '<li id="status-demo-routes-wired">routes (1): <span class="kb-status-records__field">'
+        "implementation conclusion status</span>: "
+        '<a href="../demo/result/#rte-1" title="Prompt → answer">RTE-1</a>'
+    )
 
 
 # ---------------------------------------------------------------- escape()

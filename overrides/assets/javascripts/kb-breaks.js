@@ -2,14 +2,19 @@
  * and "_". The stylesheet stops the theme's breaking of a code span anywhere (which cut
  * "consolidate" into "consolida" and "te"); this script gives each span its break
  * opportunities, a <wbr> after each of those characters. Text nodes only: no markup of the
- * page's is read back as HTML. Runs on every page load, including mkdocs-material's
- * instant navigation (`document$`).
+ * page's is read back as HTML. A digest or hash, which has none of those characters, is
+ * marked to break anywhere (kb.css) rather than widen the page. Runs on every page load,
+ * including mkdocs-material's instant navigation (`document$`).
  */
 (function () {
   "use strict";
 
   var AFTER = /[\/.\-_]/;
   var SHORTEST = 12; // a shorter span never needs a break
+  // A digest or commit hash (16 hex digits or more), or any run of 28 characters without
+  // a space or one of those characters: no break opportunity would fit it on a phone, so
+  // the span is marked and kb.css lets it break anywhere.
+  var UNBREAKABLE = /[0-9a-f]{16,}|[^\s\/.\-_]{28,}/i;
 
   function soften(node) {
     var text = node.nodeValue;
@@ -30,6 +35,7 @@
   function setUp() {
     document.querySelectorAll(".md-content :not(pre) > code:not([data-kb-breaks])").forEach(function (code) {
       code.setAttribute("data-kb-breaks", "");
+      if (UNBREAKABLE.test(code.textContent)) code.setAttribute("data-kb-digest", "");
       var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
       var nodes = [];
       while (walker.nextNode()) nodes.push(walker.currentNode);

@@ -1,0 +1,187 @@
+"""The status matrix: how many conclusion-status fields of each system's records hold each
+value, per system and per system and record kind, each count a link to the records it
+counts.
+
+The records behind the counts are listed on the page below the tables (one list per
+system: per status, one line per record kind, its records grouped by status field), each
+line under an anchor the counts link to; the ``status_matrix`` macro's table on a
+hand-authored page links to the same anchors on the status matrix's page. A record with
+several status fields holding one value is listed once per field, as it is counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from generator.model.ids import sort_key
+from generator.model.kinds import registered, spec_of_id
+from generator.model.vocab import ConclusionStatus
+from generator.render import urls
+from generator.render.link_markup import html_link, link
+from generator.render.markdown import Md, escape
+from generator.render.rawhtml import Html, element
+from generator.render.rawhtml import escape as html_escape
+from generator.render.registry import GLOSSARY_PAGE, STATUS_MATRIX_PAGE, PageRequest
+from generator.render.summary import summarize
+from generator.render.text import CrossLinker
+
+if TYPE_CHECKING:
+    from generator.graph.system_graph import SystemGraph
+
+STATUSES: tuple[str, ...] = tuple(status.value for status in ConclusionStatus)
+OTHER_KIND = "other records"  # an ID of no kind in force (the checker reports it)
+
+
+def status_anchor(slug: str, status: str, kind: str | None = None) -> str:
+    """``status-oh-my-pi-wired``; with a kind, ``status-oh-my-pi-routes-wired``."""
+    parts = ["status", slug, *([kind] if kind else []), status]
+    return urls.slugify(" ".join(part.replace("/", " ") for part in parts))
+
+
+def _kind_of(record_id: str) -> str:
+    spec = spec_of_id(record_id)
+    return spec.plural if spec is not None else OTHER_KIND
+
+
+@dataclass(frozen=True)
+class Holders:
+    """One system's records by status, then kind, then status field."""
+
+    by_status: dict[str, dict[str, dict[str, list[str]]]]
+
+    @classmethod
+    def of(cls, graph: SystemGraph) -> Holders:
+        """Kinds in the registry's order, fields by name, records by ID: the same page
+        whatever order the record files list them in."""
+        found: dict[str, dict[str, dict[str, list[str]]]] = {}
+        for record_id, label, value in graph.status_holders:
+            kinds = found.setdefault(value, {})
+            kinds.setdefault(_kind_of(record_id), {}).setdefault(label, []).append(record_id)
+        order = {spec.plural: index for index, spec in enumerate(registered())}
+        by_status = {
+            status: {
+                kind: {field: sorted(refs, key=sort_key) for field, refs in sorted(fields.items())}
+                for kind, fields in sorted(
+                    kinds.items(), key=lambda item: (order.get(item[0], len(order)), item[0])
+                )
+            }
+            for status, kinds in ((status, found.get(status, {})) for status in STATUSES)
+        }
+        return cls(by_status)
+
+    def kinds(self) -> list[str]:
+        """Every kind some status of the system has, in the registry's order."""
+        found = {kind for kinds in self.by_status.values() for kind in kinds}
+        order = {spec.plural: index for index, spec in enumerate(registered())}
+        return sorted(found, key=lambda kind: (order.get(kind, len(order)), kind))
+
+    def count(self, status: str, kind: str | None = None) -> int:
+        kinds = self.by_status.get(status, {})
+        chosen = [kinds.get(kind, {})] if kind is not None else list(kinds.values())
+        return sum(len(records) for fields in chosen for records in fields.values())
+
+
+def _count_cell(count: int, href: str) -> Md:
+    """A count, linking to the records it counts; a zero counts none and links nowhere."""
+    return link(str(count), href) if count else Md("0")
+
+
+@dataclass(frozen=True)
+class _System:
+    graph: SystemGraph
+    holders: Holders
+    name: str
+    href: str
+    matrix_path: str  # the status matrix's page, where the lists are
+    at: str  # the page the counts are written on
+
+    def counts(self, kind: str | None = None) -> list[Md]:
+        slug = self.graph.slug
+        return [
+            _count_cell(
+                self.holders.count(status, kind),
+                urls.href(self.at, self.matrix_path, status_anchor(slug, status, kind)),
+            )
+            for status in STATUSES
+        ]
+
+    def records_list(self) -> Html:
+        """Per status some record holds: its line per kind, the records under each field."""
+        linker = CrossLinker(self.graph, self.graph.home_page, html=True, at=self.at)
+        items = []
+        for status in STATUSES:
+            kinds = self.holders.by_status.get(status, {})
+            if not kinds:
+                continue
+            lines = [
+                element(
+                    "li",
+                    html_escape(f"{kind} ({self.holders.count(status, kind)}): ")
+                    + html_escape("; ").join(
+                        element("span", html_escape(field), {"class": "kb-status-records__field"})
+                        + html_escape(": ")
+                        + html_escape(", ").join(self._record(linker, ref) for ref in refs)
+                        for field, refs in fields.items()
+                    ),
+                    {"id": status_anchor(self.graph.slug, status, kind)},
+                )
+                for kind, fields in kinds.items()
+            ]
+            heading = element("strong", html_escape(status)) + html_escape(f" ({self.holders.count(status)})")
+            inner = element("ul", Html("\n") + Html("\n").join(lines) + Html("\n"))
+            items.append(
+                element("li", heading + Html("\n") + inner, {"id": status_anchor(self.graph.slug, status)})
+            )
+        return element("ul", Html("\n") + Html("\n").join(items) + Html("\n"), {"class": "kb-status-records"})
+
+    @staticmethod
+    def _record(linker: CrossLinker, ref: str) -> Html:
+        record = linker.graph.record(ref)
+        label = record.shown_label() if record is not None else None
+        return html_link(ref, linker.href(ref), (), label or None)
+
+
+def _systems(request: PageRequest) -> list[_System]:
+    matrix_path = urls.page_path(STATUS_MATRIX_PAGE)
+    found = []
+    for graph in request.graphs:
+        summary = summarize(graph)
+        href = urls.href(request.path, summary.path)
+        found.append(_System(graph, Holders.of(graph), summary.name, href, matrix_path, request.path))
+    return found
+
+
+def status_matrix_context(request: PageRequest) -> dict[str, Any]:
+    """The counts per system, per system and record kind, and per status field, then the
+    records behind each count."""
+    systems = _systems(request)
+    rows = [{"name": s.name, "href": s.href, "counts": s.counts()} for s in systems]
+    kind_rows = [
+        {"name": s.name, "href": s.href, "kind": kind, "counts": s.counts(kind)}
+        for s in systems
+        for kind in s.holders.kinds()
+    ]
+    field_rows = []
+    for system in systems:
+        _, per_field = system.graph.status_counts
+        for label in sorted(per_field):
+            counts = [Md(str(per_field[label][status])) for status in STATUSES]
+            field_rows.append({"name": system.name, "href": system.href, "field": label, "counts": counts})
+    lists = [
+        {
+            "title": escape(system.name),
+            "anchor": status_anchor(system.graph.slug, "records"),
+            "records": system.records_list(),
+        }
+        for system in systems
+        if system.graph.status_holders
+    ]
+    return {
+        "statuses": list(STATUSES),
+        "rows": rows,
+        "kind_rows": kind_rows,
+        "field_rows": field_rows,
+        "lists": lists,
+        "glossary_href": urls.href(request.path, urls.page_path(GLOSSARY_PAGE), "conclusion-status"),
+    }

@@ -356,6 +356,18 @@ def test_a_glossary_term_reaches_its_definition(browsing, base_url, width, heigh
     assert browsing.errors == []
 
 
+def test_a_page_result_shows_its_snippet_once(browsing, base_url):
+    """A result at a page's top (no anchor) is a page-level entry to the theme, which would
+    print its text again under the title that already holds the snippet."""
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially("status matrix", delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(r"/systems/status-matrix/\?h=status%20matrix$"))
+    assert link.inner_text().count("How many conclusion-status fields") == 1
+    assert browsing.errors == []
+
+
 @pytest.mark.parametrize("record_id", ["CMP-1", "RTE-1"])
 def test_the_highlight_marks_whole_ids_only(browsing, base_url, record_id):
     """?h=CMP-1 marks every CMP-1 on the page and nothing else: not the digits of dates,

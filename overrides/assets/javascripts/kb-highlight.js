@@ -13,6 +13,9 @@
   // Kept in step with TOKEN and MAX_TOKEN_CHARS in generator/outputs/search.py.
   var TOKEN = /[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu
   var MAX_TOKEN_CHARS = 200
+  // A query is a few words; a longer ?h= (a hand-made link) is cut, so marking stays
+  // linear in the page's text.
+  var MAX_WORDS = 16
   var SKIPPED = { SCRIPT: true, STYLE: true, TEXTAREA: true, MARK: true, svg: true }
 
   function words(text) {
@@ -69,6 +72,7 @@
   function highlight(root, query) {
     var phrase = words(query).map(function (word) { return word.lower })
       .filter(function (word) { return word.length <= MAX_TOKEN_CHARS })
+      .slice(0, MAX_WORDS)
     if (!phrase.length) return
     var nodes = textNodes(root)
     var together = nodes.map(function (node) { return spans(node.nodeValue, phrase) })

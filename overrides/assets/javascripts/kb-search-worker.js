@@ -67,7 +67,7 @@ function resultItem(hit, terms, tokens) {
   return {
     location: highlighted(entry.url, tokens),
     title: marked(title, tokens, false) + (shown ? '<span class="kb-search-snippet">' + shown + "</span>" : ""),
-    text: escapeHtml(entry.context),
+    text: "",  // the snippet is in the title; the theme would print this again under a page's own entry
     tags: [entry.system, entry.kind, earlier].filter(Boolean).map(escapeHtml),
     score: hit.score,
     terms: terms

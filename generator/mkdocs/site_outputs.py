@@ -36,7 +36,7 @@ class SiteOutputs:
         site = Path(config.site_dir)
         if published is not None:
             # The search plugin's on_post_build has written its index (it is listed first).
-            write_site_index(site, published.graphs, index_memo, published.earlier_runs)
+            write_site_index(site, published.graphs, index_memo, published.earlier_runs, published.pages)
         mark_site(site)
         problems = (
             write_manifest(config, published.pages, published.artifacts, self._html_sha256, digests)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,10 @@ from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from generator.pipeline import PerGraph
 from generator.render import urls
-from generator.render.registry import SYSTEM_PAGE
+from generator.render.registry import REVIEW_PAGE, SYSTEM_PAGE, cross_pages
+from generator.render.summary import published_pages
+from generator.render.text import Linker
+from generator.render.views import evidence_basis, system_name
 
 # Kept in step with TOKEN in overrides/assets/javascripts/kb-search.js.
 TOKEN = re.compile(r"[^\W]+(?:-[^\W]+)*")
@@ -62,6 +65,7 @@ class Entry:
     system: str
     url: str  # site-relative, with the record's anchor
     context: str  # the start of the record's text
+    run: str = ""  # the run's ID when the entry is of an earlier run; "" for the current one
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +141,23 @@ class Document:
     label: str = ""
 
 
+def _earlier_run(graph: SystemGraph) -> str:
+    """The run's ID when the graph is an earlier run of its system (its entries say so)."""
+    run = graph.run
+    return run.label if run is not None and not graph.is_current else ""
+
+
 def graph_documents(graph: SystemGraph) -> list[Document]:
-    """One document per record and per supplied ID of one system, records by ID."""
+    """One document per record of one system (by ID), per prose section, and per supplied
+    ID; each marked with its run when that is an earlier one."""
+    earlier = _earlier_run(graph)
+    found = _graph_documents(graph)
+    if not earlier:
+        return found
+    return [Document(replace(doc.entry, run=earlier), doc.body, doc.label) for doc in found]
+
+
+def _graph_documents(graph: SystemGraph) -> list[Document]:
     found: list[Document] = []
     for record in graph.records_in_id_order:
         record_id = record.id
@@ -160,6 +179,77 @@ def graph_documents(graph: SystemGraph) -> list[Document]:
         label = plain_text(supplied.label or "")
         entry = Entry(record_id, _kind_name(record_id), label, graph.slug, url, _snippet(body))
         found.append(Document(entry, body, label))
+    return found
+
+
+def review_documents(graph: SystemGraph) -> Iterator[Document]:
+    """The review page of a system's current run, one document: its title and evidence
+    basis, and the titles of what it projects (its synthesis is the result page's section)."""
+    if not any(spec.key == REVIEW_PAGE for spec in published_pages(graph)):
+        return
+    title = f"{system_name(graph)} — review"
+    basis = _text_of(str(evidence_basis(graph, Linker(graph, REVIEW_PAGE, html=True))))
+    body = f"Evidence basis: {basis} Bounded synthesis. Limitations."
+    url = _page_url(graph, REVIEW_PAGE, "")
+    yield Document(Entry("", PAGE_KIND, title, graph.slug, url, _short(body)), body, title)
+
+
+_ANCHOR = re.compile(r"[\w-]+\Z")
+_FRONTMATTER = re.compile(r"---\n.*?\n---\n", re.DOTALL)
+
+
+def _heading(line: str) -> tuple[str, str] | None:
+    """A heading of a generated page with the anchor the generator gives it (``## Title {
+    #anchor }``): its title and anchor. Read from the line's ends, one pass over it."""
+    level = len(line) - len(line.lstrip("#"))
+    text = line.rstrip()
+    if not 1 <= level <= 6 or line[level : level + 1] not in (" ", "\t") or not text.endswith("}"):
+        return None
+    brace = text.rfind("{")
+    attribute = text[brace + 1 : -1].strip()
+    if brace < 0 or not attribute.startswith("#") or not _ANCHOR.match(attribute[1:]):
+        return None
+    title = text[level:brace].strip()
+    return (title, attribute[1:]) if title else None
+
+
+def markdown_page_documents(path: str, markdown: str) -> list[Document]:
+    """One document per headed section of a generated page that holds no records (the
+    glossary, the status matrix, the comparisons): the heading as the label, the text up to
+    the next heading (tags and Markdown markers left out) as the body, linked at its anchor.
+    The page's top section links to the page itself."""
+    found: list[Document] = []
+    page_url = urls.site_url(path, "")
+    title, anchor, lines = "", "", list[str]()
+
+    def close() -> None:
+        if not title:
+            return
+        text = _text_of(plain_text("\n".join(lines)))
+        url = page_url if anchor == "top" else urls.site_url(path, anchor)
+        found.append(Document(Entry("", PAGE_KIND, title, "", url, _short(text)), text, title))
+
+    body = markdown.removeprefix(match.group(0)) if (match := _FRONTMATTER.match(markdown)) else markdown
+    for line in body.splitlines():
+        heading = _heading(line)
+        if heading is None:
+            lines.append(line)
+            continue
+        close()
+        title, anchor, lines = _text_of(plain_text(heading[0])), heading[1], []
+    close()
+    return found
+
+
+def generated_page_documents(graphs: Iterable[SystemGraph], pages: Mapping[str, str]) -> list[Document]:
+    """The generated pages that hold no record of their own: each system's review (systems
+    in order), then the cross-system pages among ``pages`` (path → Markdown: the glossary,
+    the status matrix, the comparisons), in registry order. They come after the records."""
+    found = [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in review_documents(graph)]
+    for spec in cross_pages():
+        path = urls.page_path(spec.key)
+        if path in pages:
+            found.extend(markdown_page_documents(path, pages[path]))
     return found
 
 
@@ -251,40 +341,97 @@ def _builder() -> Builder:
     return builder
 
 
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One index's hits for a query, best first, and whether a token matched only as a typo."""
+
+    hits: list[Hit]
+    near: bool  # a token matched nothing as written: every hit is a near miss (edit distance 1)
+
+
 @dataclass
 class RecordIndex:
-    """The lunr index and the entries its refs (positions) point to."""
+    """The lunr index and the entries its refs (positions) point to; ``earlier``: the index
+    of the systems' earlier runs, searched beside it (its scores its own)."""
 
     index: Index
     entries: list[Entry]
+    earlier: RecordIndex | None = None
 
-    def search(self, query: str, system: str | None = None, kind: str | None = None) -> list[Hit]:
-        """Hits best first: every query token matches; filtered by system and kind."""
-        totals: dict[int, float] | None = None
-        for token in query_tokens(query):
-            scores = self._token_scores(token)
-            if totals is None:
-                totals = scores
-            else:
-                totals = {ref: totals[ref] + score for ref, score in scores.items() if ref in totals}
-        ranked = sorted((totals or {}).items(), key=lambda item: (-round(item[1], 6), item[0]))
-        # Rounding keeps the order the same as the browser's floating-point sums.
-        hits = [Hit(self.entries[ref], score) for ref, score in ranked]
+    def search(
+        self, query: str, system: str | None = None, kind: str | None = None, here: str = ""
+    ) -> list[Hit]:
+        """Hits best first (``ranked``): every query token matches; filtered by system and
+        kind. ``here``: the system (``slug``, or ``slug/runs/<run>``) of the page searched from."""
+        lists = [self.scored(query)]
+        if self.earlier is not None:
+            lists.append(self.earlier.scored(query))
+        hits = ranked(query, lists, here)
         return [
             hit
             for hit in hits
             if (system is None or _of_system(hit, system)) and (kind is None or _kind_matches(hit, kind))
         ]
 
-    def _token_scores(self, token: str) -> dict[int, float]:
+    def scored(self, query: str) -> Scored:
+        """This index's hits, by score: scores add up over the tokens; ties by record order."""
+        totals: dict[int, float] | None = None
+        near = False
+        for token in query_tokens(query):
+            scores, typo = self._token_scores(token)
+            near = near or typo
+            if totals is None:
+                totals = scores
+            else:
+                totals = {ref: totals[ref] + score for ref, score in scores.items() if ref in totals}
+        ranked_refs = sorted((totals or {}).items(), key=lambda item: (-round(item[1], 6), item[0]))
+        # Rounding keeps the order the same as the browser's floating-point sums.
+        return Scored([Hit(self.entries[ref], score) for ref, score in ranked_refs], near)
+
+    def _token_scores(self, token: str) -> tuple[dict[int, float], bool]:
         for edit_distance in (0, 1):
             query = self.index.create_query()
             query.term(token, use_pipeline=True, edit_distance=edit_distance, presence=QueryPresence.OPTIONAL)
             query.term(token, use_pipeline=False, wildcard=Query.WILDCARD_TRAILING, boost=PREFIX_BOOST)
             results = self.index.query(query)
             if results:
-                return {int(result["ref"]): result["score"] for result in results}
-        return {}
+                return {int(result["ref"]): result["score"] for result in results}, edit_distance > 0
+        return {}, False
+
+
+def ranked(query: str, lists: list[Scored], here: str = "") -> list[Hit]:
+    """The hits of the current runs' index and the earlier runs' one, merged in tiers (the
+    site's worker, kb-search.js ``ranked``, merges alike):
+
+    1. the records whose ID is the query: the page's system's (``here``) first, then the
+       current runs', then the earlier runs';
+    2. the other hits matched as written: on an earlier run's page that run's first; then the
+       current runs' (and pages'), then the earlier runs';
+    3. the near misses (a token matched only with one edit): current runs', then earlier runs'.
+
+    Within a tier, each index's own order (score, then record order).
+    """
+    found = query_tokens(query)
+    wanted = found[0] if len(found) == 1 else ""
+    keyed: list[tuple[tuple[int, int, int, int], Hit]] = []
+    for position, scored in enumerate(lists):
+        for at, hit in enumerate(scored.hits):
+            keyed.append(((*_tier(hit, wanted, here, scored.near), position, at), hit))
+    keyed.sort(key=lambda item: item[0])
+    return [hit for _, hit in keyed]
+
+
+def _tier(hit: Hit, wanted: str, here: str, near: bool) -> tuple[int, int]:
+    entry = hit.entry
+    home = bool(here) and entry.system == here
+    run = 1 if entry.run else 0
+    if wanted and entry.id and entry.id.lower() == wanted:
+        return (0, 0 if home else 1 + run)
+    if near:
+        return (2, run)
+    # Only an earlier run's page puts its run's words first: on a current page the systems
+    # rank by score together, as they always have.
+    return (1, 0 if home and entry.run else 1 + run)
 
 
 def _kind_matches(hit: Hit, kind: str) -> bool:
@@ -293,12 +440,23 @@ def _kind_matches(hit: Hit, kind: str) -> bool:
     return hit.entry.kind == kind.lower() or (spec is not None and spec.code == kind.upper())
 
 
-def build_index(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -> RecordIndex:
-    """The lunr index of every record of the linked systems, then of the ``pages`` given.
+def build_index(
+    graphs: Iterable[SystemGraph], pages: Iterable[Document] = (), earlier_runs: Iterable[SystemGraph] = ()
+) -> RecordIndex:
+    """The lunr index of every record of the linked systems' current runs, then of the
+    ``pages`` given; beside it, the index of the ``earlier_runs`` (their scores their own,
+    so the current runs rank as they would alone).
 
     Pages come after records, so on equal scores a record ranks first.
     """
-    docs = [*documents(graphs), *pages]
+    index = _index_of([*documents(graphs), *pages])
+    earlier = list(earlier_runs)
+    if earlier:
+        index.earlier = _index_of(documents(earlier))
+    return index
+
+
+def _index_of(docs: list[Document]) -> RecordIndex:
     builder = _builder()
     for ref, doc in enumerate(docs):
         builder.add({"ref": str(ref), **_fields(doc)})
@@ -310,20 +468,24 @@ def _of_system(hit: Hit, system: str) -> bool:
     return hit.entry.system == system or hit.entry.system.startswith(f"{system}/runs/")
 
 
-def load_index(records: Path, all_runs: bool = False) -> RecordIndex | None:
-    """Check and link a records folder (no rendering) and index it (each system's current
-    run; ``all_runs``: its earlier runs too); None when it has errors."""
+def load_index(records: Path) -> RecordIndex | None:
+    """Check and link a records folder and index it as the site does: each system's current
+    run and the cross-system pages (rendered: they are cheap), beside the earlier runs;
+    None when it has errors. The pages of each run are not rendered."""
     # Imported here: the pipeline imports the renderer, which a plain search never needs.
     from generator.pipeline import link_records
+    from generator.render.cross import render_cross_system
 
     linked = link_records(records)
     if not linked.systems or linked.errors:
         return None
-    return build_index([*linked.graphs, *linked.earlier_runs] if all_runs else linked.graphs)
+    pages = generated_page_documents(linked.graphs, render_cross_system(linked.graphs))
+    return build_index(linked.graphs, pages, linked.earlier_runs)
 
 
 SITE_INDEX = "search/search_index.json"
-ALL_RUNS_INDEX = "search/kb-all-runs.json"  # every run's records: read on an earlier run's pages
+# The earlier runs' records, an index of their own: the worker fetches it with the site's.
+EARLIER_RUNS_INDEX = "search/kb-earlier-runs.json"
 
 
 @dataclass(frozen=True)
@@ -363,10 +525,14 @@ def site_index_memo() -> PerGraph[GraphParts]:
 
 
 def site_index_text(
-    graphs: Iterable[SystemGraph], memo: PerGraph[GraphParts] | None = None, pages: Iterable[Document] = ()
+    graphs: Iterable[SystemGraph],
+    memo: PerGraph[GraphParts] | None = None,
+    pages: Iterable[Document] = (),
+    earlier: str = "",
 ) -> str:
     """The record index the site ships (JSON): the fields and their boosts, each document's
-    entry row and counted terms, records by system then ID, then the pages given.
+    entry row and counted terms, records by system then ID, then the pages given; with
+    ``earlier``, the name of the earlier runs' index beside it (below ``search/``).
 
     Assembled from each system's part, so ``kbgen serve`` writes an unchanged system's part
     as it was: the text is what ``json.dumps`` writes of ``site_index_data``.
@@ -378,29 +544,37 @@ def site_index_text(
     docs = ",".join(part.documents for part in parts if part.documents)
     fields = _items([list(FIELD_BOOSTS)])
     boosts = _items([list(FIELD_BOOSTS.values())])
+    beside = f'"earlier":{json.dumps(earlier)},' if earlier else ""
     return (
-        f'{{"boosts":{boosts},"documents":[{docs}],"entries":[{rows}],'
+        f'{{"boosts":{boosts},"documents":[{docs}],{beside}"entries":[{rows}],'
         f'"fields":{fields},"version":{INDEX_VERSION}}}'
     )
 
 
-def site_index_data(graphs: Iterable[SystemGraph], pages: Iterable[Document] = ()) -> dict[str, Any]:
+def site_index_data(
+    graphs: Iterable[SystemGraph], pages: Iterable[Document] = (), earlier: str = ""
+) -> dict[str, Any]:
     """What ``site_index_text`` writes, as data: ``json.dumps(..., sort_keys=True)`` of it is that text."""
     docs = [*documents(graphs), *pages]
     return {
         "boosts": list(FIELD_BOOSTS.values()),
         "documents": [[FieldTerms.of(words).as_row() for words in _fields(doc).values()] for doc in docs],
+        **({"earlier": earlier} if earlier else {}),
         "entries": [_entry_row(doc.entry) for doc in docs],
         "fields": list(FIELD_BOOSTS),
         "version": INDEX_VERSION,
     }
 
 
-def index_of_site_data(data: dict[str, Any]) -> RecordIndex:
-    """The lunr index the site's worker builds from the shipped data, built in Python."""
+def index_of_site_data(data: dict[str, Any], earlier: dict[str, Any] | None = None) -> RecordIndex:
+    """The lunr index the site's worker builds from the shipped data, built in Python;
+    ``earlier``: the data of the earlier runs' index, searched beside it."""
     boosts = dict(zip(data["fields"], data["boosts"], strict=True))
     terms = [[FieldTerms.from_row(row) for row in document] for document in data["documents"]]
-    return RecordIndex(Index.load(serialized_index(terms, boosts)), [Entry(*row) for row in data["entries"]])
+    index = RecordIndex(Index.load(serialized_index(terms, boosts)), [Entry(*row) for row in data["entries"]])
+    if earlier is not None:
+        index.earlier = index_of_site_data(earlier)
+    return index
 
 
 # Stands for the record index while the theme's index is written around it: JSON writes
@@ -413,18 +587,20 @@ def write_site_index(
     graphs: Iterable[SystemGraph],
     memo: PerGraph[GraphParts] | None = None,
     earlier_runs: Iterable[SystemGraph] = (),
+    generated: Mapping[str, str] | None = None,
 ) -> int | None:
     """Put the record index into the search plugin's index file; returns its size in bytes.
 
-    mkdocs-material's page documents (the sections of hand-written pages; generated
-    pages are excluded from them) join the record index.
+    After the records come the reviews and the cross-system pages among the ``generated``
+    pages (path → Markdown: the glossary, the status matrix, the comparisons;
+    ``generated_page_documents``), then mkdocs-material's page documents (the sections of
+    hand-written pages; generated pages are excluded from them).
     The index goes under ``config.kb``: the theme passes only ``config`` and ``docs`` on
-    to the worker; the rest of ``config`` stays, the page highlighter uses it. None when
-    search is not enabled.
+    to the worker. None when search is not enabled.
 
-    With ``earlier_runs``, an index of every run (``ALL_RUNS_INDEX``) is written beside it:
-    the search box of an earlier run's page reads that one. The default index is of the
-    current runs alone, its scores untouched by the earlier runs' words.
+    With ``earlier_runs``, their index (``EARLIER_RUNS_INDEX``) is written beside it, and
+    the site's index names it: the worker fetches both. The current runs' scores stay
+    untouched by the earlier runs' words.
     """
     path = site_dir / SITE_INDEX
     if not path.is_file():
@@ -432,20 +608,21 @@ def write_site_index(
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         return None  # not mkdocs-material's index: leave it alone
-    pages = list(page_documents(data.get("docs") or []))
+    graphs = list(graphs)
+    pages = [*generated_page_documents(graphs, generated or {}), *page_documents(data.get("docs") or [])]
     data["docs"] = []
     data["config"]["kb"] = _PLACEHOLDER
     around = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     placeholder = json.dumps(_PLACEHOLDER)
     if around.count(placeholder) != 1:
         raise ValueError(f"{SITE_INDEX}: the theme's index holds the record index's placeholder")
-    graphs = list(graphs)
-    text = around.replace(placeholder, site_index_text(graphs, memo, pages))
-    path.write_text(text, encoding="utf-8", newline="\n")
     earlier = list(earlier_runs)
+    beside = EARLIER_RUNS_INDEX.rpartition("/")[2] if earlier else ""
+    text = around.replace(placeholder, site_index_text(graphs, memo, pages, beside))
+    path.write_text(text, encoding="utf-8", newline="\n")
     if earlier:
-        every_run = site_index_text([*graphs, *earlier], None, pages)
-        (site_dir / ALL_RUNS_INDEX).write_text(every_run, encoding="utf-8", newline="\n")
+        earlier_text = site_index_text(earlier)
+        (site_dir / EARLIER_RUNS_INDEX).write_text(earlier_text, encoding="utf-8", newline="\n")
     return len(text.encode("utf-8"))
 
 
@@ -465,7 +642,8 @@ def hits_as_lines(hits: list[Hit]) -> list[str]:
     lines: list[str] = []
     for hit in hits:
         entry = hit.entry
-        where = ", ".join(part for part in (entry.kind, entry.system) if part)
+        earlier = f"earlier run {entry.run}" if entry.run else ""
+        where = ", ".join(part for part in (entry.kind, entry.system, earlier) if part)
         if entry.id:
             label = f" — {entry.label}" if entry.label else ""
             head = f"{entry.id} ({where}){label}"

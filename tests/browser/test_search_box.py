@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 from browser_support import LANDED_JS, build_site, serve_directory
 from hostile_support import CLEAN_SYSTEM, make_records  # tests/: the shared query table and demo
-from search_queries import DECAPOD, OMP, QUERIES, anchor
+from search_queries import DECAPOD, OMP, OMP_EARLIER, OMP_EARLIER_RUN, QUERIES, anchor
 
 from generator.outputs.record_index import FieldTerms, serialized_index
 
 pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 START = "systems/oh-my-pi/result/"
 TYPED = [
@@ -139,7 +141,8 @@ def test_query_table_in_lunr_js(browsing, base_url):
     firsts = page.evaluate(
         """async (queries) => {
           const data = await (await fetch("search/search_index.json")).json()
-          const index = new kbSearch.RecordIndex(data.config.kb)
+          const earlier = await (await fetch("search/" + data.config.kb.earlier)).json()
+          const index = new kbSearch.RecordIndex(data.config.kb, earlier)
           return queries.map(q => {
             const hits = index.search(q)
             return hits.length ? [hits[0].entry.system, hits[0].entry.id] : null
@@ -270,24 +273,145 @@ def test_a_snippet_marks_words_of_hostile_text_without_making_markup(browsing, m
     assert page.evaluate("window.pwned") is None
 
 
-EARLIER_RESULT = "systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/result/"
+EARLIER_RESULT = f"systems/{OMP_EARLIER}/result/"
+EARLIER_TAG = f"earlier run {OMP_EARLIER_RUN}"
 
 
-def test_an_earlier_run_s_pages_search_every_run_and_rank_that_run_first(browsing, base_url):
-    """Hashline is a word of oh-my-pi's seed run only: an earlier run's page finds it (and
-    ranks its own run's CMP-4 first); a current page does not."""
+def test_an_earlier_run_s_pages_rank_that_run_first(browsing, base_url):
+    """Hashline is a word of oh-my-pi's earlier run only: its own pages find its CMP-4
+    first, and an ID of both runs (CMP-4) opens this run's record first."""
     page = browsing.page
     box = open_search_at(page, f"{base_url}/{EARLIER_RESULT}")
     link = first_result_for(page, box, "Hashline", "CMP-4")
     expect(link).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT) + r"(\?[^#]*)?#cmp-4$"))
-    assert link.locator(".md-tag").all_inner_texts() == [
-        "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02",
-        "component",
-    ]
+    assert link.locator(".md-tag").all_inner_texts() == [OMP_EARLIER, "component", EARLIER_TAG]
     box.fill("")
     first_result_for(page, box, "CMP-4", "CMP-4")  # an ID of both runs: this run's first
     expect(page.locator(FIRST_LINK)).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT)))
+    assert browsing.errors == []
+
+
+def test_words_of_an_earlier_run_are_found_from_a_current_page_marked_earlier(browsing, base_url):
+    page = browsing.page
     box = open_search(page, base_url)  # the current run's result page
-    box.press_sequentially("Hashline", delay=30)
-    expect(page.locator(".md-search-result__meta")).to_have_text(re.compile("No matching"), timeout=15_000)
+    link = first_result_for(page, box, "Hashline", "CMP-4")
+    expect(link).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT)))
+    assert link.locator(".md-tag").all_inner_texts() == [OMP_EARLIER, "component", EARLIER_TAG]
+    assert browsing.errors == []
+
+
+# Declared only by oh-my-pi's earlier run (records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01);
+# the current run declares BAP-1…BAP-14, and BAP-2 is one edit away.
+EARLIER_ONLY_ID = "BAP-21"
+SIZES = [(1280, 800), (390, 844)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_an_id_only_an_earlier_run_declares_opens_that_run_s_record(browsing, base_url, width, height):
+    """On the current system page, typing BAP-21 shows the earlier run's record first,
+    marked earlier (before BAP-2 and the other near misses); its link lands on the record's
+    anchor, where the ID is marked. Screenshots in light and dark mode."""
+    page = browsing.page
+    page.set_viewport_size({"width": width, "height": height})
+    box = open_search(page, base_url)
+    link = first_result_for(page, box, EARLIER_ONLY_ID, EARLIER_ONLY_ID)
+    expect(link).to_have_attribute("href", re.compile(re.escape(EARLIER_RESULT) + r"\?h=bap-21#bap-21$"))
+    expect(link.locator("h1")).to_contain_text(EARLIER_ONLY_ID)
+    assert link.locator(".md-tag").all_inner_texts() == [
+        OMP_EARLIER,
+        "behavioral-authority path",
+        EARLIER_TAG,
+    ]
+    titles = page.locator(".md-search-result__item h1").all_inner_texts()
+    near = [at for at, title in enumerate(titles) if title.startswith("BAP-2 ")]
+    assert near and near[0] > 0  # the current run's BAP-2 is still there, after it
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"search-earlier-run-id-{width}.png"))
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.screenshot(path=str(ARTIFACTS / f"search-earlier-run-id-{width}-dark.png"))
+    link.click()
+    page.wait_for_url(re.compile(re.escape(EARLIER_RESULT) + r"\?h=bap-21#bap-21$"))
+    page.wait_for_function(LANDED_JS, arg="bap-21", timeout=5_000)
+    marks = page.locator("article mark[data-md-highlight]").all_inner_texts()
+    assert marks and set(marks) == {EARLIER_ONLY_ID}
+    page.screenshot(path=str(ARTIFACTS / f"search-earlier-run-id-landed-{width}.png"))
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_glossary_term_reaches_its_definition(browsing, base_url, width, height):
+    page = browsing.page
+    page.set_viewport_size({"width": width, "height": height})
+    box = open_search(page, base_url)
+    box.press_sequentially("afforded", delay=30)
+    link = page.locator(FIRST_LINK)
+    landing = re.compile(r"/glossary/\?h=afforded#conclusion-status-afforded$")
+    expect(link).to_have_attribute("href", landing, timeout=15_000)
+    expect(link.locator(".kb-search-snippet")).to_contain_text("no shipped path was shown to use it")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"search-glossary-{width}.png"))
+    link.click()
+    page.wait_for_url(landing)
+    page.wait_for_function(LANDED_JS, arg="conclusion-status-afforded", timeout=5_000)
+    assert browsing.errors == []
+
+
+def test_a_page_result_shows_its_snippet_once(browsing, base_url):
+    """A result at a page's top (no anchor) is a page-level entry to the theme, which would
+    print its text again under the title that already holds the snippet."""
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially("status matrix", delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(r"/systems/status-matrix/\?h=status%20matrix$"))
+    assert link.inner_text().count("How many conclusion-status fields") == 1
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize("record_id", ["CMP-1", "RTE-1"])
+def test_the_highlight_marks_whole_ids_only(browsing, base_url, record_id):
+    """?h=CMP-1 marks every CMP-1 on the page and nothing else: not the digits of dates,
+    run IDs and line ranges; ?h=RTE-1 not RTE-10…RTE-19 either."""
+    page = browsing.page
+    page.goto(f"{base_url}/{START}?h={record_id}")
+    page.wait_for_load_state("load")
+    article = page.locator("article.md-content__inner")
+    text = article.inner_text()
+    whole = len(re.findall(rf"(?<![\w-]){re.escape(record_id)}(?![\w-])", text))
+    assert whole > 0 and text.count("1") > 5 * whole  # ones elsewhere: dates, ranges, RTE-1x
+    marks = article.locator("mark[data-md-highlight]").all_inner_texts()
+    assert marks == [record_id] * whole
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("mark[data-md-highlight]").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"search-highlight-{record_id.lower()}-1280.png"))
+    assert browsing.errors == []
+
+
+def test_the_highlight_marks_a_phrase_where_it_stands(browsing, base_url):
+    """Words searched together mark where they stand together; a word alone elsewhere stays."""
+    page = browsing.page
+    page.goto(f"{base_url}/{START}?h=" + "advisor%20note")
+    page.wait_for_load_state("load")
+    marks = page.locator("article mark[data-md-highlight]").all_inner_texts()
+    assert marks and {mark.lower() for mark in marks} == {"advisor note"}
+    assert browsing.errors == []
+
+
+SEARCH_FILES = ("search/search_index.json", "search/kb-earlier-runs.json", "lunr-2.3.9.js")
+
+
+def test_no_index_is_fetched_before_the_search_box_is_used(browsing, base_url):
+    """Reading a page fetches none of the search index; focusing the box fetches it."""
+    page = browsing.page
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{base_url}/{START}")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    assert not [url for url in requested if url.split("?")[0].endswith(SEARCH_FILES)]
+    box = page.locator("input.md-search__input")
+    box.focus()
+    first_result_for(page, box, "RTE-11", "RTE-11")
+    fetched = {name for name in SEARCH_FILES for url in requested if url.split("?")[0].endswith(name)}
+    assert fetched == set(SEARCH_FILES)
     assert browsing.errors == []

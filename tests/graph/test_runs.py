@@ -135,14 +135,16 @@ def test_an_earlier_run_links_the_runs_table_instead_of_repeating_it(records: Pa
     assert "[2 runs](../../index.md#runs)" in page
 
 
-def test_search_reads_the_current_runs_unless_asked(records: Path, kbgen) -> None:
-    current = kbgen("search", "SRC-1", "--records", str(records), "--json").json()
-    assert current["hits"] and all("/runs/" not in hit["url"] for hit in current["hits"])
-    every = kbgen(
-        "search", "SRC-1", "--records", str(records), "--system", "demo", "--all-runs", "--json"
-    ).json()
-    assert any("/runs/" in hit["url"] for hit in every["hits"])
-    assert any("/runs/" not in hit["url"] for hit in every["hits"])
+def test_search_reads_every_run_the_current_ones_first(records: Path, kbgen) -> None:
+    """Search finds an earlier run's records too, after the current run's, and names the run:
+    the record the ID names first, the current run's then the earlier one's; then the
+    records that mention it, again the current run's first."""
+    hits = kbgen("search", "SRC-1", "--records", str(records), "--system", "demo", "--json").json()["hits"]
+    named = [hit for hit in hits if hit["id"] == "SRC-1"]
+    assert hits[: len(named)] == named and ["/runs/" in hit["url"] for hit in named] == [False, True]
+    earlier = ["/runs/" in hit["url"] for hit in hits[len(named) :]]
+    assert earlier == sorted(earlier)
+    assert all(bool(hit["run"]) == ("/runs/" in hit["url"]) for hit in hits)
 
 
 def test_import_as_run_adds_a_further_run_named_by_its_id(tmp_path: Path, kbgen) -> None:

@@ -14,16 +14,18 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hostile_support import make_records
-from search_queries import QUERIES, anchor
+from search_queries import OMP, OMP_EARLIER, OMP_EARLIER_RUN, QUERIES, anchor
 
 from generator.outputs import search
-from generator.outputs.search import RecordIndex, index_tokens, tokens
+from generator.outputs.search import Entry, Hit, RecordIndex, Scored, index_tokens, ranked, tokens
 from generator.pipeline import link_records
+from generator.render.cross import render_cross_system
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IDS = [query for query, _ in QUERIES]
@@ -48,8 +50,10 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _site_index(site: Path) -> RecordIndex:
+    """The index the worker builds: the site's, and the earlier runs' one it names."""
     data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["kb"]
-    return search.index_of_site_data(data)
+    earlier = json.loads((site / "search" / data["earlier"]).read_text(encoding="utf-8"))
+    return search.index_of_site_data(data, earlier)
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +65,9 @@ def site_index(built_site: Path) -> RecordIndex:
 def shipped_index_once() -> Iterator[None]:
     """``kbgen search`` indexes each records folder once for the rest of this module."""
     original = search.load_index
-    cached = functools.cache(lambda folder, all_runs=False: original(folder, all_runs))
+    cached = functools.cache(original)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            search, "load_index", lambda records, all_runs=False: cached(records.resolve(), all_runs)
-        )
+        patch.setattr(search, "load_index", lambda records: cached(records.resolve()))
         yield
 
 
@@ -96,7 +98,8 @@ def test_query_table_has_thirty_queries_of_every_sort():
 
 
 def test_every_site_entry_lands_on_an_anchor_of_its_page(built_site, site_index):
-    for entry in site_index.entries:
+    assert site_index.earlier is not None
+    for entry in [*site_index.entries, *site_index.earlier.entries]:
         page, _, fragment = entry.url.partition("#")
         text = (built_site / page / "index.html").read_text(encoding="utf-8")
         assert not fragment or f'id="{fragment}"' in text, entry.url
@@ -106,16 +109,74 @@ def test_hand_written_pages_are_searchable_by_section(site_index):
     """The home page and the authoring guide are in the index, one entry per section."""
     pages = [entry for entry in site_index.entries if entry.kind == search.PAGE_KIND]
     assert {entry.url for entry in pages} >= {"", "#systems", "#reading-a-record", "authoring/"}
-    assert all(entry.id == "" and entry.system == "" for entry in pages)
+    assert all(entry.id == "" for entry in pages)
+    # A review is of one system; every other page is of none.
+    assert all((entry.system != "") == entry.url.endswith("/review/") for entry in pages)
     first = site_index.search("Authoring records")[0].entry
     assert (first.kind, first.url, first.label) == ("page", "authoring/", "Authoring records")
     assert site_index.search("lower-cased ID")[0].entry.url == "#reading-a-record"
 
 
 def test_generated_pages_are_indexed_by_record_not_by_section(site_index):
-    """The theme's sections of generated pages are dropped: records stand for them."""
+    """The theme's sections of generated pages are dropped: records and the generator's own
+    sections stand for them. Of the pages that hold no records, the generator indexes the
+    sections itself: the reviews, the glossary, the status matrix, the comparisons."""
     pages = {entry.url.partition("#")[0] for entry in site_index.entries if entry.kind == search.PAGE_KIND}
-    assert not any(url.startswith("systems/") or url.startswith("glossary/") for url in pages)
+    generated = {url for url in pages if url.startswith(("systems/", "glossary/", "comparisons/"))}
+    assert generated == {
+        "systems/",
+        "systems/status-matrix/",
+        "systems/oh-my-pi/review/",
+        "systems/instinctual-memory/review/",
+        "glossary/",
+        "comparisons/memory/",
+    }
+
+
+def test_glossary_term_finds_its_definition(site_index, kbgen):
+    """A vocabulary value reaches its glossary entry, in the box and in the terminal."""
+    first = site_index.search("afforded")[0].entry
+    assert (first.kind, first.label, first.url) == (
+        "page",
+        "afforded",
+        "glossary/#conclusion-status-afforded",
+    )
+    assert "no shipped path was shown to use it" in first.context
+    hit = kbgen("search", "afforded", "--json", "--limit", "1").json()["hits"][0]
+    assert (hit["label"], hit["url"]) == ("afforded", "glossary/#conclusion-status-afforded")
+
+
+def test_a_long_heading_line_is_read_in_one_pass():
+    """A heading line made of many anchors' openings is text, read in linear time."""
+    line = "## " + "{ #a " * 100_000
+    started = time.perf_counter()
+    (doc,) = search.markdown_page_documents("glossary.md", f"# Glossary {{ #top }}\n{line}\n")
+    assert time.perf_counter() - started < 2
+    assert doc.entry.label == "Glossary" and doc.body.startswith("## { #a")
+
+
+def test_status_matrix_comparison_and_review_are_found(site_index):
+    assert site_index.search("status matrix")[0].entry.url == "systems/status-matrix/"
+    assert site_index.search("memory comparison")[0].entry.url == "comparisons/memory/"
+    review = site_index.search("oh-my-pi review")[0].entry
+    assert (review.label, review.system, review.url) == ("oh-my-pi — review", OMP, "systems/oh-my-pi/review/")
+
+
+def test_page_sections_are_split_at_the_generators_headings():
+    markdown = (
+        "---\ntitle: x\n---\n# Glossary { #top }\n\nIntro *text*.\n\n"
+        '### afforded { #status-afforded }\n\n<span class="b">afforded</span> Offered &amp; unused.\n'
+        "### A heading without an anchor\n\nstays text\n"
+    )
+    found = search.markdown_page_documents("glossary.md", markdown)
+    assert [(doc.entry.label, doc.entry.url, doc.body) for doc in found] == [
+        ("Glossary", "glossary/", "Intro text."),
+        (
+            "afforded",
+            "glossary/#status-afforded",
+            "afforded Offered & unused. ### A heading without an anchor stays text",
+        ),
+    ]
 
 
 def test_records_rank_before_pages_on_equal_scores(site_index):
@@ -246,14 +307,70 @@ def test_a_sentence_of_a_prose_section_finds_that_section(kbgen):
     assert hit["url"] == "systems/oh-my-pi/result/#bounded-synthesis"
 
 
-def test_a_sentence_of_an_earlier_run_is_found_when_asked(kbgen):
-    """The seed's run of oh-my-pi is an earlier run: found with --all-runs, on its own pages."""
+def test_a_sentence_of_an_earlier_run_is_found_and_marked_earlier(kbgen):
+    """The seed's run of oh-my-pi is an earlier run: its words are found, its run named."""
     sentence = "session reconstruction and alternative compaction representations preserve continuity"
-    assert kbgen("search", sentence, "--json").json()["hits"] == []
-    (hit,) = kbgen("search", sentence, "--all-runs", "--json", "--limit", "1").json()["hits"]
-    earlier = "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"
-    assert (hit["kind"], hit["system"], hit["label"]) == ("section", earlier, "Bounded synthesis")
-    assert hit["url"] == f"systems/{earlier}/result/#bounded-synthesis"
+    (hit,) = kbgen("search", sentence, "--json", "--limit", "1").json()["hits"]
+    assert (hit["kind"], hit["system"], hit["label"]) == ("section", OMP_EARLIER, "Bounded synthesis")
+    assert hit["url"] == f"systems/{OMP_EARLIER}/result/#bounded-synthesis"
+    assert hit["run"] == OMP_EARLIER_RUN
+    # --all-runs once asked for this; it is still accepted and changes nothing.
+    assert kbgen("search", sentence, "--all-runs", "--json", "--limit", "1").json()["hits"] == [hit]
+
+
+@pytest.mark.usefixtures("shipped_index_once")
+def test_an_id_only_an_earlier_run_declares_comes_first_marked_earlier(kbgen):
+    """BAP-21 is declared only by oh-my-pi's earlier run: it comes before BAP-2, BAP-1, …
+    (one edit away), and the line says which run it is of."""
+    result = kbgen("search", "BAP-21", "--limit", "0")
+    assert result.code == 0, result.err
+    first = result.out.splitlines()[0]
+    assert first.startswith(
+        f"BAP-21 (behavioral-authority path, {OMP_EARLIER}, earlier run {OMP_EARLIER_RUN}) — "
+    )
+    hits = kbgen("search", "BAP-21", "--json", "--limit", "0").json()["hits"]
+    near = [at for at, hit in enumerate(hits) if hit["run"] == "" and hit["id"].startswith("BAP-")]
+    assert near and min(near) > 0  # the current run's near misses are still there, after it
+
+
+@pytest.mark.usefixtures("shipped_index_once")
+def test_an_exact_id_in_both_runs_shows_the_current_run_first(kbgen):
+    hits = kbgen("search", "BAP-2", "--json", "--limit", "2").json()["hits"]
+    assert [(hit["id"], hit["system"], hit["run"]) for hit in hits] == [
+        ("BAP-2", OMP, ""),
+        ("BAP-2", OMP_EARLIER, OMP_EARLIER_RUN),
+    ]
+
+
+def test_words_of_an_earlier_run_rank_after_the_current_runs_equal_matches(site_index):
+    hits = site_index.search("Hindsight")
+    runs = [hit.entry.run for hit in hits]
+    assert runs[0] == "" and OMP_EARLIER_RUN in runs
+    assert runs == sorted(runs)  # every current hit, then the earlier run's
+
+
+def _hit(record_id: str, system: str, run: str = "") -> Hit:
+    return Hit(Entry(record_id, "route", "", system, f"systems/{system}/#x", "", run), 1.0)
+
+
+def test_ranking_tiers():
+    """An ID match first (the page's system's, current, earlier); then hits as written
+    (an earlier run's page: its run first), current before earlier; then near misses."""
+    current = Scored([_hit("RTE-2", "a"), _hit("RTE-21", "b"), _hit("RTE-21", "a")], near=False)
+    earlier = Scored([_hit("RTE-3", "a/runs/r", "R"), _hit("RTE-21", "a/runs/r", "R")], near=False)
+    order = [(h.entry.id, h.entry.system) for h in ranked("rte-21", [current, earlier], here="a")]
+    assert order == [
+        ("RTE-21", "a"),
+        ("RTE-21", "b"),
+        ("RTE-21", "a/runs/r"),
+        ("RTE-2", "a"),
+        ("RTE-3", "a/runs/r"),
+    ]
+    on_earlier_page = [(h.entry.id, h.entry.system) for h in ranked("x", [current, earlier], here="a/runs/r")]
+    assert on_earlier_page[:2] == [("RTE-3", "a/runs/r"), ("RTE-21", "a/runs/r")]
+    near = Scored([_hit("RTE-2", "a")], near=True)
+    exact_earlier = Scored([_hit("RTE-3", "a/runs/r", "R")], near=False)
+    assert [h.entry.id for h in ranked("word", [near, exact_earlier])] == ["RTE-3", "RTE-2"]
 
 
 def test_section_entries_hold_their_own_text_not_their_records(site_index):
@@ -270,26 +387,31 @@ def test_section_entries_hold_their_own_text_not_their_records(site_index):
 
 
 def test_the_index_stays_within_a_fifth_over_the_text_it_indexes(built_site):
-    """The site's index bytes over the bytes of the text it indexes (records and sections)."""
+    """The site's index bytes over the bytes of the text it indexes (records, sections and
+    the generated pages without records)."""
     graphs = link_records(REPO_ROOT / "records").graphs
-    text = sum(len(f"{d.entry.id} {d.label} {d.body}".encode()) for d in search.documents(graphs))
+    docs = [*search.documents(graphs), *search.generated_page_documents(graphs, render_cross_system(graphs))]
+    text = sum(len(f"{d.entry.id} {d.label} {d.body}".encode()) for d in docs)
     size = (built_site / "search" / "search_index.json").stat().st_size
     print(f"\nsearch index: {size} bytes for {text} bytes of indexed text: {size / text:.2f}x")
     assert size < 1.2 * text
 
 
-def test_an_index_of_every_run_is_written_beside_the_current_runs(built_site):
-    """The site's index holds the current runs; kb-all-runs.json, read on an earlier run's
-    pages, holds every run, the earlier runs' entries at their own pages."""
-    current = _site_index(built_site)
-    every = search.index_of_site_data(
-        json.loads((built_site / search.ALL_RUNS_INDEX).read_text(encoding="utf-8"))
+def test_the_earlier_runs_index_is_written_beside_the_current_runs(built_site):
+    """The site's index holds the current runs and names the earlier runs' index beside it,
+    whose entries are at their own pages and say their run."""
+    data = json.loads((built_site / search.SITE_INDEX).read_text(encoding="utf-8"))["config"]["kb"]
+    assert data["earlier"] == "kb-earlier-runs.json"
+    current = search.index_of_site_data(data)
+    earlier = search.index_of_site_data(
+        json.loads((built_site / search.EARLIER_RUNS_INDEX).read_text(encoding="utf-8"))
     )
-    assert not any("/runs/" in entry.system for entry in current.entries)
-    earlier = [entry for entry in every.entries if entry.system == "oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02"]
-    assert earlier and all(
-        entry.url.startswith("systems/oh-my-pi/runs/aas-2026-09-05-oh-my-pi-02/") for entry in earlier
+    assert not any("/runs/" in entry.system or entry.run for entry in current.entries)
+    assert earlier.entries and all(
+        entry.system == OMP_EARLIER
+        and entry.run == OMP_EARLIER_RUN
+        and entry.url.startswith(f"systems/{OMP_EARLIER}/")
+        for entry in earlier.entries
     )
-    assert len(every.entries) == len(current.entries) + len(earlier)
     assert current.search("Hashline") == []
-    assert every.search("Hashline")[0].entry.id == "CMP-4"
+    assert earlier.search("Hashline")[0].entry.id == "CMP-4"

@@ -8,6 +8,9 @@ search box). ``None`` expects no match.
 from __future__ import annotations
 
 OMP, DECAPOD, IMEM, CHEATSHEET = "oh-my-pi", "decapod", "instinctual-memory", "dynamic-cheatsheet"
+# oh-my-pi's earlier run (records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01, run ID AAS-…-02).
+OMP_EARLIER_RUN = "AAS-2026-09-05-oh-my-pi-02"
+OMP_EARLIER = f"{OMP}/runs/{OMP_EARLIER_RUN.lower()}"
 
 QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     # Numbered IDs, including prefixes of other IDs (RTE-1 vs RTE-10…RTE-13).
@@ -53,9 +56,12 @@ QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     # No match.
     ("zzzqqq", None),
     ("Hindsight zzzqqq", None),
-    # Words of oh-my-pi's earlier run only: search reads the current runs by default.
-    ("Hashline", None),
-    ("retry fallback", None),
+    # Words and IDs of oh-my-pi's earlier run only: found there (after any current match).
+    ("Hashline", (OMP_EARLIER, "CMP-4")),
+    ("retry fallback", (OMP_EARLIER, "RTE-12")),
+    ("RTE-21", (OMP_EARLIER, "RTE-21")),  # not RTE-12 or RTE-20: an exact ID before near misses
+    ("BAP-21", (OMP_EARLIER, "BAP-21")),  # not BAP-2
+    ("CLM-7", (OMP_EARLIER, "CLM-7")),
 ]
 
 

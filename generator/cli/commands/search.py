@@ -20,9 +20,9 @@ def add_parser(commands: Any) -> None:
     search.add_argument("--system", help="only records of this system (its folder name)")
     search.add_argument("--kind", help="only records of this kind: a code (RTE) or a name (route)")
     search.add_argument("--limit", type=int, default=10, help="at most N hits (default 10; 0: all)")
-    search.add_argument(
-        "--all-runs", action="store_true", help="search the systems' earlier runs too (default: current runs)"
-    )
+    # Earlier runs are always searched now (after the current runs, marked); the flag that
+    # once asked for them stays accepted so scripts that pass it keep working.
+    search.add_argument("--all-runs", action="store_true", help=argparse.SUPPRESS)
     search.add_argument("--json", action="store_true", help="print the hits as JSON")
     search.set_defaults(run=run)
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         problem = f"{args.records}: no such records folder" if args.limit >= 0 else "--limit must be >= 0"
         say(err, f"kbgen search: {problem}")
         return EXIT_USAGE
-    index = search.load_index(records, args.all_runs)
+    index = search.load_index(records)
     if index is None:
         say(err, f"kbgen search: {args.records} has errors or no systems; run 'kbgen check {args.records}'")
         return EXIT_USAGE

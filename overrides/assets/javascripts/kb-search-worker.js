@@ -3,30 +3,20 @@
  * query, result) and answers from the record index (kb-search.js). Each record is one
  * result group, so the first result links to the record's anchor.
  */
-importScripts("vendor/lunr-2.3.9.js", "kb-search.js")
 
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 var records = null
-// The system of the page the search box is on (main.html passes it), or "".
+// The system of the page the search box is on (main.html passes it), or "": an ID several
+// systems declare shows its record first; on an earlier run's page, that run's words too.
 var here = new URLSearchParams(self.location.search).get("system") || ""
-// On an earlier run's pages (main.html passes runs=all), the index of every run, written
-// beside the site's index; elsewhere the current runs' index the theme hands over.
-var allRuns = new URLSearchParams(self.location.search).get("runs") === "all"
-var ALL_RUNS_INDEX = "../../search/kb-all-runs.json"
+// The site's index names the earlier runs' index written beside it (search/).
+var SEARCH_FOLDER = "../../search/"
 
 function escapeHtml(text) {
   // Material renders titles, texts and tags as HTML.
   return String(text).replace(/[&<>"']/g, function (ch) {
     return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch]
   })
-}
-
-// An ID several systems declare: this page's system's record first.
-function hereFirst(hits, query) {
-  var wanted = query.trim().toUpperCase()
-  if (!here || !wanted) return hits
-  var mine = hits.filter(function (hit) { return hit.entry.system === here && hit.entry.id === wanted })
-  return mine.concat(hits.filter(function (hit) { return mine.indexOf(hit) < 0 }))
 }
 
 // The words of a snippet that the query matched: its tokens, the last one (the word being
@@ -73,30 +63,50 @@ function resultItem(hit, terms, tokens) {
   // Material shows a result's text only under a page-level entry; each record is its own
   // result (the first link opens its anchor), so the snippet is part of the title.
   var shown = marked(entry.context, tokens, true)
+  var earlier = entry.run ? "earlier run " + entry.run : ""
   return {
-    location: entry.url,
+    location: highlighted(entry.url, tokens),
     title: marked(title, tokens, false) + (shown ? '<span class="kb-search-snippet">' + shown + "</span>" : ""),
-    text: escapeHtml(entry.context),
-    tags: [entry.system, entry.kind].filter(Boolean).map(escapeHtml),
+    text: "",  // the snippet is in the title; the theme would print this again under a page's own entry
+    tags: [entry.system, entry.kind, earlier].filter(Boolean).map(escapeHtml),
     score: hit.score,
-    terms: terms  // highlighted on the landing page (?h=)
+    terms: terms
   }
+}
+
+// The landing page marks what was searched (?h=, kb-highlight.js): the query's tokens,
+// whole, before the record's anchor.
+function highlighted(url, tokens) {
+  if (!tokens.length) return url
+  var at = url.indexOf("#")
+  var page = at < 0 ? url : url.slice(0, at)
+  return page + "?h=" + encodeURIComponent(tokens.join(" ")) + (at < 0 ? "" : url.slice(at))
+}
+
+// lunr.js and the record search load with the index, when the search box is first used
+// (main.html holds the index back until then), not with every page.
+var loaded = false
+function load() {
+  if (!loaded) importScripts("vendor/lunr-2.3.9.js", "kb-search.js")
+  loaded = true
 }
 
 addEventListener("message", function (event) {
   var message = event.data
   if (message.type === SETUP) {
+    load()
     var data = message.data.config.kb
-    var ready = function (index) {
-      records = index ? new self.kbSearch.RecordIndex(index) : null
+    var ready = function (earlier) {
+      records = data ? new self.kbSearch.RecordIndex(data, earlier) : null
       postMessage({ type: READY })
     }
-    if (!allRuns) return ready(data)
-    fetch(new URL(ALL_RUNS_INDEX, self.location.href))
-      .then(function (response) { return response.ok ? response.json() : data })
-      .then(ready, function () { ready(data) })
+    if (!data || typeof data.earlier !== "string") return ready(null)
+    fetch(new URL(SEARCH_FOLDER + encodeURIComponent(data.earlier), self.location.href))
+      .then(function (response) { return response.ok ? response.json() : null })
+      .then(ready, function () { ready(null) })
   } else if (message.type === QUERY) {
-    var hits = records ? hereFirst(records.search(message.data), message.data) : []
+    load()
+    var hits = records ? records.search(message.data, here) : []
     var terms = {}
     var tokens = self.kbSearch.queryTokens(message.data)
     tokens.forEach(function (token) { terms[token] = true })

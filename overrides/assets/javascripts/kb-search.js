@@ -10,7 +10,7 @@
   // Kept in step with TOKEN in generator/search.py: letters, digits and "_", joined by hyphens.
   var TOKEN = /[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu
   var PREFIX_BOOST = 0.1
-  var FIELDS = ["id", "kind", "label", "system", "url", "context"]
+  var FIELDS = ["id", "kind", "label", "system", "url", "context", "run"]
 
   // Kept in step with MAX_TOKEN_CHARS in generator/search.py: longer words are left out.
   var MAX_TOKEN_CHARS = 200
@@ -103,17 +103,20 @@
     }
   }
 
-  function RecordIndex(data) {
+  // The index of the shipped data; ``earlier``: the earlier runs' data (its own index,
+  // searched beside this one, as search.RecordIndex does).
+  function RecordIndex(data, earlier) {
     this.index = scope.lunr.Index.load(serializedIndex(data))
     this.entries = data.entries.map(function (row) {
       var entry = {}
-      FIELDS.forEach(function (name, at) { entry[name] = row[at] })
+      FIELDS.forEach(function (name, at) { entry[name] = row[at] === undefined ? "" : row[at] })
       return entry
     })
+    this.earlier = earlier ? new RecordIndex(earlier) : null
   }
 
   // Every ref one token matches, with its score: exact (stemmed) plus the typed prefix;
-  // a token that matches nothing retries with edit distance 1.
+  // a token that matches nothing retries with edit distance 1 (``near``).
   RecordIndex.prototype.tokenScores = function (token) {
     for (var distance = 0; distance <= 1; distance++) {
       var results = this.index.query(function (query) {
@@ -125,21 +128,24 @@
       if (results.length) {
         var scores = new Map()
         results.forEach(function (result) { scores.set(Number(result.ref), result.score) })
-        return scores
+        return { scores: scores, near: distance > 0 }
       }
     }
-    return new Map()
+    return { scores: new Map(), near: false }
   }
 
-  // Hits best first: every token must match; scores add up; ties by record order.
-  RecordIndex.prototype.search = function (query) {
+  // This index's hits by score (search.RecordIndex.scored): every token must match; scores
+  // add up; ties by record order.
+  RecordIndex.prototype.scored = function (query) {
     var totals = null
+    var near = false
     var self = this
     queryTokens(query).forEach(function (token) {
-      var scores = self.tokenScores(token)
-      if (totals === null) { totals = scores; return }
+      var found = self.tokenScores(token)
+      near = near || found.near
+      if (totals === null) { totals = found.scores; return }
       var next = new Map()
-      scores.forEach(function (score, ref) {
+      found.scores.forEach(function (score, ref) {
         if (totals.has(ref)) next.set(ref, totals.get(ref) + score)
       })
       totals = next
@@ -147,10 +153,50 @@
     var ranked = Array.from((totals || new Map()).entries())
     var rounded = function (score) { return Math.round(score * 1e6) / 1e6 }
     ranked.sort(function (a, b) { return rounded(b[1]) - rounded(a[1]) || a[0] - b[0] })
-    return ranked.map(function (pair) {
-      return { entry: self.entries[pair[0]], score: pair[1] }
-    })
+    return {
+      hits: ranked.map(function (pair) { return { entry: self.entries[pair[0]], score: pair[1] } }),
+      near: near
+    }
   }
 
-  scope.kbSearch = { tokens: tokens, queryTokens: queryTokens, RecordIndex: RecordIndex, serializedIndex: serializedIndex }
+  // search.ranked: an ID match first (the page's system's, the current runs', the earlier
+  // runs'), then the hits matched as written (on an earlier run's page that run's first;
+  // then the current runs', then the earlier runs'), then the near misses; within a tier,
+  // each index's own order.
+  function tier(entry, wanted, here, near) {
+    var home = !!here && entry.system === here
+    var run = entry.run ? 1 : 0
+    if (wanted && entry.id && entry.id.toLowerCase() === wanted) return [0, home ? 0 : 1 + run]
+    if (near) return [2, run]
+    return [1, home && entry.run ? 0 : 1 + run]
+  }
+
+  function ranked(query, lists, here) {
+    var found = queryTokens(query)
+    var wanted = found.length === 1 ? found[0] : ""
+    var keyed = []
+    lists.forEach(function (list, position) {
+      list.hits.forEach(function (hit, at) {
+        keyed.push({ key: tier(hit.entry, wanted, here, list.near).concat([position, at]), hit: hit })
+      })
+    })
+    keyed.sort(function (a, b) {
+      for (var i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i]
+      return 0
+    })
+    return keyed.map(function (item) { return item.hit })
+  }
+
+  // Hits best first, over this index and the earlier runs' one; ``here``: the system of
+  // the page searched from ("slug" or "slug/runs/<run>"), or "".
+  RecordIndex.prototype.search = function (query, here) {
+    var lists = [this.scored(query)]
+    if (this.earlier) lists.push(this.earlier.scored(query))
+    return ranked(query, lists, here || "")
+  }
+
+  scope.kbSearch = {
+    tokens: tokens, queryTokens: queryTokens, RecordIndex: RecordIndex, ranked: ranked,
+    serializedIndex: serializedIndex
+  }
 })(typeof self !== "undefined" ? self : this)

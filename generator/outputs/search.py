@@ -405,7 +405,8 @@ def ranked(query: str, lists: list[Scored], here: str = "") -> list[Hit]:
 
     1. the records whose ID is the query: the page's system's (``here``) first, then the
        current runs', then the earlier runs';
-    2. the other hits matched as written: on an earlier run's page that run's first; then the
+    2. the other hits matched as written: a current record or page whose label is the query
+       (its words, in order) first; on an earlier run's page that run's first; then the
        current runs' (and pages'), then the earlier runs';
     3. the near misses (a token matched only with one edit): current runs', then earlier runs'.
 
@@ -413,10 +414,14 @@ def ranked(query: str, lists: list[Scored], here: str = "") -> list[Hit]:
     """
     found = query_tokens(query)
     wanted = found[0] if len(found) == 1 else ""
+    phrase = tokens(query)
     keyed: list[tuple[tuple[int, int, int, int], Hit]] = []
     for position, scored in enumerate(lists):
         for at, hit in enumerate(scored.hits):
-            keyed.append(((*_tier(hit, wanted, here, scored.near), position, at), hit))
+            tier = _tier(hit, wanted, here, scored.near)
+            if tier[0] == 1 and not hit.entry.run and phrase and tokens(hit.entry.label or "") == phrase:
+                tier = (1, -1)  # the label is the query: 'memory comparison' is that page
+            keyed.append(((*tier, position, at), hit))
     keyed.sort(key=lambda item: item[0])
     return [hit for _, hit in keyed]
 

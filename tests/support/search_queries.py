@@ -8,6 +8,7 @@ search box). ``None`` expects no match.
 from __future__ import annotations
 
 OMP, DECAPOD, IMEM, CHEATSHEET = "oh-my-pi", "decapod", "instinctual-memory", "dynamic-cheatsheet"
+NAPKIN = "napkin"
 # oh-my-pi's earlier run (records/oh-my-pi/runs/AAS-2026-09-26-oh-my-pi-01, run ID AAS-…-02).
 OMP_EARLIER_RUN = "AAS-2026-09-05-oh-my-pi-02"
 OMP_EARLIER = f"{OMP}/runs/{OMP_EARLIER_RUN.lower()}"
@@ -19,15 +20,15 @@ QUERIES: list[tuple[str, tuple[str, str] | None]] = [
     ("RTE-2", (IMEM, "RTE-2")),  # oh-my-pi declares it too; this one ranks first
     ("RTE-10", (IMEM, "RTE-10")),  # oh-my-pi declares it too; this one ranks first
     ("CLM-5", (OMP, "CLM-5")),
-    ("CLM-1", (OMP, "CLM-1")),
+    ("CLM-1", (NAPKIN, "CLM-1")),  # oh-my-pi declares it too; this one ranks first
     ("OBJ-2", (IMEM, "OBJ-2")),  # oh-my-pi declares it too; this one ranks first
-    ("BAP-2", (OMP, "BAP-2")),
+    ("BAP-2", (NAPKIN, "BAP-2")),  # oh-my-pi declares it too; this one ranks first
     ("BAP-14", (OMP, "BAP-14")),
     ("CMP-8", (OMP, "CMP-8")),
     # SRC-2 is declared by oh-my-pi and supplied by dynamic-cheatsheet: equal scores, so the
     # documented tie rule shows the earlier system first.
     ("SRC-2", (CHEATSHEET, "SRC-2")),
-    ("rte-13", (OMP, "RTE-13")),  # lower case
+    ("rte-13", (NAPKIN, "RTE-13")),  # lower case; oh-my-pi declares it too
     # Analyst-prefixed IDs.
     ("MEM-RTE-knowledge-store", (DECAPOD, "MEM-RTE-knowledge-store")),
     ("MEM-OBJ-jev-ledger", (DECAPOD, "MEM-OBJ-jev-ledger")),

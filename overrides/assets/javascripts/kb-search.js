@@ -174,10 +174,14 @@
   function ranked(query, lists, here) {
     var found = queryTokens(query)
     var wanted = found.length === 1 ? found[0] : ""
+    var phrase = tokens(query).join(" ")
     var keyed = []
     lists.forEach(function (list, position) {
       list.hits.forEach(function (hit, at) {
-        keyed.push({ key: tier(hit.entry, wanted, here, list.near).concat([position, at]), hit: hit })
+        var key = tier(hit.entry, wanted, here, list.near)
+        // The label is the query ('memory comparison' is that page): first of its tier.
+        if (key[0] === 1 && !hit.entry.run && phrase && tokens(hit.entry.label || "").join(" ") === phrase) key = [1, -1]
+        keyed.push({ key: key.concat([position, at]), hit: hit })
       })
     })
     keyed.sort(function (a, b) {

@@ -217,12 +217,13 @@ def test_an_ordered_list_continues_its_numbering(paper: PipelineResult) -> None:
 
 
 def test_the_route_map_draws_only_structured_relations(paper: PipelineResult) -> None:
-    # Owner, reads, writes and the records the progression names, one edge per pair; the
-    # alternative dotted. OBJ-1 named in RTE-1's labelled fields draws nothing of its own.
+    # Owner, reads, writes, the records the progression names and those RTE-1's labelled
+    # fields name (its later read-back), one edge per pair labelled by every field that
+    # draws it; the alternative dotted.
     (drawn,) = maps_of(paper.pages["systems/paper-agent/index.md"])
     assert sorted(drawn.edges) == [
         ("RTE-1", "owner, progression", "CMP-1", False),
-        ("RTE-1", "reads, writes, progression", "OBJ-1", False),
+        ("RTE-1", "reads, writes, progression, later read-back", "OBJ-1", False),
         ("RTE-2", "alternative to", "RTE-1", True),
         ("RTE-2", "owner, progression", "CMP-1", False),
     ]

@@ -197,8 +197,9 @@ def test_the_changes_page_links_each_record_to_each_run(records: Path) -> None:
     assert f"Changes from {FIRST} to {SECOND}" in page
     changed = page.split("## Changed records", 1)[1]
     # The demo has no result page: its records are on the system page.
-    assert f"[RTE-1](runs/{FIRST.lower()}/index.md#rte-1)" in changed
-    assert "[RTE-1](index.md#rte-1)" in changed
+    # Raw HTML: the links are the final URLs, from the changes page's own (systems/demo/changes/).
+    assert f'<a href="../runs/{FIRST.lower()}/#rte-1">RTE-1</a>' in changed
+    assert '<a href="../#rte-1">RTE-1</a>' in changed
     assert '<ins class="kb-diff__ins">final</ins>' in changed
     # The first run has no run before it: no changes page of its own.
     assert f"systems/demo/runs/{FIRST.lower()}/changes.md" not in result.pages

@@ -171,12 +171,46 @@ class Linker:
 
     def text(self, text: str | None) -> Markup:
         """Record prose → paragraphs (blank lines separate them): Markdown paragraphs, or
-        ``<p>`` elements on consecutive lines for a raw HTML block."""
+        ``<p>`` elements on consecutive lines for a raw HTML block. Lines that write a list
+        (``- item``, ``1. item``) are a list, a raw HTML block in either form."""
         if not text:
             return self.form.safe("")
-        if self.html:
-            return self.form.safe("\n".join(f"<p>{part}</p>" for part in self.paragraphs(text)))
-        return Md("\n\n".join(self.paragraphs(text)))
+        blocks: list[str] = []
+        for part in _paragraphs(text):
+            lines = part.split("\n")
+            start = _list_start(lines)
+            if start != 0:  # prose, or the prose lines before a list
+                prose = self.inline(_dedent(_joined(lines[:start])))
+                blocks.append(f"<p>{prose}</p>" if self.html else prose)
+            if start is not None:
+                lists = _list_items(lines[start:])
+                blocks.append("\n".join(self._html_linker._html_list(items, 0) for items in lists))
+        return self.form.safe(("\n" if self.html else "\n\n").join(blocks))
+
+    @cached_property
+    def _html_linker(self) -> Linker:
+        """This linker, or its HTML form for the lists of a Markdown one."""
+        return self if self.html else Linker(self.graph, self.page, html=True)
+
+    def _html_list(self, items: list[_ListItem], depth: int) -> str:
+        first = items[0]
+        if first.number is None:
+            opening = "<ul>"
+        else:
+            opening = "<ol>" if first.number == 1 else f'<ol start="{first.number}">'
+        rendered = [opening]
+        for item in items:
+            nested = _list_start(item.lines) if depth + 1 < _MAX_LIST_DEPTH else None
+            if nested:
+                lead = self.inline(_dedent(_joined(item.lines[:nested])))
+                lists = "\n".join(
+                    self._html_list(group, depth + 1) for group in _list_items(item.lines[nested:])
+                )
+                rendered.append(f"<li>{lead}\n{lists}\n</li>")
+            else:
+                rendered.append(f"<li>{self.inline(_dedent(_joined(item.lines)))}</li>")
+        rendered.append("</ul>" if first.number is None else "</ol>")
+        return "\n".join(rendered)
 
     def paragraphs(self, text: str) -> list[Markup]:
         """Record prose → one linked inline text per paragraph."""
@@ -297,6 +331,59 @@ class _Taken:
 
     def sorted(self) -> list[tuple[int, int, Markup]]:
         return self._spans
+
+
+# A list item's marker at a line's start: a hyphen, or a number and its delimiter. An
+# asterisk is no bullet here: record text quotes code comments (`` * @param``) as prose.
+_LIST_MARKER = re.compile(r"( {0,3})(?:(-)|(\d{1,9})([.)]))(?:[ \t]+(.*)|)\Z")
+# Nesting deeper than this is the item's text; each level reads each line once.
+_MAX_LIST_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class _ListItem:
+    kind: str  # the bullet, or the number's delimiter: a change of kind starts a new list
+    number: int | None  # an ordered item's number, None for a bullet
+    lines: list[str]  # its text: the first line's after the marker, the rest outdented
+
+
+def _list_start(lines: list[str]) -> int | None:
+    """The first line that starts a list, as in CommonMark: any line with a bullet, and,
+    after other lines, a number only when it is 1 (a wrapped line of prose may begin with a
+    year and a full stop)."""
+    for index, line in enumerate(lines):
+        marker = _LIST_MARKER.match(line)
+        if marker and (index == 0 or marker.group(2) or int(marker.group(3)) == 1):
+            return index
+    return None
+
+
+def _list_items(lines: list[str]) -> list[list[_ListItem]]:
+    """The lines from a list's first marker → its lists' items (a new list where the marker's
+    kind changes). A line less indented than the item's text with a marker starts the next
+    item; any other line continues the item (more indented: its own list, perhaps)."""
+    lists: list[list[_ListItem]] = []
+    content_column = 0
+    for line in lines:
+        marker = _LIST_MARKER.match(line)
+        indent = len(line) - len(line.lstrip(" "))
+        if marker and (not lists or indent < content_column):
+            text = marker.group(5) or ""
+            kind = marker.group(2) or marker.group(4)
+            number = None if marker.group(2) else int(marker.group(3))
+            content_column = len(line) - len(text) if text else len(marker.group(0)) + 1
+            item = _ListItem(kind, number, [text])
+            if lists and lists[-1][0].kind == kind:
+                lists[-1].append(item)
+            else:
+                lists.append([item])
+        else:
+            lists[-1][-1].lines.append(line[min(indent, content_column) :])
+    return lists
+
+
+def _joined(lines: list[str]) -> str:
+    return "\n".join(lines)
 
 
 def _dedent(paragraph: str) -> str:

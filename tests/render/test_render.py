@@ -418,14 +418,22 @@ def test_id_at_the_start_of_a_paragraph(t: Linker) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "paragraph", ["1. not a list", "12) not a list", "# not a heading", "- not an item", "* not an item"]
-)
-def test_list_and_heading_markers_stay_paragraphs(paragraph: str, t: Linker) -> None:
+@pytest.mark.parametrize("paragraph", ["# not a heading", "* not an item", "+ not an item", "-not an item"])
+def test_heading_and_other_markers_stay_paragraphs(paragraph: str, t: Linker) -> None:
     rendered = _html(t.text(f"Intro RTE-1.\n\n{paragraph}\n\nRTE-1\n{paragraph}"))
     assert _tags(rendered) <= {"p", "a"}, rendered
     assert rendered.count("<p>") == 3
     assert f"<p>{html.escape(paragraph, quote=False)}</p>" in rendered
+
+
+@pytest.mark.parametrize(("item", "tag"), [("1. an item", "ol"), ("12) an item", "ol"), ("- an item", "ul")])
+def test_list_markers_make_a_list(item: str, tag: str, t: Linker) -> None:
+    rendered = _html(t.text(f"Intro RTE-1.\n\n{item}\n{item}"))
+    assert _tags(rendered) == {"p", "a", tag, "li"}, rendered
+    assert rendered.count("<li>an item</li>") == 2
+    # After a line of prose, a number other than 1 continues the paragraph.
+    if item.startswith("12)"):
+        assert _tags(_html(t.text(f"RTE-1\n{item}"))) == {"p", "a"}
 
 
 def test_indented_paragraph_stays_a_paragraph(t: Linker) -> None:

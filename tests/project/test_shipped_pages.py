@@ -1,0 +1,30 @@
+"""What a reader finds on the shipped records' pages: record text's lists as lists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.pipeline import PipelineResult, run_pipeline
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> PipelineResult:
+    result = run_pipeline(REPO_ROOT / "records", REPO_ROOT)
+    assert result.errors == []
+    return result
+
+
+def test_record_text_that_writes_a_list_is_a_list(shipped: PipelineResult) -> None:
+    page = shipped.pages["systems/dynamic-cheatsheet/memory-report.md"]
+    paragraphs = re.findall(r"<p>(.*?)</p>", page, re.S)
+    # No paragraph runs list items together: each "- item" line is an item of a list.
+    assert not [p for p in paragraphs if re.search(r"(?m)^- ", p)]
+    annotation = page.split("{ #on-rt-obj-1 .kb-annotation }", 1)[1].split("\n### ", 1)[0]
+    items = re.findall(r"<li>(.*?)</li>", annotation)
+    assert len(items) == 9
+    assert items[0] == "Storage substrate: process memory and result JSONL file."

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,9 @@ class Linker:
     graph: SystemGraph
     page: str  # the key of the page being rendered: index, result, memory-report, review
     html: bool = False  # write HTML for raw HTML blocks instead of Markdown
+    # The evidence anchors of the record whose text this linker writes (``citing``): a code
+    # span that writes one's path (and lines) links to it.
+    cited: tuple[Anchor, ...] = ()
     # The links already written on this page: a page cites the same records and anchors
     # again and again, and each link is a pure function of its arguments here.
     _written: dict[tuple[object, ...], Markup] = field(
@@ -91,9 +95,50 @@ class Linker:
             written = self._written[key] = self._ref(record_id)
         return written
 
+    def citing(self, anchors: list[Anchor]) -> Linker:
+        """This linker for the text of a record with these evidence anchors: a code span
+        that writes one's path, or its path and lines (```src/a.ts:3-9```), links to it."""
+        if not anchors:
+            return self
+        linker = replace(self, cited=tuple(anchors))
+        # The links written so far do not depend on the anchors: the page keeps one record.
+        object.__setattr__(linker, "_written", self._written)
+        return linker
+
+    def evidence_not_in(
+        self, anchors: list[Anchor], cited: list[str | None], prose: Sequence[str | None] = ()
+    ) -> list[Anchor]:
+        """The anchors that a record's texts do not already show: written as an anchor in
+        any of them (``SRC-1 src/a.ts:3-9``, linked wherever the source's files are), or as
+        a code span of the path (and lines) in the texts written ``citing`` them. These are
+        the ones its evidence line still lists."""
+        in_code = {content.strip() for text in cited if text for _, _, content in find_code_spans(text)}
+        written = {
+            (anchor.source, anchor.path, anchor.ranges)
+            for text in (*cited, *prose)
+            if text
+            for anchor in find_anchors(text)
+            if not anchor.lookalike and not anchor.locator
+        }
+        return [
+            a
+            for a in anchors
+            if a.path is None
+            or ((a.source, a.path, a.ranges) not in written and _anchor_key(a) not in in_code)
+        ]
+
+    @cached_property
+    def _cited(self) -> dict[str, str | None]:
+        return _cited_urls(self.graph, list(self.cited))
+
     def _code(self, content: str) -> Markup:
         """A code span; one that holds a record ID alone (the source contract writes
-        ```SRC-1```) links to the record, shown as code inside the link."""
+        ```SRC-1```) links to the record, shown as code inside the link; one that writes
+        an evidence anchor of the record (``citing``) links to its file."""
+        if self.cited:
+            url = self._cited.get(content.strip())
+            if url is not None:
+                return self.form.link(self.form.code(content), url)
         resolved = self.graph.resolve(content) if grammar().in_text.fullmatch(content) else None
         if resolved != content:
             return self.form.code(content)
@@ -331,6 +376,25 @@ class _Taken:
 
     def sorted(self) -> list[tuple[int, int, Markup]]:
         return self._spans
+
+
+def _anchor_key(anchor: Anchor) -> str:
+    """A file anchor as a code span writes it: ``path`` or ``path:3-9,12``."""
+    ranges = ",".join(str(line_range) for line_range in anchor.ranges)
+    return f"{anchor.path}:{ranges}" if ranges else str(anchor.path)
+
+
+def _cited_urls(graph: SystemGraph, anchors: list[Anchor]) -> dict[str, str | None]:
+    """File anchors as a code span writes them → the URL of their file at their first
+    lines (None when the source's files are not linked); the first anchor of a key wins."""
+    urls_by_key: dict[str, str | None] = {}
+    for anchor in anchors:
+        if anchor.path is None:
+            continue
+        ranges = anchor.ranges
+        url = graph.evidence_url(anchor.source, anchor.path, ranges[0] if ranges else None)
+        urls_by_key.setdefault(_anchor_key(anchor), url)
+    return urls_by_key
 
 
 # A list item's marker at a line's start: a hyphen, or a number and its delimiter. An

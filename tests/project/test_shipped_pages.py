@@ -28,3 +28,19 @@ def test_record_text_that_writes_a_list_is_a_list(shipped: PipelineResult) -> No
     items = re.findall(r"<li>(.*?)</li>", annotation)
     assert len(items) == 9
     assert items[0] == "Storage substrate: process memory and result JSONL file."
+
+
+def test_each_evidence_anchor_is_shown_once_and_linked(shipped: PipelineResult) -> None:
+    page = shipped.pages["systems/oh-my-pi/result.md"]
+    # CMP-1's text writes its three anchors as code: each is linked there, and the record
+    # lists no evidence line repeating them.
+    record = page.split("{ #cmp-1 ", 1)[1].split("\n#### ", 1)[0]
+    blob = "https://github.com/can1357/oh-my-pi/blob/be6cb8217cd4c1dafcc86793ae5d809ea4d7396a"
+    assert (
+        f'<a href="{blob}/packages/coding-agent/src/main.ts#L2045-L2118">'
+        "<code>packages/coding-agent/src/main.ts:2045-2118</code></a>"
+    ) in record
+    assert "Evidence anchors:" not in record
+    for path in ("packages/coding-agent/src/main.ts", "packages/coding-agent/src/sdk.ts"):
+        assert record.count(f"{path}#L") == 1
+    assert page.count("<strong>Evidence anchors:</strong>") == 5

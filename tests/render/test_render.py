@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from generator.graph.system_graph import link_system
+from generator.model.base import Anchor
 from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
@@ -335,6 +336,26 @@ def test_code_spans_stay_literal_and_unlinked(t: Linker) -> None:
     assert out.count("](") == 1
     assert out.endswith("and [RTE-1](#rte-1)")
     assert "<code>RTE-1 &lt;b&gt;*x*&lt;/b&gt; SRC-1 src/a.py:1-2</code>" in _html(out)
+
+
+def test_a_record_s_evidence_written_as_code_links_there_and_is_listed_once(t: Linker) -> None:
+    written = ("SRC-1 src/a.py:3-4,9", "SRC-1 src/b.py", "SRC-1 src/c.py:1")
+    anchors = [Anchor.model_validate(a) for a in written]
+    body = "Wired. SRC-1 `src/a.py:3-4,9`, `src/b.py`; see `src/c.py:2` and `src/other.py`."
+    out = _html(t.citing(anchors).text(body))
+    assert f'<a href="{BLOB}/src/a.py#L3-L4"><code>src/a.py:3-4,9</code></a>' in out
+    assert f'<a href="{BLOB}/src/b.py"><code>src/b.py</code></a>' in out
+    # A span that is no anchor of the record, or other lines of its file, stays code.
+    assert "<code>src/c.py:2</code>" in out and "<code>src/other.py</code>" in out
+    assert _html(t.text(body)).count("<a ") == 1  # without the record's anchors: SRC-1 alone
+    # The evidence line lists only what the text does not show: c.py:1.
+    assert t.evidence_not_in(anchors, [body]) == anchors[2:]
+    # An anchor written in prose (a field's text) is shown, linked, where it is written.
+    assert t.evidence_not_in(anchors, [None], ["Grows (SRC-1 src/c.py:1)."]) == anchors[:2]
+    assert t.evidence_not_in(anchors, [None], ["SRC-1 src/c.py:1-2"]) == anchors
+    assert t.evidence_not_in([Anchor.model_validate("SRC-1 §3")], ["SRC-1 §3"]) == [
+        Anchor.model_validate("SRC-1 §3")
+    ]
 
 
 def test_a_code_span_holding_an_id_alone_links_as_code(t: Linker) -> None:

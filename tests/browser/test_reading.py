@@ -122,6 +122,22 @@ def test_evidence_link_opens_the_file_at_the_pinned_revision(browsing, base_url)
     assert all(not url.startswith(EVIDENCE_HOST) for url in browsing.traffic.blocked)
 
 
+def test_links_within_the_site_carry_no_external_mark(browsing, base_url):
+    """A link to a record declared elsewhere stays on the site: no arrow or icon after it,
+    nor after any other link of the article to a page of the site."""
+    page = browsing.page
+    visit(page, f"{base_url}/{MEMORY_REPORT}")
+    expect(page.locator("article a.kb-elsewhere").first).to_be_visible()
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('article a[href]')]
+            .filter(a => a.host === location.host)
+            .map(a => [a.getAttribute('href'), getComputedStyle(a, '::after').content,
+                       getComputedStyle(a, '::before').content])
+            .filter(([, after, before]) => ![after, before].every(c => c === 'none' || c === 'normal'))"""
+    )
+    assert marks == []
+
+
 def test_supplied_record_links_to_its_declared_elsewhere_entry(browsing, base_url):
     page = browsing.page
     visit(page, f"{base_url}/{MEMORY_REPORT}")

@@ -44,3 +44,19 @@ def test_each_evidence_anchor_is_shown_once_and_linked(shipped: PipelineResult) 
     for path in ("packages/coding-agent/src/main.ts", "packages/coding-agent/src/sdk.ts"):
         assert record.count(f"{path}#L") == 1
     assert page.count("<strong>Evidence anchors:</strong>") == 5
+
+
+def test_records_cited_but_declared_elsewhere_are_rows_not_empty_headings(shipped: PipelineResult) -> None:
+    page = shipped.pages["systems/oh-my-pi/index.md"]
+    section = page.split("## Declared elsewhere { #declared-elsewhere }", 1)[1]
+    # Seventeen records with only an ID, where they are declared and who cites them: no
+    # heading each, one table row each, holding the anchor the citing links lead to.
+    assert "\n### " not in section
+    rows = re.findall(r'<tr class="kb-record kb-record--elsewhere" id="([^"]+)"><td>([^<]+)</td>', section)
+    assert len(rows) == 17
+    assert rows[0] == ("mem-abs-1", "MEM-ABS-1")
+    first = section.split('id="mem-abs-1">', 1)[1].split("</tr>", 1)[0]
+    assert "<td>no declaration in the imported result (cited, not declared)</td>" in first
+    assert '<a href="result/#reconciliation">Reconciliation (result)</a>' in first
+    # The result's links to them land on the rows.
+    assert 'href="../#mem-cmp-1"' in shipped.pages["systems/oh-my-pi/result.md"]

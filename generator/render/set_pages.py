@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from generator.graph.system_graph import amendment_anchors
 from generator.model.inline_markup import plain_text
-from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests, set_members
+from generator.model.set_manifest import (
+    MANIFEST_FILE,
+    MANIFEST_TEXT_FILE,
+    manifest_digest,
+    member_digests,
+    set_members,
+)
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     GENERATED_REVIEW_TYPE,
@@ -113,7 +119,8 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     the_set = graph.system.analysis_set
     assert the_set is not None
     digest = manifest_digest(graph.system)
-    artifact = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0] + "/" + MANIFEST_FILE
+    folder = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0]
+    artifact, text_copy = f"{folder}/{MANIFEST_FILE}", f"{folder}/{MANIFEST_TEXT_FILE}"
     title = system_name(graph)
     source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     values: dict[str, Any] = {
@@ -136,7 +143,8 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         "title": f"{title} — review",
         "evidence_basis": evidence_basis(graph, view.html_linker),
         "manifest_sha256": digest,
-        "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, artifact)),
+        # The link opens the text copy: a browser would download the .yaml.
+        "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, text_copy)),
         "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),
         "frontmatter": frontmatter({k: v for k, v in values.items() if v is not None}),
     }

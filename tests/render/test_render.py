@@ -179,7 +179,8 @@ def _broken_links(pages: dict[str, str]) -> list[str]:
             path, _, fragment = target.partition("#")
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
             if (
-                resolved in (urls.KB_JSON, urls.COMPARISON_CSV) or resolved.endswith("/ARTIFACT.yaml")
+                resolved in (urls.KB_JSON, urls.COMPARISON_CSV)
+                or resolved.endswith(("/ARTIFACT.yaml", "/ARTIFACT.yaml.txt"))
             ) and not fragment:
                 continue  # a download the site ships beside its pages (exports, a set's manifest)
             if resolved not in pages:

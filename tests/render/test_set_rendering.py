@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import mimetypes
 import re
 import shutil
 from pathlib import Path
@@ -134,7 +135,15 @@ def test_ledger_entries_that_read_alike_are_told_apart_by_their_number() -> None
 
 def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> None:
     committed = (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(encoding="utf-8")
-    assert rendered.artifacts == {"systems/demo/ARTIFACT.yaml": committed}
+    # Its text copy, the same bytes, is what the review links to: a browser opens a .txt
+    # file (text/plain on every server, kbgen serve's too) and downloads a .yaml one.
+    assert rendered.artifacts == {
+        "systems/demo/ARTIFACT.yaml": committed,
+        "systems/demo/ARTIFACT.yaml.txt": committed,
+    }
+    review = _system_pages(rendered)["review.md"]
+    assert "pinned by [ARTIFACT.yaml](ARTIFACT.yaml.txt)" in review
+    assert mimetypes.guess_type("ARTIFACT.yaml.txt")[0] == "text/plain"
 
 
 def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import mimetypes
 import os
 import re
 import shutil
@@ -363,3 +364,14 @@ def test_with_a_site_url_the_sitemap_lists_every_page(tmp_path: Path) -> None:
     assert sorted(listed) == expected
     assert {"https://example.org/kb/" + path.removesuffix("index.html") for path in generated} <= set(listed)
     assert "https://example.org/kb/authoring/" in listed
+
+
+def test_the_set_manifest_opens_as_text(shipped: ShippedBuild) -> None:
+    """A browser downloads a .yaml file (no server sends it as text): the review links to
+    a copy of the manifest that every server, ``kbgen serve``'s too, sends as text/plain."""
+    folder = shipped.site / "systems" / "instinctual-memory"
+    copy = folder / "ARTIFACT.yaml.txt"
+    assert copy.read_bytes() == (folder / "ARTIFACT.yaml").read_bytes()
+    review = (folder / "review" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../ARTIFACT.yaml.txt">ARTIFACT.yaml</a>' in review
+    assert mimetypes.guess_type(copy.name)[0] == "text/plain"

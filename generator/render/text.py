@@ -400,8 +400,9 @@ def _cited_urls(graph: SystemGraph, anchors: list[Anchor]) -> dict[str, str | No
 # A list item's marker at a line's start: a hyphen, or a number and its delimiter. An
 # asterisk is no bullet here: record text quotes code comments (`` * @param``) as prose.
 _LIST_MARKER = re.compile(r"( {0,3})(?:(-)|(\d{1,9})([.)]))(?:[ \t]+(.*)|)\Z")
-# Nesting deeper than this is the item's text; each level reads each line once.
-_MAX_LIST_DEPTH = 4
+# Nesting deeper than this is the item's text (a list in an item, no deeper: record text
+# is prose, and a planted tower of lists stays text); each level reads each line once.
+_MAX_LIST_DEPTH = 2
 
 
 @dataclass(frozen=True)

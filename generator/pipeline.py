@@ -24,7 +24,7 @@ from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.fingerprint import FileDigests, folder_fingerprint
 from generator.load.slugs import SITE_NAMES
 from generator.model.runs import RunHistory, run_history
-from generator.model.set_manifest import MANIFEST_FILE, manifest_text
+from generator.model.set_manifest import MANIFEST_FILE, MANIFEST_TEXT_FILE, manifest_text
 from generator.render.cross import render_cross_system
 from generator.render.pages import RunPagesMemo, render_run_pages, render_system
 from generator.render.registry import PLACEMENT, SYSTEM_PAGE
@@ -281,10 +281,13 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
 
 
 def set_manifests(graphs: list[SystemGraph]) -> dict[str, str]:
-    """``systems/<slug>/ARTIFACT.yaml`` of every analysis set, beside its member pages."""
+    """``systems/<slug>/ARTIFACT.yaml`` of every analysis set, beside its member pages,
+    and its copy ``ARTIFACT.yaml.txt`` that browsers open as text (the pages link to it)."""
     found = {}
     for graph in graphs:
         if graph.system.analysis_set is not None:
             folder = page_path(SYSTEM_PAGE, graph.slug).rsplit("/", 1)[0]
-            found[f"{folder}/{MANIFEST_FILE}"] = manifest_text(graph.system)
+            text = manifest_text(graph.system)
+            found[f"{folder}/{MANIFEST_FILE}"] = text
+            found[f"{folder}/{MANIFEST_TEXT_FILE}"] = text
     return dict(sorted(found.items()))

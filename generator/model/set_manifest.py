@@ -33,6 +33,9 @@ from generator.model.vocab import Member
 
 SET_TYPE_NAME = "agentic-system-analysis-set"
 MANIFEST_FILE = "ARTIFACT.yaml"
+# The same bytes under a name every server sends as text/plain, so a reader's browser
+# opens the manifest instead of downloading it (servers send .yaml as a download type).
+MANIFEST_TEXT_FILE = MANIFEST_FILE + ".txt"
 
 
 def _dump(model: BaseModel | None) -> Any:

@@ -47,7 +47,7 @@ class Badges:
         if isinstance(value, str) and not isinstance(value, StrEnum):
             value = ConclusionStatus(value)
         return self._safe(
-            f'<span class="kb-status-label">{self._one_line(label)}</span> {self.vocab_link(value)}'
+            f'<span class="kb-status-label">{self._one_line(label)}</span>: {self.vocab_link(value)}'
         )
 
     def guarantee(self, guarantee: Guarantee) -> Markup:
@@ -57,9 +57,9 @@ class Badges:
             else ""
         )
         status = (
-            f' <span class="kb-status-label">guarantee status</span> {self.vocab_link(guarantee.status)}'
+            f', <span class="kb-status-label">guarantee status</span>: {self.vocab_link(guarantee.status)}'
             if guarantee.status
             else ""
         )
         strength = self.vocab_link(guarantee.strength)
-        return self._safe(f'<span class="kb-status-label">guarantee</span> {strength}{scope}{status}')
+        return self._safe(f'<span class="kb-status-label">guarantee</span>: {strength}{scope}{status}')

@@ -79,6 +79,7 @@ def _environment() -> Environment:
         block_quote=block_quote,
         record_fields=record_fields,
         record_badges=record_badges,
+        record_texts=record_texts,
         unlinked_evidence=unlinked_evidence,
         shared_kind_titles=shared_kind_titles,  # called: the kinds in force when the page renders
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
@@ -92,6 +93,17 @@ def _environment() -> Environment:
     # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
     env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
     return env
+
+
+def record_texts(record: Any) -> list[str]:
+    """The prose of a record's own fields (not its body or remarks), where it may cite
+    evidence."""
+    return [
+        item.value
+        for after_body in (False, True)
+        for item in record_fields(record, after_body)
+        if item.rendering in ("text", "flow") and isinstance(item.value, str)
+    ]
 
 
 def unlinked_evidence(record: Any) -> str | None:

@@ -7,10 +7,18 @@ member declares; references to records of other members link to their member's p
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from generator.graph.system_graph import amendment_anchors
-from generator.model.set_manifest import MANIFEST_FILE, manifest_digest, member_digests, set_members
+from generator.model.inline_markup import plain_text
+from generator.model.set_manifest import (
+    MANIFEST_FILE,
+    MANIFEST_TEXT_FILE,
+    manifest_digest,
+    member_digests,
+    set_members,
+)
 from generator.model.sets import (
     EPISTEMIC_SECTION_TITLES,
     GENERATED_REVIEW_TYPE,
@@ -19,6 +27,7 @@ from generator.model.sets import (
     OVERVIEW_SECTION_TITLES,
     RECONCILIATION_SECTION_TITLES,
     RUNTIME_SECTION_TITLES,
+    LedgerEntry,
 )
 from generator.model.system import SystemRecords
 from generator.model.vocab import Disposition, Member
@@ -59,6 +68,18 @@ def _member_frontmatter(graph: SystemGraph, doc: Any) -> Any:
     return frontmatter({key: value for key, value in values.items() if value is not None})
 
 
+def _ledger_heading_text(entry: LedgerEntry) -> tuple[str, ...]:
+    return (*entry.routes, plain_text(entry.route_function), plain_text(entry.target))
+
+
+def ledger_suffixes(entries: list[LedgerEntry]) -> list[str]:
+    """What each ledger entry's heading adds after its routes, function and target: its
+    number when another entry reads the same, so no two headings of the page are alike."""
+    texts = [_ledger_heading_text(entry) for entry in entries]
+    counts = Counter(texts)
+    return [f" (entry {number})" if counts[text] > 1 else "" for number, text in enumerate(texts, 1)]
+
+
 def member_view(request: PageRequest) -> dict[str, Any]:
     """A member page: its sections in order, its records, its annotations."""
     graph = request.graph
@@ -66,6 +87,7 @@ def member_view(request: PageRequest) -> dict[str, Any]:
     doc = getattr(graph.system, key)
     assert doc is not None
     view = RecordPageView(graph, request.spec.key, doc)
+    ledger = getattr(doc, "authority_route_ledger", None)
     return {
         **view.context(),
         "doc": doc,
@@ -75,6 +97,7 @@ def member_view(request: PageRequest) -> dict[str, Any]:
             a for a in graph.system.annotations if graph.annotation_page_of(a) == request.spec.key
         ],
         "ledger_labels": LEDGER_LABELS,
+        "ledger_suffixes": ledger_suffixes(ledger.entries) if ledger is not None else [],
         "amendments": amendment_anchors(getattr(doc, "amendments", [])),
         "frontmatter": _member_frontmatter(graph, doc),
     }
@@ -96,7 +119,8 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     the_set = graph.system.analysis_set
     assert the_set is not None
     digest = manifest_digest(graph.system)
-    artifact = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0] + "/" + MANIFEST_FILE
+    folder = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0]
+    artifact, text_copy = f"{folder}/{MANIFEST_FILE}", f"{folder}/{MANIFEST_TEXT_FILE}"
     title = system_name(graph)
     source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     values: dict[str, Any] = {
@@ -119,7 +143,8 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         "title": f"{title} — review",
         "evidence_basis": evidence_basis(graph, view.html_linker),
         "manifest_sha256": digest,
-        "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, artifact)),
+        # The link opens the text copy: a browser would download the .yaml.
+        "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, text_copy)),
         "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),
         "frontmatter": frontmatter({k: v for k, v in values.items() if v is not None}),
     }

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,9 @@ class Linker:
     graph: SystemGraph
     page: str  # the key of the page being rendered: index, result, memory-report, review
     html: bool = False  # write HTML for raw HTML blocks instead of Markdown
+    # The evidence anchors of the record whose text this linker writes (``citing``): a code
+    # span that writes one's path (and lines) links to it.
+    cited: tuple[Anchor, ...] = ()
     # The links already written on this page: a page cites the same records and anchors
     # again and again, and each link is a pure function of its arguments here.
     _written: dict[tuple[object, ...], Markup] = field(
@@ -91,9 +95,50 @@ class Linker:
             written = self._written[key] = self._ref(record_id)
         return written
 
+    def citing(self, anchors: list[Anchor]) -> Linker:
+        """This linker for the text of a record with these evidence anchors: a code span
+        that writes one's path, or its path and lines (```src/a.ts:3-9```), links to it."""
+        if not anchors:
+            return self
+        linker = replace(self, cited=tuple(anchors))
+        # The links written so far do not depend on the anchors: the page keeps one record.
+        object.__setattr__(linker, "_written", self._written)
+        return linker
+
+    def evidence_not_in(
+        self, anchors: list[Anchor], cited: list[str | None], prose: Sequence[str | None] = ()
+    ) -> list[Anchor]:
+        """The anchors that a record's texts do not already show: written as an anchor in
+        any of them (``SRC-1 src/a.ts:3-9``, linked wherever the source's files are), or as
+        a code span of the path (and lines) in the texts written ``citing`` them. These are
+        the ones its evidence line still lists."""
+        in_code = {content.strip() for text in cited if text for _, _, content in find_code_spans(text)}
+        written = {
+            (anchor.source, anchor.path, anchor.ranges)
+            for text in (*cited, *prose)
+            if text
+            for anchor in find_anchors(text)
+            if not anchor.lookalike and not anchor.locator
+        }
+        return [
+            a
+            for a in anchors
+            if a.path is None
+            or ((a.source, a.path, a.ranges) not in written and _anchor_key(a) not in in_code)
+        ]
+
+    @cached_property
+    def _cited(self) -> dict[str, str | None]:
+        return _cited_urls(self.graph, list(self.cited))
+
     def _code(self, content: str) -> Markup:
         """A code span; one that holds a record ID alone (the source contract writes
-        ```SRC-1```) links to the record, shown as code inside the link."""
+        ```SRC-1```) links to the record, shown as code inside the link; one that writes
+        an evidence anchor of the record (``citing``) links to its file."""
+        if self.cited:
+            url = self._cited.get(content.strip())
+            if url is not None:
+                return self.form.link(self.form.code(content), url)
         resolved = self.graph.resolve(content) if grammar().in_text.fullmatch(content) else None
         if resolved != content:
             return self.form.code(content)
@@ -171,12 +216,46 @@ class Linker:
 
     def text(self, text: str | None) -> Markup:
         """Record prose → paragraphs (blank lines separate them): Markdown paragraphs, or
-        ``<p>`` elements on consecutive lines for a raw HTML block."""
+        ``<p>`` elements on consecutive lines for a raw HTML block. Lines that write a list
+        (``- item``, ``1. item``) are a list, a raw HTML block in either form."""
         if not text:
             return self.form.safe("")
-        if self.html:
-            return self.form.safe("\n".join(f"<p>{part}</p>" for part in self.paragraphs(text)))
-        return Md("\n\n".join(self.paragraphs(text)))
+        blocks: list[str] = []
+        for part in _paragraphs(text):
+            lines = part.split("\n")
+            start = _list_start(lines)
+            if start != 0:  # prose, or the prose lines before a list
+                prose = self.inline(_dedent(_joined(lines[:start])))
+                blocks.append(f"<p>{prose}</p>" if self.html else prose)
+            if start is not None:
+                lists = _list_items(lines[start:])
+                blocks.append("\n".join(self._html_linker._html_list(items, 0) for items in lists))
+        return self.form.safe(("\n" if self.html else "\n\n").join(blocks))
+
+    @cached_property
+    def _html_linker(self) -> Linker:
+        """This linker, or its HTML form for the lists of a Markdown one."""
+        return self if self.html else Linker(self.graph, self.page, html=True)
+
+    def _html_list(self, items: list[_ListItem], depth: int) -> str:
+        first = items[0]
+        if first.number is None:
+            opening = "<ul>"
+        else:
+            opening = "<ol>" if first.number == 1 else f'<ol start="{first.number}">'
+        rendered = [opening]
+        for item in items:
+            nested = _list_start(item.lines) if depth + 1 < _MAX_LIST_DEPTH else None
+            if nested:
+                lead = self.inline(_dedent(_joined(item.lines[:nested])))
+                lists = "\n".join(
+                    self._html_list(group, depth + 1) for group in _list_items(item.lines[nested:])
+                )
+                rendered.append(f"<li>{lead}\n{lists}\n</li>")
+            else:
+                rendered.append(f"<li>{self.inline(_dedent(_joined(item.lines)))}</li>")
+        rendered.append("</ul>" if first.number is None else "</ol>")
+        return "\n".join(rendered)
 
     def paragraphs(self, text: str) -> list[Markup]:
         """Record prose → one linked inline text per paragraph."""
@@ -297,6 +376,79 @@ class _Taken:
 
     def sorted(self) -> list[tuple[int, int, Markup]]:
         return self._spans
+
+
+def _anchor_key(anchor: Anchor) -> str:
+    """A file anchor as a code span writes it: ``path`` or ``path:3-9,12``."""
+    ranges = ",".join(str(line_range) for line_range in anchor.ranges)
+    return f"{anchor.path}:{ranges}" if ranges else str(anchor.path)
+
+
+def _cited_urls(graph: SystemGraph, anchors: list[Anchor]) -> dict[str, str | None]:
+    """File anchors as a code span writes them → the URL of their file at their first
+    lines (None when the source's files are not linked); the first anchor of a key wins."""
+    urls_by_key: dict[str, str | None] = {}
+    for anchor in anchors:
+        if anchor.path is None:
+            continue
+        ranges = anchor.ranges
+        url = graph.evidence_url(anchor.source, anchor.path, ranges[0] if ranges else None)
+        urls_by_key.setdefault(_anchor_key(anchor), url)
+    return urls_by_key
+
+
+# A list item's marker at a line's start: a hyphen, or a number and its delimiter. An
+# asterisk is no bullet here: record text quotes code comments (`` * @param``) as prose.
+_LIST_MARKER = re.compile(r"( {0,3})(?:(-)|(\d{1,9})([.)]))(?:[ \t]+(.*)|)\Z")
+# Nesting deeper than this is the item's text (a list in an item, no deeper: record text
+# is prose, and a planted tower of lists stays text); each level reads each line once.
+_MAX_LIST_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class _ListItem:
+    kind: str  # the bullet, or the number's delimiter: a change of kind starts a new list
+    number: int | None  # an ordered item's number, None for a bullet
+    lines: list[str]  # its text: the first line's after the marker, the rest outdented
+
+
+def _list_start(lines: list[str]) -> int | None:
+    """The first line that starts a list, as in CommonMark: any line with a bullet, and,
+    after other lines, a number only when it is 1 (a wrapped line of prose may begin with a
+    year and a full stop)."""
+    for index, line in enumerate(lines):
+        marker = _LIST_MARKER.match(line)
+        if marker and (index == 0 or marker.group(2) or int(marker.group(3)) == 1):
+            return index
+    return None
+
+
+def _list_items(lines: list[str]) -> list[list[_ListItem]]:
+    """The lines from a list's first marker → its lists' items (a new list where the marker's
+    kind changes). A line less indented than the item's text with a marker starts the next
+    item; any other line continues the item (more indented: its own list, perhaps)."""
+    lists: list[list[_ListItem]] = []
+    content_column = 0
+    for line in lines:
+        marker = _LIST_MARKER.match(line)
+        indent = len(line) - len(line.lstrip(" "))
+        if marker and (not lists or indent < content_column):
+            text = marker.group(5) or ""
+            kind = marker.group(2) or marker.group(4)
+            number = None if marker.group(2) else int(marker.group(3))
+            content_column = len(line) - len(text) if text else len(marker.group(0)) + 1
+            item = _ListItem(kind, number, [text])
+            if lists and lists[-1][0].kind == kind:
+                lists[-1].append(item)
+            else:
+                lists.append([item])
+        else:
+            lists[-1][-1].lines.append(line[min(indent, content_column) :])
+    return lists
+
+
+def _joined(lines: list[str]) -> str:
+    return "\n".join(lines)
 
 
 def _dedent(paragraph: str) -> str:

@@ -230,15 +230,16 @@ def project_environment(config_file: Path, err: Console) -> Iterator[None]:
 
 
 def load_project(
-    config_file: Path, records: str | None, command: str, err: Console
+    config_file: Path, records: str | None, command: str, err: Console, site_url: str | None = None
 ) -> tuple[MkDocsConfig, RecordsPlugin] | int:
     """The strict configuration and its kb-records plugin (pointed at ``records`` when
-    given), or the exit code after saying why not."""
+    given; ``site_url`` in place of the file's), or the exit code after saying why not."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
 
+    overrides = {"site_url": site_url} if site_url else {}
     try:
-        config = load_config(str(config_file), strict=True)
+        config = load_config(str(config_file), strict=True, **overrides)
     except (Abort, ConfigurationError) as exc:
         say(err, f"kbgen {command}: {exc}", "red")
         return EXIT_ERRORS
@@ -252,14 +253,20 @@ def load_project(
 
 
 def build_site(
-    config_file: Path, records: str | None, site_dir: str | None, out: Console, err: Console
+    config_file: Path,
+    records: str | None,
+    site_dir: str | None,
+    out: Console,
+    err: Console,
+    site_url: str | None = None,
 ) -> int:
-    """Build the site strictly (the plugin checks the records) and swap it into place."""
+    """Build the site strictly (the plugin checks the records) and swap it into place;
+    ``site_url`` (else mkdocs.yml's) is the address sitemap.xml lists the pages under."""
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
         return EXIT_USAGE
     with project_environment(config_file, err):
-        loaded = load_project(config_file, records, "build", err)
+        loaded = load_project(config_file, records, "build", err, site_url)
         if isinstance(loaded, int):
             return loaded
         config, plugin = loaded

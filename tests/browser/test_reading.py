@@ -122,6 +122,22 @@ def test_evidence_link_opens_the_file_at_the_pinned_revision(browsing, base_url)
     assert all(not url.startswith(EVIDENCE_HOST) for url in browsing.traffic.blocked)
 
 
+def test_links_within_the_site_carry_no_external_mark(browsing, base_url):
+    """A link to a record declared elsewhere stays on the site: no arrow or icon after it,
+    nor after any other link of the article to a page of the site."""
+    page = browsing.page
+    visit(page, f"{base_url}/{MEMORY_REPORT}")
+    expect(page.locator("article a.kb-elsewhere").first).to_be_visible()
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('article a[href]')]
+            .filter(a => a.host === location.host)
+            .map(a => [a.getAttribute('href'), getComputedStyle(a, '::after').content,
+                       getComputedStyle(a, '::before').content])
+            .filter(([, after, before]) => ![after, before].every(c => c === 'none' || c === 'normal'))"""
+    )
+    assert marks == []
+
+
 def test_supplied_record_links_to_its_declared_elsewhere_entry(browsing, base_url):
     page = browsing.page
     visit(page, f"{base_url}/{MEMORY_REPORT}")
@@ -133,18 +149,19 @@ def test_supplied_record_links_to_its_declared_elsewhere_entry(browsing, base_ur
     response = navigation.value
     assert response is not None and response.status == 200, "the declared-elsewhere entry is a 404"
     assert_lands_on(page, "rt-rte-context-resolve", "systems/decapod/")
+    # A record with nothing of its own but where it is declared and who cites it is a row
+    # of the section's table: its ID, where it is declared, what references it.
     entry = heading(page, "rt-rte-context-resolve")
     expect(entry).to_have_class(re.compile(r"\bkb-record--elsewhere\b"))
-    expect(entry).to_contain_text("RT-RTE-context-resolve")
-    section = entry.locator("xpath=preceding-sibling::h2[1]")
+    expect(entry.locator("td").nth(0)).to_have_text("RT-RTE-context-resolve")
+    expect(entry.locator("td").nth(1)).to_have_text("supplied runtime member")
+    section = entry.locator("xpath=ancestor::table[1]/preceding::h2[1]")
     expect(section).to_have_attribute("id", "declared-elsewhere")
     expect(section).to_contain_text("Declared elsewhere")
-    expect(in_record(page, "rt-rte-context-resolve", ":scope:is(p)").first).to_contain_text("Declared in:")
+    expect(page.locator("article th").filter(has_text="Referenced by")).to_have_count(1)
 
     # And back: its "Referenced by" reaches the record on the memory report.
-    back = in_record(
-        page, "rt-rte-context-resolve", ':scope.kb-backlinks a[href$="#mem-rte-knowledge-store"]'
-    )
+    back = entry.locator('td a[href$="#mem-rte-knowledge-store"]')
     expect(back).to_have_count(1)
     back.click()
     assert_lands_on(page, "mem-rte-knowledge-store", MEMORY_REPORT)

@@ -105,8 +105,16 @@ def test_shipped_ledger_entry_route_lands_on_runtime_record(browsing, base_url):
     page.goto(f"{base_url}/{epistemic}#ledger-16")
     assert_lands_on(page, "ledger-16", epistemic)
     heading = page.locator('[id="ledger-16"]')
-    expect(heading).to_contain_text("Route ID: RTE-5, RTE-8")
+    expect(heading).to_contain_text(
+        "RTE-5, RTE-8 — operational admission/selection/consumption: "
+        "Selected statements rendered into context/project block"
+    )
     expect(page.locator(".kb-ledger-entry")).to_have_count(21)
+    # No two entries' headings read alike, in the page or in its table of contents.
+    headings = page.locator(".kb-ledger-entry").all_inner_texts()
+    assert len(set(headings)) == 21
+    contents = page.locator('.md-sidebar--secondary a[href^="#ledger-"]').all_inner_texts()
+    assert len(contents) == 21 and len(set(contents)) == 21
     expect(page.locator('[id="ledger-16"] ~ p a.kb-badge--implemented').first).to_have_text("implemented")
     expect(page.locator('[id="ledger-21"] ~ .kb-quote').first).to_contain_text("let evidence")
     heading.locator("a", has_text="RTE-8").click()

@@ -224,9 +224,16 @@ def test_shipped_epistemic_page_shows_the_typed_ledger() -> None:
     result = run_pipeline(REPO_ROOT / "records", REPO_ROOT)
     assert result.errors == []
     page = result.pages["systems/instinctual-memory/epistemic.md"]
-    headings = re.findall(r"^### Route ID: (.+) \{ #ledger-\d+ \.kb-ledger-entry \}$", page, re.M)
-    assert len(headings) == 21
-    assert headings[0] == "[RTE-10](runtime.md#rte-10)"
-    assert "[RTE-5](runtime.md#rte-5), [RTE-8](runtime.md#rte-8)" in headings
+    found = re.findall(r"^### (.+?) — (.+) \{ #(ledger-\d+) \.kb-ledger-entry \}$", page, re.M)
+    routes = [route for route, _, _ in found]
+    assert len(routes) == 21
+    assert routes[0] == "[RTE-10](runtime.md#rte-10)"
+    assert "[RTE-5](runtime.md#rte-5), [RTE-8](runtime.md#rte-8)" in routes
+    # RTE-3 heads six entries: each heading names its function and target, so the page and
+    # its table of contents tell them apart, and each has an anchor of its own.
+    assert routes.count("[RTE-3](runtime.md#rte-3)") == 6
+    assert len({(route, title) for route, title, _ in found}) == 21
+    assert len({anchor for _, _, anchor in found}) == 21
+    assert found[2][1] == "content transformation: LLM standing-fact statement and evidence selection"
     badge = 'kb-badge--implemented" href="../../../glossary/#epistemic-architectural-status-implemented"'
     assert page.count(badge) >= 21

@@ -218,7 +218,7 @@ def test_a_decision_is_linked_and_rendered(decision_kind: KindRegistry, tmp_path
     assert "### Decisions { #decisions }" in page
     assert "#### DEC-1 — Keep the loop { #dec-1 .kb-record .kb-record--decision }" in page
     assert '<strong>Decision taken:</strong> Keep <a href="#cmp-1">CMP-1</a> as the only loop.' in page
-    assert '<span class="kb-status-label">outcome</span> <a class="kb-badge kb-badge--wired"' in page
+    assert '<span class="kb-status-label">outcome</span>: <a class="kb-badge kb-badge--wired"' in page
     assert 'Taken after reading <a href="#rte-1">RTE-1</a>.' in page
     # DEC-1 cites RTE-1, so RTE-1 lists it among what references it.
     assert '<a href="#dec-1">DEC-1</a>' in page.split("{ #rte-1 ", 1)[1]

@@ -170,6 +170,7 @@ def test_a_heading_label_shows_formatted_and_its_contents_entry_is_text() -> Non
 # ---------------------------------------------------------------- hostile corpus
 
 HOSTILE = [
+    "- <script>alert(1)</script>\n- [x](javascript:alert(1))\n  - <img src=x onerror=alert(1)>",
     "[x](javascript:alert(1))",
     "[x](JaVaScRiPt:alert(1))",
     "[x]( javascript:alert(1) )",
@@ -211,7 +212,8 @@ class _Live(HTMLParser):
     """What would act in a browser: tags other than the renderer's own, handlers, any
     attribute the renderer does not write, a URL that is not the web or the page's."""
 
-    ALLOWED = {"p", "a", "strong", "em", "code", "h2", "br"}  # br: a table cell's paragraphs
+    # br: a table cell's paragraphs; ul, ol, li: the lines of record text that write a list
+    ALLOWED = {"p", "a", "strong", "em", "code", "h2", "br", "ul", "ol", "li"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -261,6 +263,7 @@ def test_hostile_markdown_keeps_every_character_it_does_not_format(h: Linker, pa
 
 FORMS = [
     *HOSTILE,
+    "Two parts:\n- one, RTE-1\n- two\n\n3. **three**\n   - nested `code`",
     "**Run state:** `kb/x.md` and *Remote write…*",
     "[`a]`](https://e.org) [**`b`**](https://e.org) a**b**c **a**b**c**",
     "****a**** *a **b** c* **a *b*** *a **b***",
@@ -332,3 +335,57 @@ def test_search_shows_labels_and_snippets_without_markers() -> None:
     assert entries["CMP-1"].label == "The loop CLI"
     docs = {doc.entry.id: doc for doc in graph_documents(graph)}
     assert docs["RTE-1"].label == "Prompt → answer"  # the label field indexes the words
+
+
+# ---------------------------------------------------------------- lists in record prose
+
+
+def test_lines_that_write_a_list_are_a_list(h: Linker) -> None:
+    text = "- Storage: files, see RTE-1.\n- Form: `natural-language`\n  wrapped on.\n\nAfter the list."
+    assert str(h.text(text)) == (
+        "<ul>\n"
+        '<li>Storage: files, see <a href="#rte-1">RTE-1</a>.</li>\n'
+        "<li>Form: <code>natural-language</code>\nwrapped on.</li>\n"
+        "</ul>\n"
+        "<p>After the list.</p>"
+    )
+
+
+def test_a_numbered_list_keeps_its_first_number_and_an_item_its_nested_list(h: Linker) -> None:
+    text = "5. Keep the metric:\n   - `keep` when it improves;\n   - `crash` when it fails.\n6. Log it."
+    assert str(h.text(text)) == (
+        '<ol start="5">\n'
+        "<li>Keep the metric:\n<ul>\n<li><code>keep</code> when it improves;</li>\n"
+        "<li><code>crash</code> when it fails.</li>\n</ul>\n</li>\n"
+        "<li>Log it.</li>\n"
+        "</ol>"
+    )
+
+
+def test_a_list_after_prose_lines_follows_their_paragraph(h: Linker) -> None:
+    expected = "<p>Two parts:</p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>"
+    assert str(h.text("Two parts:\n- one\n- two")) == expected
+    # A change of marker starts another list.
+    assert str(h.text("- one\n1. two")) == "<ul>\n<li>one</li>\n</ul>\n<ol>\n<li>two</li>\n</ol>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Founded in\n2024. It grew.",  # a number other than 1 does not interrupt prose
+        " * - **quoted** code comment\n *   continued",  # an asterisk is no bullet
+        "-not a marker\n---",
+        "A sentence - with a dash.",
+    ],
+)
+def test_prose_that_writes_no_list_stays_a_paragraph(h: Linker, text: str) -> None:
+    rendered = str(h.text(text))
+    assert rendered.startswith("<p>") and rendered.endswith("</p>")
+    assert "<li>" not in rendered
+
+
+def test_nesting_deeper_than_the_limit_is_the_item_s_text(h: Linker) -> None:
+    text = "\n".join("  " * depth + "- level" for depth in range(8))
+    rendered = str(h.text(text))
+    assert rendered.count("<ul>") == 2
+    assert rendered.count("level") == 8

@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from generator.graph.system_graph import link_system
+from generator.model.base import Anchor
 from generator.model.records import Component, Route, Source, Supplied
 from generator.model.system import SystemRecords
 from generator.pipeline import PipelineResult, run_pipeline
@@ -178,7 +179,8 @@ def _broken_links(pages: dict[str, str]) -> list[str]:
             path, _, fragment = target.partition("#")
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
             if (
-                resolved in (urls.KB_JSON, urls.COMPARISON_CSV) or resolved.endswith("/ARTIFACT.yaml")
+                resolved in (urls.KB_JSON, urls.COMPARISON_CSV)
+                or resolved.endswith(("/ARTIFACT.yaml", "/ARTIFACT.yaml.txt"))
             ) and not fragment:
                 continue  # a download the site ships beside its pages (exports, a set's manifest)
             if resolved not in pages:
@@ -366,6 +368,26 @@ def test_code_spans_stay_literal_and_unlinked(t: Linker) -> None:
     assert "<code>RTE-1 &lt;b&gt;*x*&lt;/b&gt; SRC-1 src/a.py:1-2</code>" in _html(out)
 
 
+def test_a_record_s_evidence_written_as_code_links_there_and_is_listed_once(t: Linker) -> None:
+    written = ("SRC-1 src/a.py:3-4,9", "SRC-1 src/b.py", "SRC-1 src/c.py:1")
+    anchors = [Anchor.model_validate(a) for a in written]
+    body = "Wired. SRC-1 `src/a.py:3-4,9`, `src/b.py`; see `src/c.py:2` and `src/other.py`."
+    out = _html(t.citing(anchors).text(body))
+    assert f'<a href="{BLOB}/src/a.py#L3-L4"><code>src/a.py:3-4,9</code></a>' in out
+    assert f'<a href="{BLOB}/src/b.py"><code>src/b.py</code></a>' in out
+    # A span that is no anchor of the record, or other lines of its file, stays code.
+    assert "<code>src/c.py:2</code>" in out and "<code>src/other.py</code>" in out
+    assert _html(t.text(body)).count("<a ") == 1  # without the record's anchors: SRC-1 alone
+    # The evidence line lists only what the text does not show: c.py:1.
+    assert t.evidence_not_in(anchors, [body]) == anchors[2:]
+    # An anchor written in prose (a field's text) is shown, linked, where it is written.
+    assert t.evidence_not_in(anchors, [None], ["Grows (SRC-1 src/c.py:1)."]) == anchors[:2]
+    assert t.evidence_not_in(anchors, [None], ["SRC-1 src/c.py:1-2"]) == anchors
+    assert t.evidence_not_in([Anchor.model_validate("SRC-1 §3")], ["SRC-1 §3"]) == [
+        Anchor.model_validate("SRC-1 §3")
+    ]
+
+
 def test_a_code_span_holding_an_id_alone_links_as_code(t: Linker) -> None:
     """The source contract writes IDs as code (```SRC-1```): they link, shown as code."""
     out = t.inline("cited by `SRC-1` and `RT-RTE-context-resolve`, not `SRC-1 x` or `RTE-99`")
@@ -447,14 +469,22 @@ def test_id_at_the_start_of_a_paragraph(t: Linker) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "paragraph", ["1. not a list", "12) not a list", "# not a heading", "- not an item", "* not an item"]
-)
-def test_list_and_heading_markers_stay_paragraphs(paragraph: str, t: Linker) -> None:
+@pytest.mark.parametrize("paragraph", ["# not a heading", "* not an item", "+ not an item", "-not an item"])
+def test_heading_and_other_markers_stay_paragraphs(paragraph: str, t: Linker) -> None:
     rendered = _html(t.text(f"Intro RTE-1.\n\n{paragraph}\n\nRTE-1\n{paragraph}"))
     assert _tags(rendered) <= {"p", "a"}, rendered
     assert rendered.count("<p>") == 3
     assert f"<p>{html.escape(paragraph, quote=False)}</p>" in rendered
+
+
+@pytest.mark.parametrize(("item", "tag"), [("1. an item", "ol"), ("12) an item", "ol"), ("- an item", "ul")])
+def test_list_markers_make_a_list(item: str, tag: str, t: Linker) -> None:
+    rendered = _html(t.text(f"Intro RTE-1.\n\n{item}\n{item}"))
+    assert _tags(rendered) == {"p", "a", tag, "li"}, rendered
+    assert rendered.count("<li>an item</li>") == 2
+    # After a line of prose, a number other than 1 continues the paragraph.
+    if item.startswith("12)"):
+        assert _tags(_html(t.text(f"RTE-1\n{item}"))) == {"p", "a"}
 
 
 def test_indented_paragraph_stays_a_paragraph(t: Linker) -> None:

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import mimetypes
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
+from generator.model.sets import LedgerEntry
 from generator.pipeline import PipelineResult, run_pipeline
 from generator.render import urls
 from generator.render.registry import PLACEMENT, system_pages
+from generator.render.set_pages import ledger_suffixes
 
 TESTS = Path(__file__).resolve().parents[1]
 SET_RECORDS = TESTS / "fixtures" / "check" / "clean-set" / "records"
@@ -114,14 +118,32 @@ def test_system_page_lists_members_with_their_digests(rendered: PipelineResult) 
 
 def test_ledger_entry_shows_the_controlled_values(rendered: PipelineResult) -> None:
     epistemic = _system_pages(rendered)["epistemic.md"]
-    assert "### Route ID: [RTE-1](runtime.md#rte-1) { #ledger-1 .kb-ledger-entry }" in epistemic
+    assert "### [RTE-1](runtime.md#rte-1) — retention: A note. { #ledger-1 .kb-ledger-entry }" in epistemic
     assert "<strong>Route function:</strong> retention" in epistemic
     assert "<strong>Content/update relation:</strong> no content change" in epistemic
 
 
+def test_ledger_entries_that_read_alike_are_told_apart_by_their_number() -> None:
+    epistemic = yaml.safe_load((SET_RECORDS / "demo" / "epistemic.yaml").read_text(encoding="utf-8"))
+    entry = epistemic["epistemic_report"]["authority_route_ledger"]["entries"][0]
+    other_target = {**entry, "target": "Another note."}
+    other_function = {**entry, "route_function": "content transformation"}
+    entries = [LedgerEntry.model_validate(e) for e in (entry, other_target, entry, other_function)]
+    assert ledger_suffixes(entries) == [" (entry 1)", "", " (entry 3)", ""]
+    assert ledger_suffixes(entries[:2]) == ["", ""]
+
+
 def test_build_writes_the_manifest_the_records_pin(rendered: PipelineResult) -> None:
     committed = (SET_RECORDS / "demo" / "ARTIFACT.yaml").read_text(encoding="utf-8")
-    assert rendered.artifacts == {"systems/demo/ARTIFACT.yaml": committed}
+    # Its text copy, the same bytes, is what the review links to: a browser opens a .txt
+    # file (text/plain on every server, kbgen serve's too) and downloads a .yaml one.
+    assert rendered.artifacts == {
+        "systems/demo/ARTIFACT.yaml": committed,
+        "systems/demo/ARTIFACT.yaml.txt": committed,
+    }
+    review = _system_pages(rendered)["review.md"]
+    assert "pinned by [ARTIFACT.yaml](ARTIFACT.yaml.txt)" in review
+    assert mimetypes.guess_type("ARTIFACT.yaml.txt")[0] == "text/plain"
 
 
 def test_digest_ignores_file_layout_and_yaml_style(tmp_path: Path) -> None:

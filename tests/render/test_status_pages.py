@@ -39,8 +39,8 @@ def _statuses(page: str, record_id: str) -> list[tuple[str, str, str | None]]:
     section = page[start : start + following.start()] if following else page[start:]
     found = []
     for match in re.finditer(
-        r'<span class="kb-status-label">([^<]*)</span> <a class="kb-badge kb-badge--[\w-]+"[^>]*>([^<]*)</a>'
-        r'(?: <span class="kb-status-qualifier">([^<]*)</span>)?',
+        r'<span class="kb-status-label">([^<]*)</span>: <a class="kb-badge kb-badge--[\w-]+"[^>]*>([^<]*)</a>'
+        r'(?: <span class="kb-status-qualifier">\(([^<]*)\)</span>)?',
         section,
     ):
         if match.group(2) in {status.value for status in ConclusionStatus}:
@@ -78,6 +78,23 @@ def test_a_qualifier_after_a_semicolon_is_shown_after_its_badge() -> None:
         ("implementation conclusion status", "wired", "default off"),
         ("operation conclusion status", "uninspected", "no run observed"),
     ]
+
+
+def _status_line_text(page: str, record_id: str) -> str:
+    """The text a reader copies (or a screen reader reads) of one record's status line."""
+    start = page.index(f"{{ #{record_id.lower()} ")
+    line = re.search(r'<div class="kb-statuses">\n<p>(.*?)</p>', page[start:])
+    assert line is not None
+    return re.sub(r"<[^>]+>", "", line.group(1))
+
+
+def test_a_status_line_separates_each_status_its_value_and_its_qualifier() -> None:
+    page = _home(_checked("clean-statuses-semicolon-qualifier"), "demo")
+    assert _status_line_text(page, "RTE-1") == (
+        "implementation conclusion status: wired (default off); "
+        "operation conclusion status: uninspected (no run observed); guarantee: best effort"
+    )
+    assert _status_line_text(page, "CLM-1") == "conclusion status: claimed (default off)"
 
 
 def test_a_renamed_label_is_one_field_on_the_page_and_in_the_status_matrix() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
+import mimetypes
 import os
 import re
 import shutil
@@ -333,3 +335,43 @@ def test_hand_written_links_to_record_anchors_are_checked(tmp_path):
     assert proc.returncode == 1, _output(proc)
     assert "rte-404" in _output(proc)
     assert "Traceback" not in _output(proc)
+
+
+def _sitemap_locations(site: Path) -> list[str]:
+    return re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text(encoding="utf-8"))
+
+
+def test_without_a_site_url_the_sitemap_lists_no_page(shipped: ShippedBuild) -> None:
+    """MkDocs lists a page under the site's address only: without one, an empty list."""
+    assert _sitemap_locations(shipped.site) == []
+
+
+def test_with_a_site_url_the_sitemap_lists_every_page(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    proc = _build(site, "--site-url", "https://example.org/kb")
+    assert proc.returncode == 0, _output(proc)
+    listed = _sitemap_locations(site)
+    manifest = json.loads((site / "kb-manifest.json").read_text(encoding="utf-8"))
+    generated = [page["html"] for page in manifest["pages"]]
+    assert len(generated) > 15
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
+    # Every page, hand-written or generated from the records (virtual files), once.
+    expected = sorted(
+        "https://example.org/kb/" + page.removesuffix("index.html")
+        for page in pages
+        if page != "search/index.html"
+    )
+    assert sorted(listed) == expected
+    assert {"https://example.org/kb/" + path.removesuffix("index.html") for path in generated} <= set(listed)
+    assert "https://example.org/kb/authoring/" in listed
+
+
+def test_the_set_manifest_opens_as_text(shipped: ShippedBuild) -> None:
+    """A browser downloads a .yaml file (no server sends it as text): the review links to
+    a copy of the manifest that every server, ``kbgen serve``'s too, sends as text/plain."""
+    folder = shipped.site / "systems" / "instinctual-memory"
+    copy = folder / "ARTIFACT.yaml.txt"
+    assert copy.read_bytes() == (folder / "ARTIFACT.yaml").read_bytes()
+    review = (folder / "review" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../ARTIFACT.yaml.txt">ARTIFACT.yaml</a>' in review
+    assert mimetypes.guess_type(copy.name)[0] == "text/plain"

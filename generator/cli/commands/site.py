@@ -16,6 +16,13 @@ def add_parser(commands: Any) -> None:
         command.add_argument("--config-file", "-f", default="mkdocs.yml")
         if name == "build":
             command.add_argument("--site-dir", default=None, help="output folder (default: site)")
+            command.add_argument(
+                "--site-url",
+                default=None,
+                metavar="URL",
+                help="the address the site is published at, instead of mkdocs.yml's site_url: "
+                "sitemap.xml lists each page under it (without one it lists none)",
+            )
             command.set_defaults(run=build)
         else:
             command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
@@ -49,7 +56,7 @@ def add_parser(commands: Any) -> None:
 def build(args: argparse.Namespace, out: Console, err: Console) -> int:
     from generator.site.build import build_site
 
-    return build_site(Path(args.config_file), args.records, args.site_dir, out, err)
+    return build_site(Path(args.config_file), args.records, args.site_dir, out, err, site_url=args.site_url)
 
 
 def serve(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -389,6 +389,8 @@ def test_oh_my_pi_s_current_map_is_legible_and_fetches_mermaid_when_near(
     page.evaluate("() => { document.querySelector('.kb-map').scrollIntoView(); window.scrollBy(0, -72); }")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"oh-my-pi-map-{width}.png"))
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.screenshot(path=str(ARTIFACTS / f"oh-my-pi-map-{width}-dark.png"))
     hrefs = sorted({node["href"] for m in maps for node in m["nodes"]})
     assert all(hrefs)
     for page_url in sorted({urldefrag(href)[0] for href in hrefs}):

@@ -36,6 +36,7 @@ class Shown:
     value: Any
     joiner: str = " "
     qualifier: str | None = None  # a status's qualifier, shown after its value
+    separator: str = ""  # between the value and its qualifier, as written ('; ', ', ', ' ')
 
 
 def _rendering(info: FieldInfo, display: Display) -> Rendering:
@@ -132,11 +133,23 @@ def record_fields(record: RecordBase, after_body: bool = False) -> list[Shown]:
     return shown
 
 
+def _separator(status: object) -> str:
+    """What stands between a status's value and its qualifier where it was written ('wired;
+    default off', 'wired for persistence'), so the page reads as the document does."""
+    qualifier = getattr(status, "qualifier", None)
+    if not qualifier:
+        return ""
+    written, value = str(status), str(getattr(getattr(status, "value", ""), "value", ""))
+    if value and written.startswith(value) and written.endswith(qualifier):
+        return written[len(value) : len(written) - len(qualifier)] or " "
+    return ", "
+
+
 def record_badges(record: RecordBase) -> list[Shown]:
     """The record's status line: labelled statuses, its kind's status fields, its
     architectural status, then badge fields (guarantees), in that order."""
     badges = [
-        Shown(label, "status", status.value, qualifier=status.qualifier)
+        Shown(label, "status", status.value, qualifier=status.qualifier, separator=_separator(status))
         for label, status in record.statuses.items()
     ]
     spec = kinds.spec_of_id(record.id)
@@ -147,7 +160,7 @@ def record_badges(record: RecordBase) -> list[Shown]:
         label = (fields[name].title or name).lower()
         status = getattr(record, name)
         value, qualifier = getattr(status, "value", status), getattr(status, "qualifier", None)
-        badges.append(Shown(label, "status", value, qualifier=qualifier))
+        badges.append(Shown(label, "status", value, qualifier=qualifier, separator=_separator(status)))
     if record.architectural_status:
         badges.append(Shown("architectural status", "vocab", record.architectural_status))
     for planned in _record_plan(type(record)):

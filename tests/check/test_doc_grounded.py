@@ -233,7 +233,7 @@ def test_guarantee_alternatives_and_one_cell_authority_render(paper: PipelineRes
     page = paper.pages[RESULT_PAGE]
     assert '<strong>Alternative to:</strong> <a href="#rte-1">RTE-1</a>' in page
     assert '<strong>Guarantee (policy):</strong> owner: <a href="#cmp-1">CMP-1</a>; guarantee point:' in page
-    assert 'guarantee status</span> <a class="kb-badge kb-badge--claimed"' in page
+    assert 'guarantee status</span>: <a class="kb-badge kb-badge--claimed"' in page
     assert "<strong>Force and horizon:</strong> Advisory context" in page
     assert "<strong>Immediate return:</strong> inapplicable — the session has ended." in page
 

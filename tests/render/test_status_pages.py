@@ -40,7 +40,7 @@ def _statuses(page: str, record_id: str) -> list[tuple[str, str, str | None]]:
     found = []
     for match in re.finditer(
         r'<span class="kb-status-label">([^<]*)</span>: <a class="kb-badge kb-badge--[\w-]+"[^>]*>([^<]*)</a>'
-        r'(?: <span class="kb-status-qualifier">\(([^<]*)\)</span>)?',
+        r'(?:(?:; |, | )<span class="kb-status-qualifier">([^<]*)</span>)?',
         section,
     ):
         if match.group(2) in {status.value for status in ConclusionStatus}:
@@ -90,11 +90,13 @@ def _status_line_text(page: str, record_id: str) -> str:
 
 def test_a_status_line_separates_each_status_its_value_and_its_qualifier() -> None:
     page = _home(_checked("clean-statuses-semicolon-qualifier"), "demo")
+    # Each status reads as its document wrote it, the qualifier after its separator
+    # ('wired; default off', 'uninspected, no run observed'); statuses apart by '; '.
     assert _status_line_text(page, "RTE-1") == (
-        "implementation conclusion status: wired (default off); "
-        "operation conclusion status: uninspected (no run observed); guarantee: best effort"
+        "implementation conclusion status: wired; default off; "
+        "operation conclusion status: uninspected, no run observed; guarantee: best effort"
     )
-    assert _status_line_text(page, "CLM-1") == "conclusion status: claimed (default off)"
+    assert _status_line_text(page, "CLM-1") == "conclusion status: claimed; default off"
 
 
 def test_a_renamed_label_is_one_field_on_the_page_and_in_the_status_matrix() -> None:

@@ -4,7 +4,7 @@
  * list of its nodes as links (`[data-kb-node]`: the node's key, the record's href, its
  * ID and full label). The vendored Mermaid (3.6 MB) is fetched only when a map comes
  * near the viewport: overrides/main.html names it on pages that have a map
- * (`#kb-mermaid`, an inert element), and a page whose mermaid fence needs it at load has
+ * (`script[data-kb-mermaid]`, an inert element: no id, so the page's anchors are its content's alone), and a page whose mermaid fence needs it at load has
  * it already. Mermaid draws the source into the page, with `securityLevel: "strict"`;
  * then each drawn node is wrapped in an SVG link taken from the list, its full label as
  * the link's title (shown on hover). No link comes from the Mermaid source: it has no
@@ -154,7 +154,7 @@
     if (loading) return loading;
     loading = parsed().then(function () {
       // A script element: no heading's anchor can stand in for it.
-      var named = document.querySelector('script#kb-mermaid[type="text/plain"]');
+      var named = document.querySelector('script[data-kb-mermaid][type="text/plain"]');
       var address = named ? named.getAttribute("data-src") : null;
       if (!address) throw new Error("no Mermaid on this page");
       return new Promise(function (resolve, reject) {

@@ -6,6 +6,8 @@ caller's business (the MkDocs plugin adds virtual files, the CLI reports).
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +35,11 @@ from generator.render.summary import published_pages, summarize
 from generator.render.urls import page_path, reserved_slugs
 
 T = TypeVar("T")
+
+# Systems from which a build renders them in forked workers: below it, starting the
+# workers costs more than the second core saves (benchmarks/versus_plain.py measures it).
+PARALLEL_FROM = 8
+WORKERS = 2
 
 
 @dataclass
@@ -253,6 +260,35 @@ def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, 
     return stages.pages
 
 
+_forked_graphs: list[SystemGraph] = []  # what forked workers render, by index (inherited, not sent)
+
+
+def _render_forked(index: int) -> dict[str, str]:
+    return render_system(_forked_graphs[index])
+
+
+def render_systems(graphs: list[SystemGraph]) -> list[dict[str, str]]:
+    """Each system's pages, in the order of ``graphs``.
+
+    A KB of ``PARALLEL_FROM`` systems or more is rendered by ``WORKERS`` forked processes,
+    which inherit the graphs (nothing is pickled but the pages they send back); the
+    first system is rendered here first, so the workers inherit the compiled templates.
+    A process with other threads running is not forked (a lock one of them held would
+    stay held in the child): it renders one system after the other.
+    """
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    if len(graphs) < PARALLEL_FROM or not forkable:
+        return [render_system(graph) for graph in graphs]
+    first = render_system(graphs[0])
+    _forked_graphs[:] = graphs
+    try:
+        with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
+            rest = pool.map(_render_forked, range(1, len(graphs)), chunksize=1)
+    finally:
+        _forked_graphs.clear()
+    return [first, *rest]
+
+
 def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | None = None) -> PipelineResult:
     """Check every system; link and render pages only when no system has errors.
 
@@ -265,11 +301,17 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
     runs = histories(result.systems)
     with collector_paused():
         pages: dict[str, str] = {}
-        for system in result.systems:
-            known = stages.get(id(system))
-            graph = _graph(system, known, runs.get(id(system)))
+        graphs = [_graph(system, stages.get(id(system)), runs.get(id(system))) for system in result.systems]
+        if cache is None:  # a build: every system is rendered, on both cores when there are many
+            rendered = render_systems(graphs)
+        else:  # a rebuild while serving: the systems an edit changed, one by one
+            rendered = [
+                _system_pages(graph, stages.get(id(system)))
+                for system, graph in zip(result.systems, graphs, strict=True)
+            ]
+        for graph, system_pages in zip(graphs, rendered, strict=True):
             (result.graphs if graph.is_current else result.earlier_runs).append(graph)
-            pages.update(_system_pages(graph, known))
+            pages.update(system_pages)
         memo = cache.changes if cache is not None else None
         pages.update(render_run_pages([*result.graphs, *result.earlier_runs], memo))
         # The comparison, the status matrix and the other cross-system pages read the

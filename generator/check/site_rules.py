@@ -7,6 +7,7 @@ template, no cut table row and no heading broken across lines.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from enum import StrEnum
@@ -248,30 +249,40 @@ def _one_line(info: Any, name: str) -> bool:
     return name in ONE_LINE_FIELDS or not is_prose(info)
 
 
+# isinstance takes a tuple faster than a union (these walks visit every value of a system).
+_BRANCHES = (list, dict, BaseModel)
+_MODEL_BRANCHES = (list, BaseModel)
+
+
+@functools.cache
+def _one_line_plan(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """Each field of a model type with whether its text must be one line (once per type)."""
+    return tuple((name, _one_line(info, name)) for name, info in model.model_fields.items())
+
+
 def _one_line_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str, bool]]:
     """Every text that must be one line, with its data path (and whether it is a key)."""
     if isinstance(value, list):
         for index, item in enumerate(value):
-            if isinstance(item, list | dict | BaseModel):  # leaves hold nothing: no generator for them
+            if isinstance(item, _BRANCHES):  # leaves hold nothing: no generator for them
                 yield from _one_line_texts(item, (*path, index))
     elif isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str):
                 yield (*path, key), key, True
-            if isinstance(item, list | dict | BaseModel):
+            if isinstance(item, _BRANCHES):
                 yield from _one_line_texts(item, (*path, key))
     elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
-        fields = type(value).model_fields
-        for name, info in fields.items():
+        for name, one_line in _one_line_plan(type(value)):
             item = getattr(value, name)
             if isinstance(item, str) and not isinstance(item, StrEnum):
-                if _one_line(info, name):
+                if one_line:
                     yield (*path, name), item, False
-            elif isinstance(item, list) and item and isinstance(item[0], str) and _one_line(info, name):
+            elif isinstance(item, list) and item and isinstance(item[0], str) and one_line:
                 for index, text in enumerate(item):
                     if isinstance(text, str):
                         yield (*path, name, index), text, False
-            elif isinstance(item, list | dict | BaseModel):
+            elif isinstance(item, _BRANCHES):
                 yield from _one_line_texts(item, (*path, name))
 
 
@@ -282,11 +293,11 @@ def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tu
     elif isinstance(value, BaseModel):
         for name in type(value).model_fields:
             item = getattr(value, name)
-            if isinstance(item, list | BaseModel):  # leaves hold no model: no generator for them
+            if isinstance(item, _MODEL_BRANCHES):  # leaves hold no model: no generator for them
                 yield from _models_of(item, kind, (*path, name))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            if isinstance(item, list | BaseModel):
+            if isinstance(item, _MODEL_BRANCHES):
                 yield from _models_of(item, kind, (*path, index))
 
 

@@ -47,9 +47,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from rapidfuzz import fuzz
-from scipy.optimize import linear_sum_assignment
 
 from generator.graph.record_features import (
     Features,
@@ -245,6 +243,11 @@ class _Pairing:
     def _assign(
         self, group: tuple[list[int], list[int], set[tuple[int, int]]], mapping: dict[str, str]
     ) -> dict[tuple[int, int], Basis]:
+        # Imported here: SciPy takes longer to import than a whole check of ten systems, and
+        # only pairing runs needs it (kbgen check and most builds have one run per system).
+        import numpy as np
+        from scipy.optimize import linear_sum_assignment
+
         olds, news, candidates = group
         large = max(len(olds), len(news)) > MAX_ASSIGNMENT
         scores = np.zeros((0, 0) if large else (len(olds), len(news)))

@@ -1,0 +1,123 @@
+"""``kbgen`` against the tools it stands on: ``python3 benchmarks/bench.py --plain``.
+
+On the same synthetic KB (renamed copies of the shipped systems, see kb_sizes.py), in one run:
+
+* ``kbgen build`` against plain MkDocs + Material building the very same Markdown:
+  ``kbgen render --out DIR`` writes the pages and a standalone mkdocs.yml with the same
+  theme and Markdown extensions and no ``kb-records`` plugin; ``mkdocs build`` there is
+  the plain build (the render itself is not timed);
+* ``kbgen check`` against a process that parses the same YAML files with PyYAML's C
+  loader (``yaml.load`` with ``CSafeLoader``), at three sizes for the growth.
+
+Every figure is a whole child process (interpreter start and imports included), timed
+by ``os.wait4``: wall clock and CPU (user + system). Each is the best of ``repeat`` runs,
+since the machine is shared and noisy; the ratios are what to compare. The check's
+CPU per added system between sizes (interpreter start and imports cancel out) is the
+same at every size when it grows linearly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb_sizes import _environment, synthesise
+
+# The whole C-loader parse, as a process of its own like ``kbgen check``.
+PARSE_SCRIPT = """
+import sys
+from pathlib import Path
+import yaml
+for path in sorted(Path(sys.argv[1]).rglob("*.yaml")):
+    yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+"""
+
+
+@dataclass(frozen=True)
+class Timing:
+    wall: float
+    cpu: float
+
+
+def run_timed(command: list[str], cwd: Path) -> Timing:
+    """Wall clock and CPU seconds (user + system) of one child process; it must succeed."""
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        command, cwd=cwd, env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert child.stderr is not None
+    errors = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    child.stderr.close()
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{errors.decode(errors='replace')}")
+    return Timing(wall, usage.ru_utime + usage.ru_stime)
+
+
+def best_of(run: Callable[[], Timing], repeat: int) -> Timing:
+    """The least wall clock and the least CPU time of ``repeat`` runs (each its own best)."""
+    timings = [run() for _ in range(repeat)]
+    return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
+
+
+def kbgen(*arguments: str) -> list[str]:
+    return [sys.executable, "-m", "generator.cli.main", *arguments]
+
+
+def build_versus_plain(project: Path, repeat: int) -> tuple[Timing, Timing]:
+    """Best-of timings of ``kbgen build`` and of plain MkDocs + Material on its Markdown."""
+    rendered = project.parent / f"{project.name}-render"
+    run_timed(kbgen("render", "--out", str(rendered)), project)
+    ours = best_of(lambda: run_timed(kbgen("build", "--site-dir", str(project / "site")), project), repeat)
+    plain_build = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", "mkdocs.yml"]
+    plain = best_of(lambda: run_timed(plain_build, rendered), repeat)
+    return ours, plain
+
+
+def check_versus_parse(project: Path, repeat: int) -> tuple[Timing, Timing]:
+    """Best-of timings of ``kbgen check`` and of the C-loader parse of the same files."""
+    ours = best_of(lambda: run_timed(kbgen("check", "records"), project), repeat)
+    parse = [sys.executable, "-c", PARSE_SCRIPT, str(project / "records")]
+    bare = best_of(lambda: run_timed(parse, project), repeat)
+    return ours, bare
+
+
+def _line(name: str, timing: Timing) -> str:
+    return f"    {name:<22} {timing.cpu:7.2f} s CPU {timing.wall:7.2f} s wall"
+
+
+def _ratio(name: str, ours: Timing, theirs: Timing) -> str:
+    return f"    ratio {name:<16} {ours.cpu / theirs.cpu:7.2f} CPU {ours.wall / theirs.wall:7.2f} wall"
+
+
+def bench_versus_plain(
+    build_sizes: list[int], check_sizes: list[int], repeat: int, out: Callable[[str], None] = print
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        projects = {n: synthesise(Path(tmp) / f"kb{n}", n) for n in sorted({*build_sizes, *check_sizes})}
+        for systems in build_sizes:
+            ours, plain = build_versus_plain(projects[systems], repeat)
+            out(f"[build, {systems} systems, best of {repeat}]")
+            out(_line("kbgen build", ours))
+            out(_line("plain MkDocs + Material", plain))
+            out(_ratio("kbgen/plain", ours, plain))
+        checks = []
+        for systems in check_sizes:
+            ours, bare = check_versus_parse(projects[systems], repeat)
+            checks.append((systems, ours))
+            out(f"[check, {systems} systems, best of {repeat}]")
+            out(_line("kbgen check", ours))
+            out(_line("C-loader parse", bare))
+            out(_ratio("check/parse", ours, bare))
+        for (small, first), (large, last) in itertools.pairwise(checks):
+            marginal = (last.cpu - first.cpu) / (large - small)
+            out(f"[growth] kbgen check CPU per added system, {small} to {large}: {marginal * 1000:.1f} ms")

@@ -1,0 +1,58 @@
+"""benchmarks/versus_plain.py runs and prints its figures (no time is asserted: the
+machine is shared; the benchmark prints ratios to compare between revisions)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture
+def versus_plain(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # the benchmarks import each other as scripts
+    import versus_plain
+
+    return versus_plain
+
+
+def test_a_child_process_is_timed_in_cpu_and_wall_clock(versus_plain: ModuleType, tmp_path: Path) -> None:
+    spin = "import time\nend = time.process_time() + 0.2\nwhile time.process_time() < end: pass"
+    timing = versus_plain.run_timed([sys.executable, "-c", spin], tmp_path)
+    assert timing.cpu >= 0.2
+    assert timing.wall >= timing.cpu * 0.5  # wall clock is at least the busy part, loosely
+
+
+def test_a_failing_child_stops_the_benchmark_with_its_error(versus_plain: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="no such thing"):
+        versus_plain.run_timed([sys.executable, "-c", "raise SystemExit('no such thing')"], tmp_path)
+
+
+def test_best_of_takes_the_least_of_each_figure(versus_plain: ModuleType) -> None:
+    timings = iter([versus_plain.Timing(3.0, 1.0), versus_plain.Timing(2.0, 4.0)])
+    assert versus_plain.best_of(lambda: next(timings), 2) == versus_plain.Timing(2.0, 1.0)
+
+
+@pytest.mark.slow
+def test_the_benchmark_prints_build_and_check_against_plain_tools(versus_plain: ModuleType) -> None:
+    lines: list[str] = []
+    versus_plain.bench_versus_plain([1], [1, 2], repeat=1, out=lines.append)
+    text = "\n".join(lines)
+    figure = r"\s+\d+\.\d\d s CPU\s+\d+\.\d\d s wall"
+    for expected in (
+        r"\[build, 1 systems, best of 1\]",
+        rf"kbgen build{figure}",
+        rf"plain MkDocs \+ Material{figure}",
+        r"ratio kbgen/plain\s+\d+\.\d\d CPU\s+\d+\.\d\d wall",
+        r"\[check, 2 systems, best of 1\]",
+        rf"kbgen check{figure}",
+        rf"C-loader parse{figure}",
+        r"ratio check/parse\s+\d+\.\d\d CPU\s+\d+\.\d\d wall",
+        r"\[growth\] kbgen check CPU per added system, 1 to 2: -?\d+\.\d ms",
+    ):
+        assert re.search(expected, text), f"{expected!r} not in:\n{text}"

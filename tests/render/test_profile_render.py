@@ -103,7 +103,9 @@ def test_profile_lives_on_the_memory_report_else_the_home_page(kb: PipelineResul
 def test_system_and_review_pages_summarise_each_axis_in_one_line(kb: PipelineResult, page: str) -> None:
     text = kb.pages[page]
     # A raw HTML list (Python-Markdown sets it aside): one item a line, final URLs.
-    lines = [line for line in text.splitlines() if line.startswith("<li><a ") and "memory-comparison-" in line]
+    lines = [
+        line for line in text.splitlines() if line.startswith("<li><a ") and "#memory-comparison-" in line
+    ]
     assert len(lines) == 10
     assert lines[0].endswith("known: files (wired), in-memory (wired)</li>")
     assert "memory-report/#memory-comparison-storage-substrate" in lines[0]

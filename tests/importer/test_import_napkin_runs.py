@@ -7,14 +7,12 @@ listed here with the reason it is shown otherwise)."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pytest
 from test_import_reference import _front_and_body, _units
-from test_import_reference_result import _heading_shown, _item_shown
-from test_seeds import markdown_to_text
+from test_import_reference_result import units_not_shown
 
 from generator.diagnostics import Severity
 from generator.importer import render_files
@@ -175,7 +173,6 @@ ACCEPTED: dict[str, dict[tuple[int, str], str]] = {
 @pytest.mark.parametrize("run_id", sorted(RUNS))
 def test_every_sentence_item_and_cell_reaches_its_run_s_pages(run_id: str, pipeline: PipelineResult) -> None:
     text = _document(run_id)
-    lines = text.split("\n")
     _, body = _front_and_body(text)
     folder = RUNS[run_id][1]
     pages = [
@@ -186,19 +183,7 @@ def test_every_sentence_item_and_cell_reaches_its_run_s_pages(run_id: str, pipel
         and path.rsplit("/", 1)[1] not in ("changes.md", "history.md")
     ]
     assert pages
-    rendered = " ".join(" ".join(markdown_to_text(md).split()) for md in pages)
-    written = " ".join(" ".join(html.unescape(md).split()) for md in pages)
-    missing = []
-    for number, unit in _units(body):
-        if unit in rendered or _accepted(run_id, number, unit):
-            continue
-        line = " ".join(lines[number - 1].strip().lstrip(">").split())
-        if line and line in written:  # a quoted code line, kept as written
-            continue
-        if _heading_shown(unit, rendered) or _item_shown(unit, rendered):
-            continue
-        missing.append((number, unit))
-    assert missing == []
+    assert units_not_shown(text, pages, lambda number, unit: _accepted(run_id, number, unit)) == []
     # Each accepted difference is still one (a fix of the importer shows up here).
     still = {(n, b) for n, b in ACCEPTED[run_id] for m, u in _units(body) if m == n and u.startswith(b)}
     assert still == set(ACCEPTED[run_id])

@@ -134,7 +134,7 @@ def _value_cell(field: FieldHistory, at: int, record: RecordRef | None, href: Hr
     if value is None:  # the record is in the run, the field is not: link the record still
         return html_link(element("em", escape("not stated")), href(record.id))
     label, text = value
-    shown = html_link(escape(text), href(record.id))
+    shown = html_link(html_label(text), href(record.id))
     renamed = label != field.title
     return shown + (
         element("span", escape(f" (as {label})"), {"class": "kb-history__label"}) if renamed else Html("")

@@ -24,6 +24,7 @@ from generator.model.walk import collect
 from generator.render import rawhtml, urls
 from generator.render.badges import Badges
 from generator.render.flow import Flow, progression_flow
+from generator.render.inline_form import html_label, label
 from generator.render.link_markup import html_link, link
 from generator.render.profile import profile_context
 from generator.render.registry import (
@@ -52,10 +53,11 @@ def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
     row_type = ROW_TYPES[table.kind]
     cells = []
     for row in table.rows:
-        # Provenance tags are not references: keep them literal.
+        # Provenance tags are not references: formatted as written (a tag in backticks is
+        # code), never linked.
         cells.append(
             [
-                escape_text(getattr(row, name))
+                (html_label if linker.html else label)(getattr(row, name))
                 if name in row_type.PROVENANCE_FIELDS
                 else linker.cell(getattr(row, name))
                 for name in row_type.COLUMNS

@@ -222,7 +222,7 @@ def _statuses(lineage: Lineage, at: int) -> Html:
         return Html("")
     items = [
         element(
-            "li", element("span", escape(label), {"class": "kb-status-label"}) + Html(" ") + escape(value)
+            "li", element("span", escape(label), {"class": "kb-status-label"}) + Html(" ") + html_label(value)
         )
         for label, value in filter(None, stated)
     ]

@@ -32,7 +32,7 @@ from generator.render.registry import registered_pages
 from generator.render.urls import slugify
 
 
-def _finalize(value: Any) -> str:
+def printed(value: Any) -> str:
     """Everything a template prints is escaped unless it is already-safe Markdown."""
     if isinstance(value, Markup):
         return value
@@ -63,7 +63,7 @@ def _environment() -> Environment:
         ),
         undefined=StrictUndefined,
         autoescape=True,
-        finalize=_finalize,
+        finalize=printed,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -95,3 +95,18 @@ def code_block(text: str, language: str = "text") -> Md:
     longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
     return Md(f"{fence}{language}\n{text.rstrip()}\n{fence}")
+
+
+# An anchor or class of a heading's attribute list: a slug, never a value that could
+# close the list or open another.
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+def heading(level: int, title: Markup, anchor: str, classes: tuple[str, ...] = ()) -> Md:
+    """A Markdown heading (``title`` already safe) with its anchor and classes as an
+    attribute list: MkDocs builds the table of contents and the permalinks from it."""
+    names = (anchor, *classes)
+    if not all(_ATTRIBUTE_NAME.match(name) for name in names):
+        raise ValueError(f"a heading's anchor and classes are slugs, not {names!r}")
+    attributes = " ".join((f"#{anchor}", *(f".{name}" for name in classes)))
+    return Md(f"{'#' * level} {title} {{ {attributes} }}")

@@ -27,6 +27,7 @@ from generator.render.flow import Flow, progression_flow
 from generator.render.inline_form import html_label, label
 from generator.render.link_markup import html_link, link
 from generator.render.profile import profile_context
+from generator.render.record_html import RecordWriter
 from generator.render.registry import (
     RECONCILIATION_PAGE,
     page_spec,
@@ -228,6 +229,7 @@ class RecordPageView:
             "amendments_of": self.amendments_of,
             "progression_flow": self.progression_flow,
             "member_page": self.graph.records_on_member_pages,
+            "record_html": RecordWriter(self),
             **profile_context(self.linker, self.badges),
         }
 

@@ -4,6 +4,8 @@
   generated pages and downloads as virtual files, the record macros;
 * ``RawHtmlSplicer`` (``splice.py``): a generated page's raw HTML blocks kept out of
   Python-Markdown and put back after it;
+* ``DirectPages`` (``direct.py``): what is left of such a page, when it is only headings,
+  converted without Python-Markdown;
 * ``ServeMemory`` (``serve_memory.py``, in ``serve`` only): what rebuilds reuse;
 * ``SiteOutputs`` (``site_outputs.py``): the record index, the site marker and the
   build manifest, written after MkDocs;
@@ -27,6 +29,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from generator.mkdocs.direct import DirectPages
 from generator.mkdocs.macros import RecordMacros
 from generator.mkdocs.pagecache import Finished
 from generator.mkdocs.publishing import RecordPublisher, require_config
@@ -53,6 +56,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.publisher = RecordPublisher()
         self.splicer = RawHtmlSplicer()
         self.memory: ServeMemory | None = None  # serve only
+        self.direct: DirectPages | None = None  # generated pages MkDocs need not convert
         self.outputs = SiteOutputs()
         self._watch: RecordsWatch | None = None
 
@@ -89,6 +93,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             guard_site_dir(config, self.records)
         self.splicer.reset()
         self.outputs.reset()
+        self.direct = DirectPages(config)
         if self.memory is not None:
             self.memory.configure(config)
         systems = self.memory.systems if self.memory is not None else None
@@ -118,7 +123,12 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # the macros plugin expanded (what it shows of the records is in that Markdown).
         if self.memory is not None and self.memory.before_conversion(page, markdown, files):
             return markdown
-        return self.splicer.take_out(source, markdown) if generated else markdown
+        if not generated:
+            return markdown
+        taken_out = self.splicer.take_out(source, markdown)
+        if self.splicer.enabled and self.direct is not None:
+            return self.direct.stand_in(page, taken_out, self.splicer.marker_of(source))
+        return taken_out
 
     @event_priority(100)  # first: every other plugin sees the whole page
     def _splice_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -196,6 +196,10 @@ class RawHtmlSplicer:
         self._pending[source] = spliced
         return spliced.markdown
 
+    def marker_of(self, source: str) -> re.Pattern[str]:
+        """The marker pattern of a page taken out (``take_out``) and not yet put back."""
+        return self._pending[source].marker
+
     def put_back(self, source: str, converted: str, anchors: set[str] | None) -> tuple[str, set[str] | None]:
         """The page's HTML with its raw blocks, and its anchors with theirs (MkDocs found
         the anchors of the Markdown parts; those of the blocks join them)."""

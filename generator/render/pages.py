@@ -23,9 +23,10 @@ from generator.model.prose import (
 )
 from generator.model.records import RecordBase
 from generator.model.set_manifest import manifest_digest
-from generator.render import urls
+from generator.render import rawhtml, urls
 from generator.render.environment import frontmatter, render
 from generator.render.link_markup import link
+from generator.render.rawhtml import Html
 from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
@@ -70,15 +71,42 @@ def result_view(request: PageRequest) -> dict[str, Any]:
     graph = request.graph
     result = graph.system.result
     assert result is not None
+    view = RecordPageView(graph, request.spec.key, result)
     return {
-        **RecordPageView(graph, request.spec.key, result).context(),
+        **view.context(),
         "doc": result,
+        "run_rows": _run_rows(graph.system.run, result.type, view),
         "run": graph.system.run,
         "section_titles": RESULT_SECTION_TITLES,
         "sources": sources_of(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": frontmatter_title(result.title)}),
         **contract_view(graph),
     }
+
+
+def _run_rows(run: Any, doc_type: str, view: RecordPageView) -> list[list[Html]]:
+    """The result page's run table (Field, Value), as HTML cells: the run's identity and
+    the companion files it names, each path and SHA-256 as code."""
+    if run is None:
+        return []
+    stated = rawhtml.escape("not stated")
+
+    def vocab(value: Any) -> Html:
+        return Html(view.html_badges.vocab_link(value)) if value else stated
+
+    rows: list[tuple[str, Html]] = [
+        ("Run ID", rawhtml.code_span(run.run_id) if run.run_id else stated),
+        ("Run date", rawhtml.escape(run.run_date.isoformat()) if run.run_date else stated),
+        ("Result disposition", vocab(run.disposition)),
+        ("Document type", rawhtml.code_span(doc_type)),
+        ("Evidence tier", vocab(run.evidence_tier)),
+    ]
+    for ref in run.references:
+        parts = [rawhtml.code_span(ref.path)] if ref.path else []
+        if ref.sha256:
+            parts.append(Html(f"SHA-256 {rawhtml.code_span(ref.sha256)}"))
+        rows.append((ref.role.value.capitalize(), Html(", ".join(parts))))
+    return [[rawhtml.escape(name), value] for name, value in rows]
 
 
 def contract_view(graph: SystemGraph) -> dict[str, Any]:

@@ -117,9 +117,17 @@ def block_quote(text: str) -> Html:
     return Html(f"<blockquote>\n{inner}\n</blockquote>")
 
 
-def table(headers: Sequence[Markup], rows: Sequence[Sequence[Markup]]) -> Html:
+def table(
+    headers: Sequence[Markup], rows: Sequence[Sequence[Markup]], one_cell_per_line: bool = False
+) -> Html:
     """A table as the Markdown tables extension writes one (no alignment); the cells are
-    HTML already (``Markup`` for typing: the HTML linker's values)."""
+    HTML already (``Markup`` for typing: the HTML linker's values). ``one_cell_per_line``
+    writes each tag on a line of its own, as Python-Markdown's serializer does: a table
+    that was Markdown keeps the bytes it had."""
+    if one_cell_per_line:
+        head = "\n".join(f"<th>{cell}</th>" for cell in headers)
+        body = "\n".join("<tr>\n" + "\n".join(f"<td>{cell}</td>" for cell in row) + "\n</tr>" for row in rows)
+        return Html(f"<table>\n<thead>\n<tr>\n{head}\n</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>")
     head = "".join(f"<th>{cell}</th>" for cell in headers)
     body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     return Html(f"<table>\n<thead>\n<tr>{head}</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>")

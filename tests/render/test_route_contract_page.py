@@ -8,7 +8,7 @@ from pathlib import Path
 from generator.pipeline import run_pipeline
 
 CASES = Path(__file__).resolve().parents[1] / "fixtures" / "check"
-NOTE = '!!! note "Written under an earlier route contract"'
+NOTE = '<p class="admonition-title">Written under an earlier route contract</p>'
 
 
 def _pages(name: str) -> dict[str, str]:
@@ -24,11 +24,11 @@ def _result_page(name: str) -> str:
 def test_an_earlier_contracts_run_shows_its_findings() -> None:
     page = _result_page("clean-route-contract-earlier")
     assert NOTE in page
-    assert "`six-fields-free-wording`" in page and "`seven-fields-exact-labels`" in page
+    assert "<code>six-fields-free-wording</code>" in page and "<code>seven-fields-exact-labels</code>" in page
     (line,) = [line for line in page.splitlines() if "states 4 of 7 route fields" in line]
-    assert line.startswith("    - [RTE-10](#rte-10")
+    assert line.startswith('<li><a href="#rte-10">RTE-10</a>')
     assert line.endswith(
-        "states 4 of 7 route fields; lacks Delegated visibility, Activation or effect, Evidence limits"
+        "states 4 of 7 route fields; lacks Delegated visibility, Activation or effect, Evidence limits</li>"
     )
 
 
@@ -71,9 +71,9 @@ def test_a_lookalike_anchor_of_an_earlier_run_is_a_finding_on_its_page(tmp_path:
     assert [d.code for d in result.diagnostics] == []
     page = result.pages["systems/demo/result.md"]
     (line,) = [line for line in page.splitlines() if "written like an evidence anchor" in line]
-    assert line.startswith("    - [CMP-1](#cmp-1")
-    assert "[SRC-1](#src-1) waitForDiagnostics/getDiagnosticsForFile is written like" in line
-    assert line.endswith("names no file (shown as text)")
+    assert line.startswith('<li><a href="#cmp-1">CMP-1</a>')
+    assert '<a href="#src-1">SRC-1</a> waitForDiagnostics/getDiagnosticsForFile is written like' in line
+    assert line.endswith("names no file (shown as text)</li>")
     assert "2 findings of what today's would flag" in result.pages["systems/demo/index.md"]
 
 

@@ -138,6 +138,10 @@ class PageSpec:
     # Rendered once for each system of at least this many runs, beside its current run's
     # pages, from every run (oldest first); 0: not a page across runs.
     across_runs: int = 0
+    # What search calls a hit on a page of this type that holds no records of its own (the
+    # tag of a glossary entry, a section of the status matrix, a review), in ``kbgen search``
+    # and the site's box alike; a record is called by its kind, a hand-written page 'page'.
+    search_kind: str = "page"
 
 
 # Beside a run's pages: what changed since the run before (``render/run_history.py``). With

@@ -6,8 +6,8 @@ context), and whether it is rendered once per system (and for which systems), on
 for the whole site, or once for each run of a system that has a run before it (the
 changes page). Page paths and hrefs (``urls.py``), the site navigation (the
 plugin), the artifacts list of a system page, backlink labels, frontmatter type names,
-edit links and the reserved system slugs all read the registry in force, so a spec is
-the one change a new page type needs.
+edit links, the reserved system slugs and the kind search tags a page's hits with all read
+the registry in force, so a spec is the one change a new page type needs.
 
 A ``PageRegistry`` is immutable. The built-in one (``builtin_pages.PAGES``) is built
 once, when the render package is imported (its ``__init__`` imports ``builtin_pages``,

@@ -28,11 +28,17 @@ from generator.outputs.search import SITE_INDEX  # noqa: E402
 
 
 def synthetic_records(root: Path, systems: int) -> Path:
-    """``systems`` copies of records/oh-my-pi, each in a folder of its own name."""
+    """``systems`` copies of records/oh-my-pi's current run, each in a folder of its own name
+    (without its earlier runs, whose IDs name the shipped system, as benchmarks/kb_sizes.py)."""
     records = root / "records"
+    source = ROOT / "records" / "oh-my-pi"
+
+    def earlier_runs(folder: str, names: list[str]) -> list[str]:
+        return ["runs"] if Path(folder) == source and "runs" in names else []
+
     for number in range(1, systems + 1):
         slug = f"omp-{number:02d}"
-        shutil.copytree(ROOT / "records" / "oh-my-pi", records / slug)
+        shutil.copytree(source, records / slug, ignore=earlier_runs)
         run = records / slug / "run.yaml"
         text = run.read_text(encoding="utf-8").replace("oh-my-pi", slug)
         run.write_text(text, encoding="utf-8")

@@ -5,15 +5,18 @@
 # script, so what CI proves here is what the workflow runs.
 #
 #   install       python3 -m pip install -e .            (the README's first command, part one)
-#   build         kbgen build --site-dir SITE            (the README's first command, part two)
+#   build         kbgen build --site-dir SITE            (the README's first command, part two;
+#                 with KBGEN_SITE_URL set, --site-url KBGEN_SITE_URL: the sitemap's address)
 #   test          bash scripts/test.sh                   (the README's second command)
 #   fetch         kbgen sources fetch: pinned revisions into the cache
 #   check         kbgen check; with KBGEN_VERIFY=1 also against the fetched sources (--verify)
 #   reproducible  plain 'mkdocs build --strict' into a temporary folder: must equal SITE byte for byte
+#                 (with KBGEN_SITE_URL set, MkDocs' own build with that site_url, as kbgen build had)
 #   linkcheck     kbgen linkcheck SITE: links, anchors, evidence links, the manifest's digests
 #
 # Environment: KBGEN_SITE_DIR (site), KBGEN_SOURCES_CACHE (.kbgen/sources),
 # KBGEN_FORMAT (human; 'github' writes pull-request annotations), KBGEN_VERIFY (0),
+# KBGEN_SITE_URL (none: mkdocs.yml's site_url, which the shipped one leaves unset),
 # SOURCE_DATE_EPOCH (default: the last commit's time, as kbgen build uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +34,17 @@ export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-0}"
 reproducible() {
   local again status=0
   again="$(mktemp -d)"
-  mkdocs build --strict --quiet --site-dir "$again/site" || status=$?
+  if [ -n "${KBGEN_SITE_URL:-}" ]; then
+    # 'mkdocs build' takes no site URL but from mkdocs.yml: its own build, given the one
+    # kbgen build was given.
+    python3 -c 'import os, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+build(load_config(strict=True, site_dir=sys.argv[1], site_url=os.environ["KBGEN_SITE_URL"]))' \
+      "$again/site" || status=$?
+  else
+    mkdocs build --strict --quiet --site-dir "$again/site" || status=$?
+  fi
   if [ "$status" -eq 0 ] && ! diff -r "$SITE_DIR" "$again/site" >/dev/null; then
     echo "plain 'mkdocs build' differs from $SITE_DIR:" >&2
     diff -rq "$SITE_DIR" "$again/site" >&2 || true
@@ -45,7 +58,7 @@ reproducible() {
 run_step() {
   case "$1" in
     install) python3 -m pip install --quiet --disable-pip-version-check -e . ;;
-    build) kbgen build --site-dir "$SITE_DIR" ;;
+    build) kbgen build --site-dir "$SITE_DIR" ${KBGEN_SITE_URL:+--site-url "$KBGEN_SITE_URL"} ;;
     test) bash scripts/test.sh ;;
     fetch) kbgen sources fetch --format "$FORMAT" ;;
     check)

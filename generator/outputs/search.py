@@ -41,7 +41,7 @@ from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from generator.pipeline import PerGraph
 from generator.render import urls
-from generator.render.registry import REVIEW_PAGE, SYSTEM_PAGE, cross_pages
+from generator.render.registry import REVIEW_PAGE, SYSTEM_PAGE, active_pages, cross_pages
 from generator.render.summary import published_pages
 from generator.render.text import Linker
 from generator.render.views import evidence_basis, system_name
@@ -53,6 +53,7 @@ PREFIX_BOOST = 0.1
 CONTEXT_CHARS = 160
 INDEX_VERSION = 2  # 2: counted terms per document; the worker builds the index
 SECTION_KIND = "section"  # a prose section of a generated page
+PAGE_KIND = "page"  # a section of a hand-written page; a generated page's is its type's
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,8 @@ def review_documents(graph: SystemGraph) -> Iterator[Document]:
     basis = _text_of(str(evidence_basis(graph, Linker(graph, REVIEW_PAGE, html=True))))
     body = f"Evidence basis: {basis} Bounded synthesis. Limitations."
     url = _page_url(graph, REVIEW_PAGE, "")
-    yield Document(Entry("", PAGE_KIND, title, graph.slug, url, _short(body)), body, title)
+    kind = active_pages().spec(REVIEW_PAGE).search_kind
+    yield Document(Entry("", kind, title, graph.slug, url, _short(body)), body, title)
 
 
 _ANCHOR = re.compile(r"[\w-]+\Z")
@@ -213,11 +215,12 @@ def _heading(line: str) -> tuple[str, str] | None:
     return (title, attribute[1:]) if title else None
 
 
-def markdown_page_documents(path: str, markdown: str) -> list[Document]:
+def markdown_page_documents(path: str, markdown: str, kind: str = PAGE_KIND) -> list[Document]:
     """One document per headed section of a generated page that holds no records (the
     glossary, the status matrix, the comparisons): the heading as the label, the text up to
-    the next heading (tags and Markdown markers left out) as the body, linked at its anchor.
-    The page's top section links to the page itself."""
+    the next heading (tags and Markdown markers left out) as the body, linked at its anchor,
+    called ``kind`` (its page type's ``search_kind``). The page's top section links to the
+    page itself."""
     found: list[Document] = []
     page_url = urls.site_url(path, "")
     title, anchor, lines = "", "", list[str]()
@@ -227,7 +230,7 @@ def markdown_page_documents(path: str, markdown: str) -> list[Document]:
             return
         text = _text_of(plain_text("\n".join(lines)))
         url = page_url if anchor == "top" else urls.site_url(path, anchor)
-        found.append(Document(Entry("", PAGE_KIND, title, "", url, _short(text)), text, title))
+        found.append(Document(Entry("", kind, title, "", url, _short(text)), text, title))
 
     body = markdown.removeprefix(match.group(0)) if (match := _FRONTMATTER.match(markdown)) else markdown
     for line in body.splitlines():
@@ -249,7 +252,7 @@ def generated_page_documents(graphs: Iterable[SystemGraph], pages: Mapping[str, 
     for spec in cross_pages():
         path = urls.page_path(spec.key)
         if path in pages:
-            found.extend(markdown_page_documents(path, pages[path]))
+            found.extend(markdown_page_documents(path, pages[path], spec.search_kind))
     return found
 
 
@@ -290,7 +293,10 @@ def remembered_terms(token: Any, i: int | None = None, tokens: list[Any] | None 
 Pipeline.register_function(remembered_terms, "kb-remembered-terms")
 
 
-PAGE_KIND = "page"
+def page_kinds() -> frozenset[str]:
+    """What search calls a hit on a page rather than a record or a prose section: a
+    hand-written page's section, and each page type's ``search_kind``."""
+    return frozenset({PAGE_KIND, *(spec.search_kind for spec in active_pages().specs)})
 
 
 class _TextOnly(HTMLParser):

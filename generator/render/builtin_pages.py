@@ -111,6 +111,7 @@ BUILTIN_PAGES = (
         type_name="kb/types/agentic-system-review.md",
         artifact_note="the compact review projected from the result",
         edit_source=lambda system: system.result or system.overview,  # projected from it
+        search_kind="review",
     ),
     _member_page(
         OVERVIEW_PAGE,
@@ -178,6 +179,7 @@ BUILTIN_PAGES = (
         nav=Nav.SECTION_INDEX,
         type_name="kb/types/system-index.md",
         markdown_share=1.0,  # one page per KB: a Markdown table is cheap enough
+        search_kind="systems",
     ),
     PageSpec(
         key=STATUS_MATRIX_PAGE,
@@ -189,6 +191,7 @@ BUILTIN_PAGES = (
         per_system=False,
         type_name="kb/types/status-matrix.md",
         markdown_share=1.0,  # one page per KB
+        search_kind="status matrix",
     ),
     PageSpec(
         key=MEMORY_COMPARISON_PAGE,
@@ -200,6 +203,7 @@ BUILTIN_PAGES = (
         per_system=False,
         type_name="kb/types/memory-comparison.md",
         markdown_share=1.0,  # one page per KB: its matrix is raw HTML, without profiles it is prose
+        search_kind="comparison",
     ),
     PageSpec(
         key=GLOSSARY_PAGE,
@@ -212,6 +216,7 @@ BUILTIN_PAGES = (
         nav=Nav.NONE,  # a top-level entry of mkdocs.yml
         type_name="kb/types/glossary.md",
         markdown_share=1.0,  # one page per KB
+        search_kind="glossary",
     ),
 )
 

@@ -6,8 +6,8 @@ context), and whether it is rendered once per system (and for which systems), on
 for the whole site, or once for each run of a system that has a run before it (the
 changes page). Page paths and hrefs (``urls.py``), the site navigation (the
 plugin), the artifacts list of a system page, backlink labels, frontmatter type names,
-edit links and the reserved system slugs all read the registry in force, so a spec is
-the one change a new page type needs.
+edit links, the reserved system slugs and the kind search tags a page's hits with all read
+the registry in force, so a spec is the one change a new page type needs.
 
 A ``PageRegistry`` is immutable. The built-in one (``builtin_pages.PAGES``) is built
 once, when the render package is imported (its ``__init__`` imports ``builtin_pages``,
@@ -138,6 +138,10 @@ class PageSpec:
     # Rendered once for each system of at least this many runs, beside its current run's
     # pages, from every run (oldest first); 0: not a page across runs.
     across_runs: int = 0
+    # What search calls a hit on a page of this type that holds no records of its own (the
+    # tag of a glossary entry, a section of the status matrix, a review), in ``kbgen search``
+    # and the site's box alike; a record is called by its kind, a hand-written page 'page'.
+    search_kind: str = "page"
 
 
 # Beside a run's pages: what changed since the run before (``render/run_history.py``). With

@@ -5,8 +5,10 @@ fields whose values differ, one column per run, each value linked to the record'
 anchor in that run's pages), then the memory-comparison profile per axis across the
 runs, then every record followed across the runs (``graph/run_lineage.py``), by kind.
 Where a run does not state a record the cell says so. Headings are Markdown; the tables
-are raw HTML blocks (``rawhtml``), each in a ``kb-table-scroll`` box so a table wider
-than the page scrolls in place.
+are raw HTML blocks (``rawhtml``), plain tables in a ``kb-history`` block: the theme puts
+each in its scroll box as it does a Markdown table, so a table wider than the page scrolls
+in place, says so and keeps its first column in view (``kb-scroll.js``, ``kb.css``), the
+one scroll box of every generated table but the memory comparison's matrix.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def _runs_table(runs: Sequence[SystemGraph], path: str) -> Html:
             ]
         )
     headers = [escape(name) for name in ("Run", "Disposition", "Evidence tier", "Changes")]
-    return _scrolling(table(headers, rows))
+    return _history_block(table(headers, rows))
 
 
 def _record_cell(record: RecordRef | None, href: Href, confidence: float | None) -> Html:
@@ -158,7 +160,7 @@ def _moved_table(moved: Sequence[Lineage], heads: Sequence[Html], hrefs: Sequenc
                     *(_value_cell(field, at, record, hrefs[at]) for at, record in enumerate(lineage.records)),
                 ]
             )
-    return _scrolling(
+    return _history_block(
         table([escape("Record"), escape("Field"), *heads], rows), "kb-history kb-history--moved"
     )
 
@@ -185,7 +187,7 @@ def _profile_table(history: RunLineage, heads: Sequence[Html]) -> Html:
             _axis_cell(state, profiled) for state, profiled in zip(axis.states, history.profiled, strict=True)
         ]
         rows.append([title, *cells])
-    return _scrolling(table([escape("Axis"), *heads], rows), "kb-history")
+    return _history_block(table([escape("Axis"), *heads], rows), "kb-history")
 
 
 def _axis_moved(axis: AxisHistory) -> bool:
@@ -211,7 +213,7 @@ def _kind_sections(history: RunLineage, heads: Sequence[Html], hrefs: Sequence[H
             ]
             for lineage in lineages
         ]
-        shown = _scrolling(table(list(heads), rows), "kb-history")
+        shown = _history_block(table(list(heads), rows), "kb-history")
         sections.append(KindSection(spec.plural.capitalize(), f"history-{spec.slug}", shown))
     return sections
 
@@ -234,5 +236,6 @@ def _kind_name(code: str) -> str:
     return spec.singular if spec else code
 
 
-def _scrolling(content: Html, classes: str = "kb-history") -> Html:
-    return element("div", Html("\n") + content + Html("\n"), {"class": f"{classes} kb-table-scroll"})
+def _history_block(content: Html, classes: str = "kb-history") -> Html:
+    # No box of its own: one inside the theme's would scroll too, without the cue.
+    return element("div", Html("\n") + content + Html("\n"), {"class": classes})

@@ -2,11 +2,14 @@
 value, per system and per system and record kind, each count a link to the records it
 counts.
 
-The records behind the counts are listed on the page below the tables (one list per
-system: per status, one line per record kind, its records grouped by status field), each
-line under an anchor the counts link to; the ``status_matrix`` macro's table on a
-hand-authored page links to the same anchors on the status matrix's page. A record with
-several status fields holding one value is listed once per field, as it is counted.
+The records behind the counts are listed on the page below the tables, each line under
+an anchor the counts link to: per system, per status, one line per record kind, its
+records grouped by status field (what the first two tables count); then per system, per
+status field, one line per status (what the per-field table counts: a field's label may be
+written on records of several kinds, so its records are not one line of the first list).
+The ``status_matrix`` macro's table on a hand-authored page links to the same anchors on
+the status matrix's page. A record with several status fields holding one value is listed
+once per field, as it is counted.
 """
 
 from __future__ import annotations
@@ -39,6 +42,12 @@ def status_anchor(slug: str, status: str, kind: str | None = None) -> str:
     return urls.slugify(" ".join(part.replace("/", " ") for part in parts))
 
 
+def field_anchor(slug: str, status: str, field: str) -> str:
+    """``status-oh-my-pi-field-implementation-conclusion-status-wired``: the line of a
+    field's records holding one status."""
+    return status_anchor(slug, status, f"field {field}")
+
+
 def _kind_of(record_id: str) -> str:
     spec = spec_of_id(record_id)
     return spec.plural if spec is not None else OTHER_KIND
@@ -69,6 +78,19 @@ class Holders:
             for status, kinds in ((status, found.get(status, {})) for status in STATUSES)
         }
         return cls(by_status)
+
+    def by_field(self) -> dict[str, dict[str, list[str]]]:
+        """Per status field (by name), per status some record's field holds (in the
+        vocabulary's order), its records by ID, whatever their kind."""
+        found: dict[str, dict[str, list[str]]] = {}
+        for status, kinds in self.by_status.items():
+            for fields in kinds.values():
+                for field, refs in fields.items():
+                    found.setdefault(field, {}).setdefault(status, []).extend(refs)
+        return {
+            field: {status: sorted(refs, key=sort_key) for status, refs in statuses.items()}
+            for field, statuses in sorted(found.items())
+        }
 
     def kinds(self) -> list[str]:
         """Every kind some status of the system has, in the registry's order."""
@@ -105,6 +127,36 @@ class _System:
             )
             for status in STATUSES
         ]
+
+    def field_counts(self, field: str, counts: dict[str, int]) -> list[Md]:
+        return [
+            _count_cell(
+                counts.get(status, 0),
+                urls.href(self.at, self.matrix_path, field_anchor(self.graph.slug, status, field)),
+            )
+            for status in STATUSES
+        ]
+
+    def records_by_field(self) -> Html:
+        """Per status field: its line per status, the records whose field holds it."""
+        linker = CrossLinker(self.graph, self.graph.home_page, html=True, at=self.at)
+        items = []
+        for field, statuses in self.holders.by_field().items():
+            lines = [
+                element(
+                    "li",
+                    html_escape(f"{status} ({len(refs)}): ")
+                    + html_escape(", ").join(self._record(linker, ref) for ref in refs),
+                    {"id": field_anchor(self.graph.slug, status, field)},
+                )
+                for status, refs in statuses.items()
+            ]
+            heading = element("strong", html_escape(field)) + html_escape(
+                f" ({sum(len(refs) for refs in statuses.values())})"
+            )
+            inner = element("ul", Html("\n") + Html("\n").join(lines) + Html("\n"))
+            items.append(element("li", heading + Html("\n") + inner))
+        return element("ul", Html("\n") + Html("\n").join(items) + Html("\n"), {"class": "kb-status-records"})
 
     def records_list(self) -> Html:
         """Per status some record holds: its line per kind, the records under each field."""
@@ -166,7 +218,7 @@ def status_matrix_context(request: PageRequest) -> dict[str, Any]:
     for system in systems:
         _, per_field = system.graph.status_counts
         for label in sorted(per_field):
-            counts = [Md(str(per_field[label][status])) for status in STATUSES]
+            counts = system.field_counts(label, per_field[label])
             field_rows.append({"name": system.name, "href": system.href, "field": label, "counts": counts})
     lists = [
         {
@@ -177,11 +229,21 @@ def status_matrix_context(request: PageRequest) -> dict[str, Any]:
         for system in systems
         if system.graph.status_holders
     ]
+    field_lists = [
+        {
+            "title": escape(system.name),
+            "anchor": status_anchor(system.graph.slug, "fields"),
+            "records": system.records_by_field(),
+        }
+        for system in systems
+        if system.graph.status_holders
+    ]
     return {
         "statuses": list(STATUSES),
         "rows": rows,
         "kind_rows": kind_rows,
         "field_rows": field_rows,
         "lists": lists,
+        "field_lists": field_lists,
         "glossary_href": urls.href(request.path, urls.page_path(GLOSSARY_PAGE), "conclusion-status"),
     }

@@ -15,6 +15,8 @@ so a failure leaves the previous ``DIR`` whole; it never lands in the sources.
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 import types
 from collections.abc import Iterator
@@ -118,6 +120,22 @@ def page_markdown(file: File, config: MkDocsConfig, files: Files) -> str:
     return _front_matter(dict(page.meta)) + expanded
 
 
+# A mermaid fence's opening line (superfences draws it as <pre class="mermaid">).
+_MERMAID_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*(?:\{[^}\n]*\.)?mermaid\b", re.MULTILINE)
+
+
+def with_mermaid(markdown: str, url: str) -> str:
+    """A page with a mermaid fence, loading Mermaid before the theme draws it (the build's
+    theme override does so for such a page alone); other pages as they are. ``url``: the
+    page's own, which the script's address is relative to."""
+    if not _MERMAID_FENCE.search(markdown):
+        return markdown
+    from mkdocs.utils import get_relative_url
+
+    address = get_relative_url(MERMAID_SCRIPT, url)
+    return f'{markdown.rstrip()}\n\n<script src="{html.escape(address)}"></script>\n'
+
+
 def _custom_dir_assets(config: MkDocsConfig) -> Iterator[tuple[str, Path]]:
     """The theme overrides' static files (not its templates): stylesheets, scripts, vendored code."""
     custom_dir = config.theme.custom_dir
@@ -143,7 +161,7 @@ def collect_files(config: MkDocsConfig) -> dict[str, bytes]:
     found = {relative: path.read_bytes() for relative, path in _custom_dir_assets(config)}
     for file in sorted(files, key=lambda f: f.src_uri):
         if file.is_documentation_page():
-            found[file.src_uri] = page_markdown(file, config, files).encode("utf-8")
+            found[file.src_uri] = with_mermaid(page_markdown(file, config, files), file.url).encode("utf-8")
         elif file.abs_src_path is not None and Path(file.abs_src_path).is_relative_to(config.docs_dir):
             found[file.src_uri] = Path(file.abs_src_path).read_bytes()
         elif file.generated_by is not None and file.abs_src_path is None:
@@ -193,10 +211,11 @@ def standalone_settings(config: MkDocsConfig) -> dict[str, Any]:
         settings["edit_uri"] = ""  # the pages are generated: there is no source file to edit
     settings["theme"] = _theme(raw.get("theme"))
     settings.update({key: raw[key] for key in KEPT_SETTINGS[8:] if key in raw})
-    # The theme override that loads Mermaid only where a diagram is needs the plugin's
-    # theme folder, which the render leaves out: every page loads it instead.
+    # Mermaid (3.6 MB) is loaded by no page as a whole, as in a build: a page with a route map
+    # has kb-maps.js fetch it (from beside itself: no theme override names it here), a page
+    # with a mermaid fence names it itself (``with_mermaid``).
     scripts = list(settings.get("extra_javascript") or [])
-    settings["extra_javascript"] = [MERMAID_SCRIPT, *(s for s in scripts if s != MERMAID_SCRIPT)]
+    settings["extra_javascript"] = [s for s in scripts if s != MERMAID_SCRIPT]
     settings["markdown_extensions"] = markdown_extensions(config)
     settings["plugins"] = _search_plugin(raw.get("plugins"))
     if config.nav is not None:  # without one, every engine lists the pages itself

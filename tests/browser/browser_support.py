@@ -168,3 +168,38 @@ def draw_maps(page: Any, timeout: int = 20_000) -> None:
         "() => { const maps = document.querySelector('.kb-route-maps'); if (maps) maps.scrollIntoView(); }"
     )
     page.wait_for_function(MAPS_DRAWN, timeout=timeout)
+
+
+# JavaScript: each table of the article with the box it scrolls in (its nearest ancestor
+# that scrolls sideways): whether kb-scroll.js watches that box, whether another box
+# around it scrolls too (two boxes, one without the cue), whether the table is wider than
+# the box and the line above the box says so; then, scrolled to its end, how far each
+# row's first cell stands from the box's left edge (0: the first column stayed in view).
+TABLE_SCROLL_BOXES = """() => {
+  const scrolls = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const boxOf = el => {
+    for (let at = el; at && at.tagName !== 'ARTICLE'; at = at.parentElement) if (scrolls(at)) return at;
+    return null;
+  };
+  return [...document.querySelectorAll('article table')].map(table => {
+    const box = boxOf(table.parentElement);
+    if (!box) return {box: false};
+    const cue = box.previousElementSibling;
+    const state = {
+      box: true,
+      watched: box.hasAttribute('data-kb-scroll'),
+      nested: boxOf(box.parentElement) !== null,
+      overflows: box.scrollWidth > box.clientWidth + 1,
+      cue: !!cue && cue.classList.contains('kb-scroll-cue') && !cue.hidden
+           && cue.getBoundingClientRect().height > 0 && /scroll the table sideways/.test(cue.textContent),
+    };
+    const before = box.scrollLeft;
+    box.scrollLeft = box.scrollWidth;
+    const edge = box.getBoundingClientRect().left;
+    state.offsets = [...table.rows].filter(row => row.cells.length > 1)
+      .map(row => Math.round(row.cells[0].getBoundingClientRect().left - edge));
+    state.scrolled = box.scrollLeft > 0;
+    box.scrollLeft = before;
+    return state;
+  });
+}"""

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LANDED_JS, REPO_ROOT
+from browser_support import LANDED_JS, REPO_ROOT, TABLE_SCROLL_BOXES
 
 pytestmark = pytest.mark.browser
 
@@ -99,6 +99,36 @@ def test_the_history_page_opens_with_the_conclusions_that_moved_in_each_run(brow
     assert browsing.errors == []
 
 
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1280x800", "390x844"])
+def test_the_history_s_wide_tables_say_they_scroll_as_every_table_does(browsing, base_url, size) -> None:
+    """One scroll mechanism: each table of the history page scrolls in one box, the one
+    kb-scroll.js watches (no box of its own around it); a table wider than its box has the
+    line 'More columns: scroll the table sideways →' above it, and scrolled to its end it
+    keeps its first column in view; a table that fits has no such line."""
+    page = browsing.page
+    page.set_viewport_size(size)
+    page.goto(f"{base_url}/{HISTORY}")
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.querySelectorAll('[data-kb-scroll]').length > 0")
+    page.wait_for_timeout(100)  # the theme wraps the tables in a subscriber of its own
+    boxes = page.evaluate(TABLE_SCROLL_BOXES)
+    assert len(boxes) >= 5
+    assert all(box["box"] and box["watched"] and not box["nested"] for box in boxes), boxes
+    assert all(box["cue"] == box["overflows"] for box in boxes), boxes
+    wide = [box for box in boxes if box["overflows"]]
+    assert all(box["scrolled"] and all(abs(offset) <= 2 for offset in box["offsets"]) for box in wide), wide
+    if size == PHONE:
+        assert len(wide) == len(boxes)  # one column per run: none fits a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    cue = page.locator(".kb-history--moved .kb-scroll-cue")
+    if size == PHONE:
+        expect(cue).to_be_visible()
+        expect(cue).to_have_text("More columns: scroll the table sideways →")
+    page.evaluate("document.querySelector('.kb-history--moved').previousElementSibling.scrollIntoView()")
+    _shoot(page, f"napkin-history-scroll-{size['width']}.png")
+    assert browsing.errors == []
+
+
 def test_the_history_is_reached_from_the_system_page_and_the_nav(browsing, base_url) -> None:
     page = browsing.page
     page.set_viewport_size(LAPTOP)
@@ -120,8 +150,8 @@ def test_on_a_phone_neither_page_scrolls_sideways(browsing, base_url, path: str,
     assert overflow <= 0
     name = "changes" if path == CHANGES else "history"
     if name == "history":
-        # The wide tables scroll in their own box.
-        box = page.locator(".kb-history--moved").first
+        # The wide tables scroll in their own box (the theme's, which kb-scroll.js watches).
+        box = page.locator(".kb-history--moved .md-typeset__scrollwrap").first
         assert box.evaluate("el => el.scrollWidth > el.clientWidth")
         assert box.evaluate("el => getComputedStyle(el).overflowX") == "auto"
     _shoot(page, f"napkin-{name}-390-{scheme}.png")

@@ -348,6 +348,7 @@ def test_a_glossary_term_reaches_its_definition(browsing, base_url, width, heigh
     landing = re.compile(r"/glossary/\?h=afforded#conclusion-status-afforded$")
     expect(link).to_have_attribute("href", landing, timeout=15_000)
     expect(link.locator(".kb-search-snippet")).to_contain_text("no shipped path was shown to use it")
+    assert link.locator(".md-tag").all_inner_texts() == ["glossary"]  # what it is, as kbgen search says
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"search-glossary-{width}.png"))
     link.click()
@@ -365,6 +366,27 @@ def test_a_page_result_shows_its_snippet_once(browsing, base_url):
     link = page.locator(FIRST_LINK)
     expect(link).to_have_attribute("href", re.compile(r"/systems/status-matrix/\?h=status%20matrix$"))
     assert link.inner_text().count("How many conclusion-status fields") == 1
+    assert link.locator(".md-tag").all_inner_texts() == ["status matrix"]
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize(
+    ("query", "url", "tags"),
+    [
+        ("memory comparison", r"/comparisons/memory/", ["comparison"]),
+        ("oh-my-pi review", r"/systems/oh-my-pi/review/", [OMP, "review"]),
+    ],
+    ids=["comparison", "review"],
+)
+def test_a_generated_page_is_tagged_by_what_it_is(browsing, base_url, query, url, tags):
+    """The box tags a generated page's result as ``kbgen search`` does (its page type's
+    search kind), not as a hand-written 'page'."""
+    page = browsing.page
+    box = open_search(page, base_url)
+    box.press_sequentially(query, delay=30)
+    link = page.locator(FIRST_LINK)
+    expect(link).to_have_attribute("href", re.compile(url), timeout=15_000)
+    assert link.locator(".md-tag").all_inner_texts() == tags
     assert browsing.errors == []
 
 

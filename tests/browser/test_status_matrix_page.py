@@ -1,8 +1,8 @@
 """A reader of the status matrix of the shipped site, at 1280x800 and on a 390x844 phone:
 "which routes are only claimed, not wired?" Each count links to the line that lists the
-records it counts (by record kind, under their status field), the line exists and holds
-as many record links as the count says, and a table wider than its box says it scrolls
-and keeps its first column in view."""
+records it counts (by record kind, under their status field; for the per-field table, by
+status field alone), the line exists and holds as many record links as the count says,
+and a table wider than its box says it scrolls and keeps its first column in view."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ COUNT_LINKS = """() => [...document.querySelectorAll('.kb-counts td > a[href^="#
     count: Number(a.textContent),
     records: target ? target.querySelectorAll('a[href]').length : null,
     kind: target ? target.parentElement.closest('li[id]') !== null : null,
+    table: [...document.querySelectorAll('.kb-counts')].indexOf(a.closest('.kb-counts')),
   };
 })"""
 
@@ -62,6 +63,12 @@ def test_every_count_links_to_the_records_it_counts(size: str, base_url: str, br
     wrong = [link for link in links if link["records"] != link["count"]]
     assert wrong == []
     assert {link["kind"] for link in links} == {True, False}  # per system and per kind
+    # The per-field table's counts link too, each to a line of its own (a field's label is
+    # written on records of several kinds).
+    assert {link["table"] for link in links} == {0, 1, 2}
+    per_field = [link for link in links if link["table"] == 2]
+    assert all("-field-" in link["href"] for link in per_field)
+    assert len({link["href"] for link in per_field}) == len(per_field)
     assert browsing.errors == []
 
 

@@ -110,8 +110,8 @@ def test_hand_written_pages_are_searchable_by_section(site_index):
     pages = [entry for entry in site_index.entries if entry.kind == search.PAGE_KIND]
     assert {entry.url for entry in pages} >= {"", "#systems", "#reading-a-record", "authoring/"}
     assert all(entry.id == "" for entry in pages)
-    # A review is of one system; every other page is of none.
-    assert all((entry.system != "") == entry.url.endswith("/review/") for entry in pages)
+    assert not any(entry.url.startswith(("systems/", "glossary/", "comparisons/")) for entry in pages)
+    assert all(entry.system == "" for entry in pages)
     first = site_index.search("Authoring records")[0].entry
     assert (first.kind, first.url, first.label) == ("page", "authoring/", "Authoring records")
     assert site_index.search("lower-cased ID")[0].entry.url == "#reading-a-record"
@@ -121,30 +121,51 @@ def test_generated_pages_are_indexed_by_record_not_by_section(site_index):
     """The theme's sections of generated pages are dropped: records and the generator's own
     sections stand for them. Of the pages that hold no records, the generator indexes the
     sections itself: the reviews, the glossary, the status matrix, the comparisons."""
-    pages = {entry.url.partition("#")[0] for entry in site_index.entries if entry.kind == search.PAGE_KIND}
-    generated = {url for url in pages if url.startswith(("systems/", "glossary/", "comparisons/"))}
-    assert generated == {
-        "systems/",
-        "systems/status-matrix/",
-        "systems/oh-my-pi/review/",
-        "systems/instinctual-memory/review/",
-        "systems/napkin/review/",
-        "glossary/",
-        "comparisons/memory/",
+    kinds = search.page_kinds()
+    pages = {
+        (entry.url.partition("#")[0], entry.kind)
+        for entry in site_index.entries
+        if entry.kind in kinds and entry.url.startswith(("systems/", "glossary/", "comparisons/"))
     }
+    # Each is tagged by what it is (its page type's search kind), not 'page'.
+    assert pages == {
+        ("systems/", "systems"),
+        ("systems/status-matrix/", "status matrix"),
+        ("systems/oh-my-pi/review/", "review"),
+        ("systems/instinctual-memory/review/", "review"),
+        ("systems/napkin/review/", "review"),
+        ("glossary/", "glossary"),
+        ("comparisons/memory/", "comparison"),
+    }
+    # A review is of one system; every other page is of none.
+    assert all(
+        (entry.system != "") == (entry.kind == "review")
+        for entry in site_index.entries
+        if entry.kind in kinds
+    )
 
 
+@pytest.mark.usefixtures("shipped_index_once")
 def test_glossary_term_finds_its_definition(site_index, kbgen):
     """A vocabulary value reaches its glossary entry, in the box and in the terminal."""
     first = site_index.search("afforded")[0].entry
     assert (first.kind, first.label, first.url) == (
-        "page",
+        "glossary",
         "afforded",
         "glossary/#conclusion-status-afforded",
     )
     assert "no shipped path was shown to use it" in first.context
     hit = kbgen("search", "afforded", "--json", "--limit", "1").json()["hits"][0]
-    assert (hit["label"], hit["url"]) == ("afforded", "glossary/#conclusion-status-afforded")
+    assert (hit["kind"], hit["label"], hit["url"]) == (
+        "glossary",
+        "afforded",
+        "glossary/#conclusion-status-afforded",
+    )
+    line = kbgen("search", "afforded", "--limit", "1").out.splitlines()[0]
+    assert line.startswith("afforded (glossary)  glossary/#conclusion-status-afforded"), line
+    # --kind takes a generated page's kind as it takes a record's.
+    hits = kbgen("search", "matrix", "--kind", "status matrix", "--json").json()["hits"]
+    assert hits and {hit["kind"] for hit in hits} == {"status matrix"}
 
 
 def test_a_long_heading_line_is_read_in_one_pass():
@@ -156,11 +177,33 @@ def test_a_long_heading_line_is_read_in_one_pass():
     assert doc.entry.label == "Glossary" and doc.body.startswith("## { #a")
 
 
-def test_status_matrix_comparison_and_review_are_found(site_index):
-    assert site_index.search("status matrix")[0].entry.url == "systems/status-matrix/"
-    assert site_index.search("memory comparison")[0].entry.url == "comparisons/memory/"
+@pytest.mark.usefixtures("shipped_index_once")
+def test_status_matrix_comparison_and_review_are_found_and_tagged_alike_in_the_terminal(site_index, kbgen):
+    """Each generated page is tagged by what it is, the same in the site's index and in
+    ``kbgen search``."""
+    cases = [
+        ("status matrix", "systems/status-matrix/", "status matrix"),
+        ("memory comparison", "comparisons/memory/", "comparison"),
+        ("oh-my-pi review", "systems/oh-my-pi/review/", "review"),
+    ]
+    for query, url, kind in cases:
+        first = site_index.search(query)[0].entry
+        assert (first.url, first.kind) == (url, kind)
+        hit = kbgen("search", query, "--json", "--limit", "1").json()["hits"][0]
+        assert (hit["url"], hit["kind"]) == (url, kind)
     review = site_index.search("oh-my-pi review")[0].entry
     assert (review.label, review.system, review.url) == ("oh-my-pi — review", OMP, "systems/oh-my-pi/review/")
+
+
+def test_a_page_type_s_search_kind_tags_its_sections():
+    """One declaration: a page type's ``search_kind`` is what its sections are called."""
+    from generator.render.registry import GLOSSARY_PAGE, active_pages
+
+    assert active_pages().spec(GLOSSARY_PAGE).search_kind == "glossary"
+    found = search.markdown_page_documents("glossary.md", "# Glossary { #top }\n\ntext\n", "glossary")
+    assert [doc.entry.kind for doc in found] == ["glossary"]
+    assert search.page_kinds() >= {"page", "glossary", "status matrix", "comparison", "review", "systems"}
+    assert search.SECTION_KIND not in search.page_kinds()
 
 
 def test_page_sections_are_split_at_the_generators_headings():
@@ -181,9 +224,9 @@ def test_page_sections_are_split_at_the_generators_headings():
 
 
 def test_records_rank_before_pages_on_equal_scores(site_index):
-    kinds = [entry.kind for entry in site_index.entries]
-    first_page = kinds.index(search.PAGE_KIND)
-    assert search.PAGE_KIND not in kinds[:first_page] and set(kinds[first_page:]) == {search.PAGE_KIND}
+    pages = [entry.kind in search.page_kinds() for entry in site_index.entries]
+    first_page = pages.index(True)
+    assert not any(pages[:first_page]) and all(pages[first_page:])
 
 
 def test_page_sections_are_read_as_text_and_malformed_ones_skipped():

@@ -104,6 +104,41 @@ def test_deployment_uses_the_pages_artifact_actions_with_their_permissions() -> 
     assert workflow()["permissions"] == {"contents": "read"}
 
 
+def test_the_published_build_is_given_the_pages_address() -> None:
+    """Without a site URL the sitemap lists no page: the workflow gives the build its GitHub
+    Pages address (a project site: owner.github.io/repository/), which the script passes
+    to kbgen build as --site-url."""
+    env = workflow()["env"]
+    assert env["KBGEN_SITE_URL"] == (
+        "https://${{ github.repository_owner }}.github.io/${{ github.event.repository.name }}/"
+    )
+    build = next(step for step in steps("build") if "build" in step.get("run", "").split())
+    assert "env" not in build or "KBGEN_SITE_URL" not in build["env"]  # the workflow's own, for every step
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert '${KBGEN_SITE_URL:+--site-url "$KBGEN_SITE_URL"}' in script
+    assert 'site_url=os.environ["KBGEN_SITE_URL"]' in script  # the plain build compared gets it too
+
+
+@pytest.mark.slow
+def test_script_builds_a_sitemap_under_the_site_url_reproducibly(tmp_path: Path) -> None:
+    url = "https://example.github.io/analysis-kb/"
+    env = {
+        **os.environ,
+        "KBGEN_SITE_DIR": str(tmp_path / "site"),
+        "KBGEN_SITE_URL": url,
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+    result = subprocess.run(
+        ["bash", str(SCRIPT), "build", "reproducible"], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "gives the same bytes" in result.stdout
+    sitemap = (tmp_path / "site" / "sitemap.xml").read_text(encoding="utf-8")
+    locations = re.findall(r"<loc>([^<]*)</loc>", sitemap)
+    assert f"{url}systems/oh-my-pi/result/" in locations
+    assert len(locations) > 20 and all(location.startswith(url) for location in locations)
+
+
 def test_ci_run_runs_the_readmes_two_commands_through_the_script() -> None:
     ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "bash scripts/publish.sh install build linkcheck test" in ci
@@ -111,7 +146,10 @@ def test_ci_run_runs_the_readmes_two_commands_through_the_script() -> None:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert "python3 -m pip install -e . && kbgen build" in readme and "bash scripts/test.sh" in readme
     assert "install) python3 -m pip install --quiet --disable-pip-version-check -e . ;;" in script
-    assert 'build) kbgen build --site-dir "$SITE_DIR" ;;' in script
+    assert (
+        'build) kbgen build --site-dir "$SITE_DIR" ${KBGEN_SITE_URL:+--site-url "$KBGEN_SITE_URL"} ;;'
+        in script
+    )
     assert "test) bash scripts/test.sh ;;" in script
 
 

@@ -107,6 +107,7 @@ COUNTS_PAGE = PageSpec(
     view=counts_view,
     per_system=False,
     type_name="kb/types/record-counts.md",
+    search_kind="record counts",
 )
 
 
@@ -188,6 +189,20 @@ def test_new_pages_are_rendered(rendered: PipelineResult) -> None:
     assert "- [SRC-1](result.md#src-1)\n" in sources
     counts = rendered.pages["systems/record-counts.md"]
     assert "| [demo](demo/index.md) | " in counts
+
+
+def test_a_new_cross_system_page_is_searchable_under_its_own_kind(rendered: PipelineResult) -> None:
+    """Its spec's search_kind is what search calls its sections; the built-in pages keep theirs."""
+    from generator.outputs.search import generated_page_documents, page_kinds
+
+    found = generated_page_documents(rendered.graphs, rendered.pages)
+    kinds = {doc.entry.url: doc.entry.kind for doc in found}
+    assert kinds["systems/record-counts/"] == "record counts"
+    assert kinds["glossary/"] == "glossary" and kinds["systems/status-matrix/"] == "status matrix"
+    assert "record counts" in page_kinds()
+    assert "record counts" not in {
+        spec.search_kind for spec in PAGES.specs
+    }  # the built-in registry untouched
 
 
 def test_new_page_is_listed_among_the_artifacts(rendered: PipelineResult) -> None:

@@ -251,6 +251,35 @@ def test_status_matrix_splits_each_count_by_record_kind_and_lists_the_records(de
     )
 
 
+def test_status_matrix_per_field_counts_link_to_a_line_of_the_records_they_count(
+    demo: PipelineResult,
+) -> None:
+    """A field's label is written on records of several kinds ('implementation conclusion
+    status' on a component, an object and a route): each non-zero count of the per-field table
+    links to a line of its own that lists exactly the records it counts; a zero links nowhere."""
+    matrix = demo.pages["systems/status-matrix.md"]
+    by_field = matrix[matrix.index("## By status field") : matrix.index("## Records by status {")]
+    rows = [line for line in by_field.splitlines() if line.startswith("| [Demo agent](demo/index.md) | ")]
+    links = [(int(count), href) for row in rows for count, href in re.findall(r"\[(\d+)\]\(#([^)]+)\)", row)]
+    assert len(links) == 5
+    assert (
+        "| 0 | 0 | 0 | 0 | [1](#status-demo-field-implementation-conclusion-status-afforded) | " in by_field
+    )
+    for count, anchor in links:
+        opening = f'<li id="{anchor}">'
+        assert matrix.count(opening) == 1, anchor
+        line = matrix[matrix.index(opening) :]
+        line = line[: line.index("</li>")]
+        assert len(re.findall(r"<a href=", line)) == count, line
+    wired = matrix[matrix.index('<li id="status-demo-field-implementation-conclusion-status-wired">') :]
+    assert wired[: wired.index("</li>")] == (
+        '<li id="status-demo-field-implementation-conclusion-status-wired">wired (3): '
+        '<a href="../demo/result/#cmp-1" title="Agent loop">CMP-1</a>, '
+        '<a href="../demo/result/#obj-1" title="Conversation history">OBJ-1</a>, '
+        '<a href="../demo/result/#rte-1" title="Prompt → answer">RTE-1</a>'
+    )
+
+
 # ---------------------------------------------------------------- escape()
 
 LITERAL_TEXTS = [

@@ -19,7 +19,7 @@ import generator.site.render_out
 from generator.cli.main import main
 from generator.mkdocs.site_manifest import PIN_KEY, front_matter, sha256
 from generator.pipeline import run_pipeline
-from generator.site.render_out import RENDER_MARKER, Rendered
+from generator.site.render_out import MERMAID_SCRIPT, RENDER_MARKER, Rendered, with_mermaid
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -99,6 +99,68 @@ def test_standalone_config_needs_no_plugin(shipped: Path) -> None:
     for asset in [*config["extra_css"], *config["extra_javascript"]]:
         assert (docs / asset).is_file(), asset
     assert (shipped / RENDER_MARKER).is_file()
+
+
+def test_no_page_loads_mermaid_unless_it_draws_a_map_or_a_diagram(shipped: Path) -> None:
+    """Mermaid (3.6 MB) is in no page's scripts as a whole, as in a build: a page with a route
+    map has kb-maps.js fetch it from beside itself when a map nears the viewport, and no
+    shipped page has a mermaid fence, so no page names it."""
+    config = _config(shipped)
+    assert MERMAID_SCRIPT not in config["extra_javascript"]
+    assert "assets/javascripts/kb-maps.js" in config["extra_javascript"]
+    docs = shipped / "docs"
+    assert (docs / MERMAID_SCRIPT).is_file()  # still shipped, for the pages that fetch it
+    pages = {
+        path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8") for path in docs.rglob("*.md")
+    }
+    assert [path for path, text in pages.items() if "mermaid-" in text and "<script" in text] == []
+    with_maps = [path for path, text in pages.items() if 'class="kb-map"' in text]
+    assert "systems/oh-my-pi/index.md" in with_maps
+    # kb-maps.js names the file the render ships, relative to its own folder.
+    maps_js = (docs / "assets" / "javascripts" / "kb-maps.js").read_text(encoding="utf-8")
+    beside = MERMAID_SCRIPT.removeprefix("assets/javascripts/")
+    assert f'var MERMAID = "{beside}";' in maps_js
+    main_html = (REPO_ROOT / "overrides" / "main.html").read_text(encoding="utf-8")
+    assert f"'{MERMAID_SCRIPT}'" in main_html
+
+
+@pytest.mark.parametrize(
+    ("url", "address"),
+    [
+        ("", MERMAID_SCRIPT),
+        ("guide/", f"../{MERMAID_SCRIPT}"),
+        ("notes/diagrams/", f"../../{MERMAID_SCRIPT}"),
+    ],
+)
+def test_a_page_with_a_mermaid_fence_loads_mermaid_itself(url: str, address: str) -> None:
+    page = "# Flow\n\n```mermaid\nflowchart LR\n  A --> B\n```\n"
+    assert with_mermaid(page, url) == f'{page.rstrip()}\n\n<script src="{address}"></script>\n'
+    tilde = "Text\n\n~~~~ mermaid\nflowchart LR\n~~~~\n"
+    assert with_mermaid(tilde, url).endswith(f'<script src="{address}"></script>\n')
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "# Plain\n\nNo diagram.\n",
+        "```python\nmermaid = 1\n```\n",
+        "Mermaid draws the maps: ```mermaid``` in a sentence is no fence.\n",
+        "```mermaidx\n```\n",
+    ],
+    ids=["plain", "other-fence", "inline", "other-name"],
+)
+def test_a_page_without_a_mermaid_fence_is_left_as_it_is(page: str) -> None:
+    assert with_mermaid(page, "guide/") == page
+
+
+def test_a_hand_page_with_a_mermaid_fence_loads_mermaid_in_the_render(project: Path, kbgen: Any) -> None:
+    (project / "kb" / "flows.md").write_text("# Flows\n\n```mermaid\nflowchart LR\n  A --> B\n```\n")
+    assert kbgen("render", "--out", "out").code == 0
+    docs = project / "out" / "docs"
+    page = (docs / "flows.md").read_text(encoding="utf-8")
+    assert page.endswith(f'<script src="../{MERMAID_SCRIPT}"></script>\n')
+    assert (docs / MERMAID_SCRIPT).is_file()
+    assert "mermaid-" not in (docs / "authoring.md").read_text(encoding="utf-8")
 
 
 def test_a_render_replaces_the_previous_one(shipped: Path, tmp_path: Path) -> None:

@@ -4,8 +4,10 @@
  * list of its nodes as links (`[data-kb-node]`: the node's key, the record's href, its
  * ID and full label). The vendored Mermaid (3.6 MB) is fetched only when a map comes
  * near the viewport: overrides/main.html names it on pages that have a map
- * (`script[data-kb-mermaid]`, an inert element: no id, so the page's anchors are its content's alone), and a page whose mermaid fence needs it at load has
- * it already. Mermaid draws the source into the page, with `securityLevel: "strict"`;
+ * (`script[data-kb-mermaid]`, an inert element: no id, so the page's anchors are its
+ * content's alone); where nothing names it (`kbgen render`'s pages, built without the
+ * theme override) it is the file MERMAID beside this script; a page whose mermaid fence
+ * needs it at load has it already. Mermaid draws the source into the page, with `securityLevel: "strict"`;
  * then each drawn node is wrapped in an SVG link taken from the list, its full label as
  * the link's title (shown on hover). No link comes from the Mermaid source: it has no
  * `click` line, and its labels hold no markup. A map is never drawn smaller than
@@ -26,6 +28,10 @@
   // Mermaid is fetched when a map is this near the viewport, so that it is drawn by the
   // time the reader scrolls to it.
   var NEAR = "600px 0px";
+  // The vendored Mermaid, relative to this script (generator/site/render_out.py's
+  // MERMAID_SCRIPT, overrides/main.html's mermaid_src).
+  var MERMAID = "vendor/mermaid-11.17.2.min.js";
+  var OWN_ADDRESS = document.currentScript ? document.currentScript.src : "";
 
   function settings() {
     var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
@@ -148,7 +154,7 @@
   }
 
   // The vendored Mermaid, once: already there (a mermaid fence's page loads it), or
-  // fetched from the address overrides/main.html gives.
+  // fetched from the address overrides/main.html gives, else from beside this script.
   function loadMermaid() {
     if (typeof window.mermaid !== "undefined") return Promise.resolve();
     if (loading) return loading;
@@ -156,6 +162,7 @@
       // A script element: no heading's anchor can stand in for it.
       var named = document.querySelector('script[data-kb-mermaid][type="text/plain"]');
       var address = named ? named.getAttribute("data-src") : null;
+      if (!address && OWN_ADDRESS) address = new URL(MERMAID, OWN_ADDRESS).href;
       if (!address) throw new Error("no Mermaid on this page");
       return new Promise(function (resolve, reject) {
         var script = document.createElement("script");

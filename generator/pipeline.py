@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from generator.check import (
     CheckedSystem,
@@ -103,6 +103,13 @@ class PerGraph(Generic[T]):
             kept[id(graph)] = found if fresh and found is not None else (graph, self._compute(graph))
         self._kept = kept
         return [kept[id(graph)][1] for graph in graphs]
+
+    def compute(self, graph: SystemGraph) -> T:
+        return self._compute(graph)
+
+    def keep(self, graph: SystemGraph, value: T) -> None:
+        """A value computed elsewhere (a forked worker of ``render_systems``) for the graph."""
+        self._kept[id(graph)] = (graph, value)
 
 
 @dataclass
@@ -261,39 +268,59 @@ def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, 
 
 
 _forked_graphs: list[SystemGraph] = []  # what forked workers render, by index (inherited, not sent)
+_forked_alongside: Sequence[PerGraph[Any]] = ()  # the values they compute beside the pages
 
 
-def _render_forked(index: int) -> dict[str, str]:
-    return render_system(_forked_graphs[index])
+def _render_forked(index: int) -> tuple[dict[str, str], list[Any]]:
+    graph = _forked_graphs[index]
+    return render_system(graph), [memo.compute(graph) for memo in _forked_alongside]
 
 
-def render_systems(graphs: list[SystemGraph]) -> list[dict[str, str]]:
+def render_systems(
+    graphs: list[SystemGraph], alongside: Sequence[PerGraph[Any]] = ()
+) -> list[dict[str, str]]:
     """Each system's pages, in the order of ``graphs``.
 
     A KB of ``PARALLEL_FROM`` systems or more is rendered by ``WORKERS`` forked processes,
-    which inherit the graphs (nothing is pickled but the pages they send back); the
-    first system is rendered here first, so the workers inherit the compiled templates.
+    which inherit the graphs (nothing is pickled but what they send back); the first
+    system is rendered here first, so the workers inherit the compiled templates. The
+    workers also compute, for each graph, the value of each ``alongside`` (the record index
+    and export parts of a build's later steps), which are kept in them for those steps.
     A process with other threads running is not forked (a lock one of them held would
-    stay held in the child): it renders one system after the other.
+    stay held in the child): it renders one system after the other, and the later steps
+    compute their values themselves.
     """
     forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
     if len(graphs) < PARALLEL_FROM or not forkable:
         return [render_system(graph) for graph in graphs]
+    global _forked_alongside
     first = render_system(graphs[0])
     _forked_graphs[:] = graphs
+    _forked_alongside = alongside
     try:
         with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
             rest = pool.map(_render_forked, range(1, len(graphs)), chunksize=1)
     finally:
         _forked_graphs.clear()
-    return [first, *rest]
+        _forked_alongside = ()
+    for graph, (_, values) in zip(graphs[1:], rest, strict=True):
+        for memo, value in zip(alongside, values, strict=True):
+            memo.keep(graph, value)
+    return [first, *(pages for pages, _ in rest)]
 
 
-def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | None = None) -> PipelineResult:
+def run_pipeline(
+    records: Path,
+    base: Path | None = None,
+    cache: SystemCache | None = None,
+    alongside: Sequence[PerGraph[Any]] = (),
+) -> PipelineResult:
     """Check every system; link and render pages only when no system has errors.
 
     With a ``cache``, only systems whose folder changed are loaded, checked, linked and
-    rendered again; the cross-system pages are always rendered from every system.
+    rendered again; the cross-system pages are always rendered from every system. A build
+    may hand ``alongside`` the per-system values its later steps need: where systems are
+    rendered in forked workers, the workers compute them too.
     """
     result, stages = _checked(records, base, cache)
     if result.errors:
@@ -303,7 +330,7 @@ def run_pipeline(records: Path, base: Path | None = None, cache: SystemCache | N
         pages: dict[str, str] = {}
         graphs = [_graph(system, stages.get(id(system)), runs.get(id(system))) for system in result.systems]
         if cache is None:  # a build: every system is rendered, on both cores when there are many
-            rendered = render_systems(graphs)
+            rendered = render_systems(graphs, alongside)
         else:  # a rebuild while serving: the systems an edit changed, one by one
             rendered = [
                 _system_pages(graph, stages.get(id(system)))

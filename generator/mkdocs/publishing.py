@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from generator.check.report import capped
 from generator.diagnostics import Diagnostic
 from generator.mkdocs.macros import MacroProblems, RecordMacros
 from generator.mkdocs.nav import expand_nav
-from generator.pipeline import PipelineResult, SystemCache, run_pipeline
+from generator.pipeline import PerGraph, PipelineResult, SystemCache, run_pipeline
 
 log = logging.getLogger("mkdocs.plugins.kb-records")
 
@@ -92,12 +92,19 @@ class RecordPublisher:
         self.last_good: PipelineResult | None = None  # serve: the last clean result
         self.macro_problems = MacroProblems()
 
-    def publish(self, records: Path, cache: SystemCache | None, max_diagnostics: int) -> PipelineResult:
-        """Check the records and choose what this build publishes; raises when nothing can be."""
+    def publish(
+        self,
+        records: Path,
+        cache: SystemCache | None,
+        max_diagnostics: int,
+        alongside: Sequence[PerGraph[Any]] = (),
+    ) -> PipelineResult:
+        """Check the records and choose what this build publishes; raises when nothing can be.
+        ``alongside``: the per-system values the build's later steps need (``run_pipeline``)."""
         if not records.is_dir():
             return self._fallback([f"kb-records: records folder {records} does not exist"])
         # Diagnostics name files relative to the working folder, as kbgen check does.
-        self.result = run_pipeline(records, cache=cache)
+        self.result = run_pipeline(records, cache=cache, alongside=alongside)
         warnings = [d for d in self.result.diagnostics if d.severity.value == "warning"]
         for line in located_lines(warnings, max_diagnostics):
             log.info(line)

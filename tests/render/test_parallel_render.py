@@ -47,12 +47,22 @@ def recorded(method):
     contexts.append(method)
     return get_context(method)
 pipeline.multiprocessing.get_context = recorded
-parallel = pipeline.run_pipeline(records, base=records.parent)
+from generator.outputs.export import export_memo
+from generator.outputs.search import site_index_memo
+index, export = site_index_memo(), export_memo()
+parallel = pipeline.run_pipeline(records, base=records.parent, alongside=(index, export))
+# What the workers computed beside the pages is kept: asked for, nothing is computed again.
+def never(graph):
+    raise AssertionError("computed again")
+index._compute = export._compute = never
+kept_index, kept_export = index.values(parallel.graphs[1:]), export.values(parallel.graphs[1:])
 pipeline.PARALLEL_FROM += 1
 serial = pipeline.run_pipeline(records, base=records.parent)
 print(json.dumps({
     "contexts": contexts,
     "same": list(parallel.pages.items()) == list(serial.pages.items()),
+    "same_alongside": kept_index == site_index_memo().values(serial.graphs[1:])
+    and kept_export == export_memo().values(serial.graphs[1:]),
     "slugs": [graph.slug for graph in parallel.graphs],
     "pages": len(parallel.pages),
 }))
@@ -72,6 +82,7 @@ def test_forked_workers_render_the_pages_one_by_one_rendering_makes(many_systems
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["contexts"] == ["fork"]
     assert found["same"] is True
+    assert found["same_alongside"] is True  # the record index and export parts
     assert found["slugs"] == [f"demo-{n}" for n in range(PARALLEL_FROM)]
     assert found["pages"] > PARALLEL_FROM
 

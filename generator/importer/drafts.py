@@ -18,7 +18,7 @@ from generator.importer.recognisers.guarantee import guarantee_clause
 from generator.importer.recognisers.supersession import superseded_by
 from generator.model import kinds
 from generator.model.files import list_models
-from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
+from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, field_titles, split_status
 from generator.model.vocab import GuaranteeStrength
 
 # Fields that open a record: prose after them is still its body, not its remarks.
@@ -40,6 +40,19 @@ class Draft:
     # A route's labelled fields as written ((field, label, value), in order): kept as fields
     # only when all seven are there, else returned to the prose (a narrative route).
     route_fields: list[tuple[str, str, str]] = field(default_factory=list)
+    # The labels the document wrote for fields, where they differ from the fields' titles
+    # (field → label), so the page shows each field as written.
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def note_label(self, name: str, written: str) -> None:
+        """The document labelled the field ``name`` ``written``: kept when it is not the
+        field's title (a record of a kind whose model keeps no labels keeps none)."""
+        model = list_models()[self.list_key]
+        if not issubclass(model, RecordBase):
+            return
+        written = " ".join(written.split())
+        if written and field_titles(model).get(name, written) != written:
+            self.labels.setdefault(name, written)
 
     def add_prose(self, text: str, item: bool = False) -> None:
         """Prose of the record: its body until a structured field was seen, its remarks after.
@@ -77,6 +90,7 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         if route_field:
             draft.data.setdefault("fields", {})[route_field] = labelled.value
             draft.route_fields.append((route_field, labelled.label, labelled.value))
+            draft.note_label(route_field, labelled.label)
             draft.text_fields.append(labelled.value)
             draft.structured = True
             return True
@@ -95,6 +109,7 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         # the status is read from (a claim's 'Conclusion status: claimed. Its table …').
         return False
     draft.set(name, labelled.value)
+    draft.note_label(name, labelled.label)
     if name not in LEAD_FIELDS:
         draft.structured = True
     return True
@@ -125,6 +140,8 @@ def _narrative_route(draft: Draft) -> None:
     ):
         return
     del draft.data["fields"]
+    for name in fields:
+        draft.labels.pop(name, None)
     written = [f"{label}: {value}" for _, label, value in draft.route_fields]
     draft.prose_after[:0] = written
     draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
@@ -187,6 +204,8 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
             named.setdefault(status_label_of(label), value)
         draft.data["statuses"] = named
     _status_field_lines(draft)
+    if draft.labels:
+        draft.data["labels"] = dict(draft.labels)
     if prose_statuses and "id" in draft.data and "superseded_by" not in draft.data:
         # Read from the record's text, which is kept as written (as its statuses are).
         replacing = superseded_by(str(draft.data["id"]), draft.data.get("label"), text)

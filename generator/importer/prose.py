@@ -263,6 +263,9 @@ class ProseWalker:
         name = field_of(draft.list_key, header)
         source = kinds.list_has_role(draft.list_key, kinds.Role.EVIDENCE_SOURCE)
         if source and name is not None and source_cell(draft, name, cell):
+            draft.note_label(name, header)
+            if name == "access_gaps":
+                draft.note_label("gap", header)  # the column fills the source's gaps
             return
         if name is None or name in draft.data or name == "evidence":
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
@@ -271,6 +274,7 @@ class ProseWalker:
         if name == "revision":
             cell = revision_value(cell)
         draft.set(name, cell)
+        draft.note_label(name, header)
         status_field = status_stated_first(draft.list_key, name)
         if status_field is not None:
             first = cell.split(".")[0].strip().lower()

@@ -5,10 +5,12 @@ annotations and amendments."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AnyUrl,
+    BaseModel,
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
@@ -19,7 +21,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
+from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text, WrittenTitle
 from generator.model.meta import Display
 from generator.model.url_policy import LinkPolicy, is_git_host, link_policy
 from generator.model.vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
@@ -184,6 +186,24 @@ class RecordBase(Strict):
         default=None,
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",
     )
+    labels: Annotated[dict[str, WrittenTitle], Display("hidden")] = Field(
+        default_factory=dict,
+        description="The labels the document wrote for the record's fields where they differ from "
+        "the fields' titles, by field name (a field of the record or of its entries, e.g. "
+        "'form: Representational form', 'selection_predicate: Selection'); the page shows "
+        "each field under its label as written.",
+    )
+
+    @field_validator("labels", mode="after")
+    @classmethod
+    def _labels_name_fields(cls, value: dict[str, str]) -> dict[str, str]:
+        titles = field_titles(cls)
+        for name in value:
+            if name not in titles:
+                raise PydanticCustomError(
+                    "label_field", "'{name}' names no field of the record", {"name": name}
+                )
+        return value
 
     @field_validator("statuses", mode="after")
     @classmethod
@@ -225,6 +245,31 @@ class RecordBase(Strict):
     def shown_label(self) -> str | None:
         """The label, else the stand-in (see ``standin_label``)."""
         return self.label or self.standin_label()
+
+
+@cache
+def field_titles(model: type[BaseModel]) -> dict[str, str]:
+    """Each field a record's ``labels`` may name, with its title: the fields its kind
+    declares beyond those every record has, and those of the entries they hold (a source's
+    layers, a route's labelled fields), the kind's own first. Read once per model."""
+    titles: dict[str, str] = {}
+    nested: list[type[BaseModel]] = []
+    for name, info in model.model_fields.items():
+        if name in RecordBase.model_fields:
+            continue
+        titles[name] = info.title or name
+        nested.extend(_entry_models(info.annotation))
+    for entry in nested:
+        for name, info in entry.model_fields.items():
+            titles.setdefault(name, info.title or name)
+    return titles
+
+
+def _entry_models(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field's type holds: ``X``, ``X | None``, ``list[X]`` (one level)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in get_args(annotation) for model in _entry_models(arg)]
 
 
 class EvidenceLayerEntry(Strict):

@@ -288,6 +288,8 @@ def test_a_document_declaring_decisions_imports_into_decision_records(
                 "label": "Keep the loop",
                 "decision": "Keep RTE-1 as the only read-back.",
                 "outcome": "wired",
+                # The column's header as written, where it is not the field's title.
+                "labels": {"decision": "Decision made"},
             },
         ]
     }

@@ -23,9 +23,17 @@ from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
 from generator.importer.reconciliation import typed_paragraph
-from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
+from generator.importer.tables import (
+    generic_table,
+    is_id,
+    typed_kind,
+    typed_kind_of_words,
+    typed_table,
+    written_headers,
+)
 from generator.model import kinds
 from generator.model.prose import ROW_TYPES
+from generator.model.records import LIMITATION_COLUMNS
 
 KB602 = Rule(
     "KB602",
@@ -50,6 +58,8 @@ class ProseWalker:
         self.amendments: list[dict[str, Any]] = []
         self.last_amendment: dict[str, Any] | None = None
         self.limitations_as_table = False
+        # The limitations table's header as written, where it is not the page's titles.
+        self.limitation_headers: list[str] | None = None
 
     def section(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -190,7 +200,7 @@ class ProseWalker:
             if not self.limitations_as_table:
                 return []
         kind = typed_kind(header)
-        typed = typed_table(kind, data) if kind else None
+        typed = typed_table(kind, data, header) if kind else None
         table = typed or generic_table(header, data)
         skip = provenance_columns(kind)
         for row in data:
@@ -295,6 +305,8 @@ class ProseWalker:
             )
             self.limitations_as_table = True
             return
+        if [field_of("limitations", name) for name in header] == list(LIMITATION_COLUMNS):
+            self.limitation_headers = written_headers(header, list(LIMITATION_COLUMNS.values()))
         for row in rows:
             draft = Draft("limitations", {}, row.line, 1)
             for name, cell in zip(header, row.cells, strict=False):

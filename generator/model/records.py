@@ -536,6 +536,17 @@ class Limitation(Strict):
     resolving_evidence: Text | None = Field(default=None, description="Evidence that would resolve it.")
 
 
+# The limitations table's columns: each limitation field and its header on the page (a
+# result's limitations section may keep the headers its document wrote instead).
+LIMITATION_COLUMNS: dict[str, str] = {
+    "title": "Limitation",
+    "affected": "Affected records",
+    "inspected_boundary": "Inspected boundary",
+    "prevents": "Conclusion prevented",
+    "resolving_evidence": "Resolving evidence",
+}
+
+
 class Supplied(Strict):
     """A record declared in another member of the same analysis set, cited here."""
 

@@ -169,9 +169,9 @@ def test_the_comparison_page_shows_the_extra_axes_and_the_basis_per_axis(pipelin
 # What of the result does not read on the pages as the document writes it, and why: the
 # importer's accepted differences (docs/importing.md).
 ACCEPTED = {
-    # Column headers the record model names by its own field titles.
+    # The source register's ID column, whose header no field shows (a source is headed by
+    # its ID).
     (231, "Source ID"),
-    (1081, "Affected IDs"),
     # An evidence-layer cell: the layer as its vocabulary value, the rest as its note.
     (234, "Doctrine/design, with README performance assertions kept as attributed claims"),
     # Route fields in the earlier route contract's wording (the run's contract), each under

@@ -43,6 +43,8 @@ class Draft:
     # The labels the document wrote for fields, where they differ from the fields' titles
     # (field → label), so the page shows each field as written.
     labels: dict[str, str] = field(default_factory=dict)
+    # The route fields written after '; ' on the line of the field before them.
+    same_line: list[str] = field(default_factory=list)
 
     def note_label(self, name: str, written: str) -> None:
         """The document labelled the field ``name`` ``written``: kept when it is not the
@@ -88,6 +90,11 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         if route_field and route_field in draft.data.get("fields", {}):
             return False  # stated twice: the second stays prose as written
         if route_field:
+            before = draft.route_fields[-1][0] if draft.route_fields else None
+            if labelled.after_semicolon and before is not None and _next_in_order(before) == route_field:
+                # 'Immediate return: …; later read-back: …': shown on the line it was written on
+                # (the page lists the fields in the model's order, so only the field after it).
+                draft.same_line.append(route_field)
             draft.data.setdefault("fields", {})[route_field] = labelled.value
             draft.route_fields.append((route_field, labelled.label, labelled.value))
             draft.note_label(route_field, labelled.label)
@@ -113,6 +120,13 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
     if name not in LEAD_FIELDS:
         draft.structured = True
     return True
+
+
+def _next_in_order(route_field: str) -> str | None:
+    """The route's labelled field after this one, in the model's order."""
+    names = list(ROUTE_FIELD_LABELS)
+    index = names.index(route_field)
+    return names[index + 1] if index + 1 < len(names) else None
 
 
 def _guarantee(draft: Draft, value: str) -> bool:
@@ -142,6 +156,7 @@ def _narrative_route(draft: Draft) -> None:
     del draft.data["fields"]
     for name in fields:
         draft.labels.pop(name, None)
+    draft.same_line.clear()
     written = [f"{label}: {value}" for _, label, value in draft.route_fields]
     draft.prose_after[:0] = written
     draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
@@ -206,6 +221,8 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
     _status_field_lines(draft)
     if draft.labels:
         draft.data["labels"] = dict(draft.labels)
+    if draft.same_line:
+        draft.data["same_line"] = list(draft.same_line)
     if prose_statuses and "id" in draft.data and "superseded_by" not in draft.data:
         # Read from the record's text, which is kept as written (as its statuses are).
         replacing = superseded_by(str(draft.data["id"]), draft.data.get("label"), text)

@@ -29,7 +29,8 @@ class Shown:
     """One field as shown: its label, how it is rendered and its value.
 
     For ``entries`` the value is a list of entries, each a list of ``Shown`` parts;
-    for ``labelled-list`` a list of ``Shown`` (one per sub-field, value None when unset).
+    for ``labelled-list`` a list of lines, each a list of ``Shown`` (a sub-field, value None
+    when unset, then those the document wrote on its line after '; ').
     """
 
     label: str
@@ -87,10 +88,14 @@ def _shown(record: RecordBase, name: str, info: FieldInfo, rendering: Rendering)
     if rendering == "entries":
         value = [_parts(entry, labels) for entry in value]
     elif rendering == "labelled-list":
-        value = [
-            Shown(labels.get(sub_name, sub.title or sub_name), "text", getattr(value, sub_name))
-            for sub_name, sub in type(value).model_fields.items()
-        ]
+        lines: list[list[Shown]] = []
+        for sub_name, sub in type(value).model_fields.items():
+            shown = Shown(labels.get(sub_name, sub.title or sub_name), "text", getattr(value, sub_name))
+            if sub_name in record.same_line and lines:
+                lines[-1].append(shown)  # written on the line of the field before it
+            else:
+                lines.append([shown])
+        value = lines
     return Shown(labels.get(name, info.title or name), rendering, value)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import (
     AnyUrl,
@@ -205,6 +205,26 @@ class RecordBase(Strict):
                 )
         return value
 
+    same_line: Annotated[list[str], Display("hidden")] = Field(
+        default_factory=list,
+        description="The labelled fields (a route's) the document wrote on the line of the field "
+        "before them, in a clause after '; ' ('Immediate return: …; later read-back: …'), by "
+        "field name; the page shows each on that field's line, as written.",
+    )
+
+    @field_validator("same_line", mode="after")
+    @classmethod
+    def _same_line_names_listed_fields(cls, value: list[str]) -> list[str]:
+        listed = listed_fields(cls)
+        for name in value:
+            if name not in listed:
+                raise PydanticCustomError(
+                    "same_line_field", "'{name}' names no labelled field of the record", {"name": name}
+                )
+        if len(set(value)) != len(value):
+            raise PydanticCustomError("same_line_twice", "a field is named twice", {})
+        return value
+
     @field_validator("statuses", mode="after")
     @classmethod
     def _one_label_per_field(cls, value: dict[str, QualifiedStatus]) -> dict[str, QualifiedStatus]:
@@ -263,6 +283,20 @@ def field_titles(model: type[BaseModel]) -> dict[str, str]:
         for name, info in entry.model_fields.items():
             titles.setdefault(name, info.title or name)
     return titles
+
+
+@cache
+def listed_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of the sub-models a record holds as one value each, shown as one list of
+    labelled fields (a route's ``fields``)."""
+    return frozenset(
+        name
+        for field, info in model.model_fields.items()
+        if field not in RecordBase.model_fields and get_origin(info.annotation) not in (list, dict)
+        for entry in _entry_models(info.annotation)
+        if entry is not QualifiedStatus  # one value, written as one phrase
+        for name in entry.model_fields
+    )
 
 
 def _entry_models(annotation: Any) -> list[type[BaseModel]]:

@@ -174,19 +174,6 @@ ACCEPTED = {
     (231, "Source ID"),
     # An evidence-layer cell: the layer as its vocabulary value, the rest as its note.
     (234, "Doctrine/design, with README performance assertions kept as attributed claims"),
-    # Route fields in the earlier route contract's wording (the run's contract), each under
-    # its label as written: two fields a clause after '; ' states are two fields.
-    (479, "Selection: tool identity/tier, effective args and override; expiry: call completion"),
-    (
-        522,
-        "Immediate return: runtime registration/command result; later read-back: loaded configuration on "
-        "future startup and injected messages on later turns",
-    ),
-    (
-        522,
-        "Selector: configured discovery paths and runtime calls; expiry: reload/disposal or removal, "
-        "not content truth",
-    ),
     # A quotation kept as prose with its attribution: its template string's backticks
     # read as a code span.
     (412, "`INSERT INTO graph_edges (source, target, edge_type, weight, timestamp)"),

@@ -26,7 +26,7 @@ def _labels_shown(record: Component | Route | Source) -> dict[str, object]:
     shown: dict[str, object] = {}
     for item in record_fields(record) + record_fields(record, after_body=True):
         if item.rendering == "labelled-list":
-            shown.update({sub.label: sub.value for sub in item.value})
+            shown.update({sub.label: sub.value for line in item.value for sub in line})
         elif item.rendering == "entries":
             shown.update({part.label: part.value for entry in item.value for part in entry})
         else:
@@ -117,3 +117,30 @@ def test_the_limitations_section_keeps_one_header_per_limitation_field() -> None
     assert LimitationsSection(headers=headers).headers == headers
     with pytest.raises(ValidationError, match="4 headers for a table of 5 columns"):
         LimitationsSection(headers=headers[:4])
+
+
+def test_a_field_written_after_semicolon_is_shown_on_the_line_of_the_field_before() -> None:
+    route = Route(
+        id="RTE-1",
+        fields=_FIELDS,
+        labels={"later_read_back": "later read-back"},
+        same_line=["later_read_back"],
+    )
+    (listed,) = [item for item in record_fields(route, after_body=True) if item.rendering == "labelled-list"]
+    lines = [[(sub.label, sub.value) for sub in line] for line in listed.value]
+    assert len(lines) == 6
+    assert lines[0] == [("Immediate return", "the note"), ("later read-back", "the next run")]
+    assert Route(id="RTE-1", fields=_FIELDS).same_line == []
+
+
+@pytest.mark.parametrize(
+    ("same_line", "error"),
+    [
+        pytest.param(["progression"], "'progression' names no labelled field", id="not-a-listed-field"),
+        pytest.param(["colour"], "'colour' names no labelled field", id="no-such-field"),
+        pytest.param(["later_read_back", "later_read_back"], "a field is named twice", id="twice"),
+    ],
+)
+def test_same_line_names_each_labelled_field_once(same_line: list[str], error: str) -> None:
+    with pytest.raises(ValidationError, match=error):
+        Route(id="RTE-1", progression="read", fields=_FIELDS, same_line=same_line)

@@ -12,6 +12,7 @@ from pydantic import (
     AnyUrl,
     BaseModel,
     Field,
+    GetJsonSchemaHandler,
     ModelWrapValidatorHandler,
     PrivateAttr,
     WithJsonSchema,
@@ -19,7 +20,8 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text, WrittenTitle
 from generator.model.meta import Display
@@ -225,6 +227,35 @@ class RecordBase(Strict):
             raise PydanticCustomError("same_line_twice", "a field is named twice", {})
         return value
 
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The editor schema names the fields each kind's ``labels`` and ``same_line`` may
+        name (so the editor completes and checks them), from the same tables as validation."""
+        schema = handler(core_schema)
+        properties = handler.resolve_ref_schema(schema).get("properties", {})
+        if "labels" in properties:
+            properties["labels"] = {
+                **properties["labels"],
+                "properties": {
+                    name: {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": f"The label written for '{title}'.",
+                    }
+                    for name, title in field_titles(cls).items()
+                },
+                "additionalProperties": False,
+            }
+        if "same_line" in properties:
+            listed = sorted(listed_fields(cls))
+            properties["same_line"] = {
+                **properties["same_line"],
+                **({"items": {"enum": listed}, "uniqueItems": True} if listed else {"maxItems": 0}),
+            }
+        return schema
+
     @field_validator("statuses", mode="after")
     @classmethod
     def _one_label_per_field(cls, value: dict[str, QualifiedStatus]) -> dict[str, QualifiedStatus]:
@@ -280,6 +311,8 @@ def field_titles(model: type[BaseModel]) -> dict[str, str]:
         titles[name] = info.title or name
         nested.extend(_entry_models(info.annotation))
     for entry in nested:
+        if entry is QualifiedStatus:
+            continue  # one value, written as one phrase
         for name, info in entry.model_fields.items():
             titles.setdefault(name, info.title or name)
     return titles

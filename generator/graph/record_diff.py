@@ -16,9 +16,9 @@ from generator.model.records import Guarantee, QualifiedStatus, RecordBase
 
 # Fields compared on their own: the ID (matched), statuses, evidence and guarantees.
 _OWN_COMPARISON = frozenset({"id", "statuses", "architectural_status", "evidence", "guarantee"})
-# How a document worded its fields' labels (a record's ``labels``) is not what it found:
-# a record whose labels alone differ has not changed.
-_WORDING = frozenset({"labels"})
+# How a document worded its fields' labels and lines (a record's ``labels`` and
+# ``same_line``) is not what it found: a record whose wording alone differs has not changed.
+_WORDING = frozenset({"labels", "same_line"})
 ARCHITECTURAL_STATUS = "architectural status"
 
 

@@ -564,7 +564,7 @@ def test_a_section_whose_table_headers_alone_differ_between_runs_has_not_changed
 
     required = ("run_identity", "boundary_and_evidence", "runtime_account", "lens_scoping")
     required += ("lens_outputs", "reconciliation", "bounded_synthesis", "verification")
-    base = {"title": "Tiny", "type": "result", **dict.fromkeys(required, {})}
+    base = {"title": "Tiny", "type": "result", **{key: {} for key in required}}
     headers = ["limitation", "affected IDs", "inspected boundary", "conclusion prevented", "evidence"]
     old = Result.model_validate(base)
     assert (

@@ -16,6 +16,9 @@ from generator.model.records import Guarantee, QualifiedStatus, RecordBase
 
 # Fields compared on their own: the ID (matched), statuses, evidence and guarantees.
 _OWN_COMPARISON = frozenset({"id", "statuses", "architectural_status", "evidence", "guarantee"})
+# How a document worded its fields' labels and lines (a record's ``labels`` and
+# ``same_line``) is not what it found: a record whose wording alone differs has not changed.
+_WORDING = frozenset({"labels", "same_line"})
 ARCHITECTURAL_STATUS = "architectural status"
 
 
@@ -131,7 +134,7 @@ def diff_record(
         evidence_added=added,
         evidence_removed=removed,
         evidence_moved=moved,
-        fields=compare_models(type(new), read, new, _OWN_COMPARISON | status_names),
+        fields=compare_models(type(new), read, new, _OWN_COMPARISON | _WORDING | status_names),
     )
 
 

@@ -273,14 +273,14 @@ def _documents(old: SystemRecords, new: SystemRecords) -> tuple[DocumentChange, 
 
 
 def _document(name: str, old: BaseModel | None, new: BaseModel | None) -> DocumentChange | None:
-    if old == new:
+    if old == new or (old is not None and new is not None and _worded_apart(old) == _worded_apart(new)):
         return None
     if old is None or new is None:
         return DocumentChange(name, _change(old, new))
     changed = [
         (field, title_of(field, info))
         for field, info in type(new).model_fields.items()
-        if getattr(old, field, None) != getattr(new, field, None)
+        if _worded_apart(getattr(old, field, None)) != _worded_apart(getattr(new, field, None))
     ]
     texts = []
     for field, title in changed:
@@ -288,6 +288,26 @@ def _document(name: str, old: BaseModel | None, new: BaseModel | None) -> Docume
         if any(op.op != "equal" for op in diff.ops):  # not a section whose placements alone moved
             texts.append(TextChange(field, title, diff.ops, diff.whole))
     return DocumentChange(name, "changed", tuple(title for _, title in changed), tuple(texts))
+
+
+# A table's headers as its document wrote them are wording, not a finding: a section whose
+# headers alone differ has not changed (as a record whose labels alone differ).
+_WORDING_KEYS = frozenset({"headers"})
+
+
+def _worded_apart(value: object) -> object:
+    """A section's content without the document's header words."""
+    if not isinstance(value, BaseModel):
+        return value
+    return _without_wording(value.model_dump(mode="json"))
+
+
+def _without_wording(data: object) -> object:
+    if isinstance(data, dict):
+        return {k: _without_wording(v) for k, v in data.items() if k not in _WORDING_KEYS}
+    if isinstance(data, list):
+        return [_without_wording(item) for item in data]
+    return data
 
 
 def _prose(value: object) -> str | None:

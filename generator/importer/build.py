@@ -275,6 +275,9 @@ def _sections(
         previous = key
         walker = walkers.get(spec.walkers.get(key, ""), prose.section)
         body[key] = walker(section)
+    if prose.limitation_headers and "limitations" in keys.values():
+        # The page's limitations table is headed as the document's was.
+        body.setdefault("limitations", {})["headers"] = prose.limitation_headers
     return body
 
 

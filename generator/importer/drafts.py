@@ -18,7 +18,7 @@ from generator.importer.recognisers.guarantee import guarantee_clause
 from generator.importer.recognisers.supersession import superseded_by
 from generator.model import kinds
 from generator.model.files import list_models
-from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, split_status
+from generator.model.records import ROUTE_FIELD_LABELS, RecordBase, field_titles, split_status
 from generator.model.vocab import GuaranteeStrength
 
 # Fields that open a record: prose after them is still its body, not its remarks.
@@ -40,6 +40,21 @@ class Draft:
     # A route's labelled fields as written ((field, label, value), in order): kept as fields
     # only when all seven are there, else returned to the prose (a narrative route).
     route_fields: list[tuple[str, str, str]] = field(default_factory=list)
+    # The labels the document wrote for fields, where they differ from the fields' titles
+    # (field → label), so the page shows each field as written.
+    labels: dict[str, str] = field(default_factory=dict)
+    # The route fields written after '; ' on the line of the field before them.
+    same_line: list[str] = field(default_factory=list)
+
+    def note_label(self, name: str, written: str) -> None:
+        """The document labelled the field ``name`` ``written``: kept when it is not the
+        field's title (a record of a kind whose model keeps no labels keeps none)."""
+        model = list_models()[self.list_key]
+        if not issubclass(model, RecordBase):
+            return
+        written = " ".join(written.split())
+        if written and field_titles(model).get(name, written) != written:
+            self.labels.setdefault(name, written)
 
     def add_prose(self, text: str, item: bool = False) -> None:
         """Prose of the record: its body until a structured field was seen, its remarks after.
@@ -75,8 +90,14 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         if route_field and route_field in draft.data.get("fields", {}):
             return False  # stated twice: the second stays prose as written
         if route_field:
+            before = draft.route_fields[-1][0] if draft.route_fields else None
+            if labelled.after_semicolon and before is not None and _next_in_order(before) == route_field:
+                # 'Immediate return: …; later read-back: …': shown on the line it was written on
+                # (the page lists the fields in the model's order, so only the field after it).
+                draft.same_line.append(route_field)
             draft.data.setdefault("fields", {})[route_field] = labelled.value
             draft.route_fields.append((route_field, labelled.label, labelled.value))
+            draft.note_label(route_field, labelled.label)
             draft.text_fields.append(labelled.value)
             draft.structured = True
             return True
@@ -95,9 +116,17 @@ def apply_labelled(draft: Draft, labelled: Field, raw: str) -> bool:
         # the status is read from (a claim's 'Conclusion status: claimed. Its table …').
         return False
     draft.set(name, labelled.value)
+    draft.note_label(name, labelled.label)
     if name not in LEAD_FIELDS:
         draft.structured = True
     return True
+
+
+def _next_in_order(route_field: str) -> str | None:
+    """The route's labelled field after this one, in the model's order."""
+    names = list(ROUTE_FIELD_LABELS)
+    index = names.index(route_field)
+    return names[index + 1] if index + 1 < len(names) else None
 
 
 def _guarantee(draft: Draft, value: str) -> bool:
@@ -125,6 +154,9 @@ def _narrative_route(draft: Draft) -> None:
     ):
         return
     del draft.data["fields"]
+    for name in fields:
+        draft.labels.pop(name, None)
+    draft.same_line.clear()
     written = [f"{label}: {value}" for _, label, value in draft.route_fields]
     draft.prose_after[:0] = written
     draft.text_fields = [t for t in draft.text_fields if t not in {v for _, _, v in draft.route_fields}]
@@ -187,6 +219,10 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
             named.setdefault(status_label_of(label), value)
         draft.data["statuses"] = named
     _status_field_lines(draft)
+    if draft.labels:
+        draft.data["labels"] = dict(draft.labels)
+    if draft.same_line:
+        draft.data["same_line"] = list(draft.same_line)
     if prose_statuses and "id" in draft.data and "superseded_by" not in draft.data:
         # Read from the record's text, which is kept as written (as its statuses are).
         replacing = superseded_by(str(draft.data["id"]), draft.data.get("label"), text)

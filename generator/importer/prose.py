@@ -23,9 +23,17 @@ from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import block_quote
 from generator.importer.recognisers.tables import Row, reflow, table_rows
 from generator.importer.reconciliation import typed_paragraph
-from generator.importer.tables import generic_table, is_id, typed_kind, typed_kind_of_words, typed_table
+from generator.importer.tables import (
+    generic_table,
+    is_id,
+    typed_kind,
+    typed_kind_of_words,
+    typed_table,
+    written_headers,
+)
 from generator.model import kinds
 from generator.model.prose import ROW_TYPES
+from generator.model.records import LIMITATION_COLUMNS
 
 KB602 = Rule(
     "KB602",
@@ -50,6 +58,8 @@ class ProseWalker:
         self.amendments: list[dict[str, Any]] = []
         self.last_amendment: dict[str, Any] | None = None
         self.limitations_as_table = False
+        # The limitations table's header as written, where it is not the page's titles.
+        self.limitation_headers: list[str] | None = None
 
     def section(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -190,7 +200,7 @@ class ProseWalker:
             if not self.limitations_as_table:
                 return []
         kind = typed_kind(header)
-        typed = typed_table(kind, data) if kind else None
+        typed = typed_table(kind, data, header) if kind else None
         table = typed or generic_table(header, data)
         skip = provenance_columns(kind)
         for row in data:
@@ -263,6 +273,9 @@ class ProseWalker:
         name = field_of(draft.list_key, header)
         source = kinds.list_has_role(draft.list_key, kinds.Role.EVIDENCE_SOURCE)
         if source and name is not None and source_cell(draft, name, cell):
+            draft.note_label(name, header)
+            if name == "access_gaps":
+                draft.note_label("gap", header)  # the column fills the source's gaps
             return
         if name is None or name in draft.data or name == "evidence":
             # An 'Evidence' column is prose too: its anchors are read from it like any prose's.
@@ -271,6 +284,7 @@ class ProseWalker:
         if name == "revision":
             cell = revision_value(cell)
         draft.set(name, cell)
+        draft.note_label(name, header)
         status_field = status_stated_first(draft.list_key, name)
         if status_field is not None:
             first = cell.split(".")[0].strip().lower()
@@ -291,6 +305,8 @@ class ProseWalker:
             )
             self.limitations_as_table = True
             return
+        if [field_of("limitations", name) for name in header] == list(LIMITATION_COLUMNS):
+            self.limitation_headers = written_headers(header, list(LIMITATION_COLUMNS.values()))
         for row in rows:
             draft = Draft("limitations", {}, row.line, 1)
             for name, cell in zip(header, row.cells, strict=False):

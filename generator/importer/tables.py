@@ -43,15 +43,28 @@ def is_id(text: str) -> bool:
     return match is not None and match.start() == 0 and match.end() == len(text.strip())
 
 
-def typed_table(kind: str, rows: list[Row]) -> dict[str, Any] | None:
-    """``{kind, rows}`` with each row a mapping of the row type's fields, or None when a cell is empty."""
+def typed_table(kind: str, rows: list[Row], header: list[str] | None = None) -> dict[str, Any] | None:
+    """``{kind, headers?, rows}`` with each row a mapping of the row type's fields, or None
+    when a cell is empty; ``headers`` the header as written, where it is not the titles."""
     names = list(ROW_TYPES[kind].COLUMNS)
     typed = []
     for row in rows:
         if len(row.cells) != len(names) or not all(cell.strip() for cell in row.cells):
             return None
         typed.append(dict(zip(names, row.cells, strict=True)))
-    return {"kind": kind, "rows": typed}
+    written = written_headers(header, list(ROW_TYPES[kind].COLUMNS.values()))
+    return {"kind": kind, **({"headers": written} if written else {}), "rows": typed}
+
+
+def written_headers(header: list[str] | None, titles: list[str]) -> list[str] | None:
+    """A table's header as the document wrote it, one line per cell, when it heads the same
+    columns as ``titles`` but words one of them otherwise; None when it is the titles."""
+    if header is None or len(header) != len(titles):
+        return None
+    written = [" ".join(cell.split()) for cell in header]
+    if written == titles or not all(written):
+        return None
+    return written
 
 
 def generic_table(header: list[str], rows: list[Row]) -> dict[str, Any]:

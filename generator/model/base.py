@@ -46,6 +46,25 @@ Label = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1), PROSE, Field(description="A short label.")
 ]
 
+
+def _one_line(text: str) -> str:
+    if text != text.strip() or "\n" in text or "\r" in text:
+        raise PydanticCustomError(
+            "one_line", "a title is one line of plain text, without surrounding spaces", {}
+        )
+    return text
+
+
+# A title as a document wrote it (a column header, a field's label): one line of plain
+# text, shown as written (escaped, never formatted or linked).
+WrittenTitle = Annotated[
+    str,
+    StringConstraints(min_length=1),
+    AfterValidator(_one_line),
+    Field(description="A title as the document wrote it: one line of plain text."),
+]
+
+
 # A revision or version as written: shown as code, never prose.
 Revision = Annotated[
     str, StringConstraints(min_length=1), Display("code"), Field(description="A revision as written.")

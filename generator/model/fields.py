@@ -1,6 +1,7 @@
 """A record's fields as the page shows them, read from the model's field metadata.
 
-Labels are the fields' titles; how each is shown follows from its type (prose is
+Labels are the fields' titles, or the labels the document wrote for them (a record's
+``labels``); how each is shown follows from its type (prose is
 text, a revision is code, a vocabulary value is a badge link, a list of sub-models
 is one paragraph per entry, a sub-model is a list of its labelled fields) unless a
 ``Display`` marker says otherwise. The page template loops over what this yields,
@@ -28,7 +29,8 @@ class Shown:
     """One field as shown: its label, how it is rendered and its value.
 
     For ``entries`` the value is a list of entries, each a list of ``Shown`` parts;
-    for ``labelled-list`` a list of ``Shown`` (one per sub-field, value None when unset).
+    for ``labelled-list`` a list of lines, each a list of ``Shown`` (a sub-field, value None
+    when unset, then those the document wrote on its line after '; ').
     """
 
     label: str
@@ -69,26 +71,32 @@ def _entry_plan(model: type[BaseModel]) -> tuple[tuple[str, str, Rendering, str]
     return tuple(plan)
 
 
-def _parts(entry: BaseModel) -> list[Shown]:
-    """The set fields of one sub-entry, each with its label and joiner."""
+def _parts(entry: BaseModel, labels: dict[str, str]) -> list[Shown]:
+    """The set fields of one sub-entry, each with its label (as the document wrote it, else
+    its title) and joiner."""
     parts = []
     for name, label, rendering, joiner in _entry_plan(type(entry)):
         value = getattr(entry, name)
         if value is not None:
-            parts.append(Shown(label, rendering, value, joiner))
+            parts.append(Shown(labels.get(name, label), rendering, value, joiner))
     return parts
 
 
-def _shown(record: BaseModel, name: str, info: FieldInfo, rendering: Rendering) -> Shown:
+def _shown(record: RecordBase, name: str, info: FieldInfo, rendering: Rendering) -> Shown:
     value = getattr(record, name)
+    labels = record.labels
     if rendering == "entries":
-        value = [_parts(entry) for entry in value]
+        value = [_parts(entry, labels) for entry in value]
     elif rendering == "labelled-list":
-        value = [
-            Shown(sub.title or sub_name, "text", getattr(value, sub_name))
-            for sub_name, sub in type(value).model_fields.items()
-        ]
-    return Shown(info.title or name, rendering, value)
+        lines: list[list[Shown]] = []
+        for sub_name, sub in type(value).model_fields.items():
+            shown = Shown(labels.get(sub_name, sub.title or sub_name), "text", getattr(value, sub_name))
+            if sub_name in record.same_line and lines:
+                lines[-1].append(shown)  # written on the line of the field before it
+            else:
+                lines.append([shown])
+        value = lines
+    return Shown(labels.get(name, info.title or name), rendering, value)
 
 
 def own_fields(model: type[RecordBase]) -> list[tuple[str, FieldInfo]]:

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import Discriminator, Field, StringConstraints, Tag, create_model, model_validator
+from pydantic import (
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    create_model,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from generator.model import kinds
-from generator.model.base import Quote, RecordId, Strict, Text
+from generator.model.base import Quote, RecordId, Strict, Text, WrittenTitle
 from generator.model.ids import IdGrammar
 from generator.model.meta import is_prose
+from generator.model.records import LIMITATION_COLUMNS
 
 # Lens-local proposal tags: provenance kept literal, not prose (IDs in it are not references).
 Provenance = Annotated[
@@ -129,8 +139,28 @@ class _TableBase(Strict):
     caption: Text | None = None
 
 
+class _TypedTableBase(_TableBase):
+    kind: str  # each typed table's own literal
+    headers: list[WrittenTitle] | None = Field(
+        default=None,
+        description="The column headers as the document wrote them, one per column in order "
+        "(shown instead of the row type's titles).",
+    )
+
+    @model_validator(mode="after")
+    def _one_header_per_column(self) -> _TypedTableBase:
+        columns = len(ROW_TYPES[self.kind].COLUMNS)
+        if self.headers is not None and len(self.headers) != columns:
+            raise PydanticCustomError(
+                "headers_count",
+                "{count} headers for a table of {columns} columns",
+                {"count": len(self.headers), "columns": columns},
+            )
+        return self
+
+
 def _typed_table(kind: str, row: type[TypedRow], doc: str | None = None) -> type[_TableBase]:
-    """A table model whose rows are typed: ``{kind: <kind>, caption?, rows: [...]}``."""
+    """A table model whose rows are typed: ``{kind: <kind>, caption?, headers?, rows: [...]}``."""
     # Built at run time, so the field types are plain values here (Any), not annotations.
     literal: Any = Literal
     fields: dict[str, Any] = {
@@ -139,7 +169,7 @@ def _typed_table(kind: str, row: type[TypedRow], doc: str | None = None) -> type
     }
     return create_model(
         row.__name__.removesuffix("Row") + "Table",
-        __base__=_TableBase,
+        __base__=_TypedTableBase,
         __doc__=doc or f"A table of kind '{kind}' with typed rows.",
         **fields,
     )
@@ -261,6 +291,28 @@ class Section(Strict):
     sections: list[Section] = Field(default_factory=list)
 
 
+class LimitationsSection(Section):
+    """The limitations section: its prose, and the headers its table was written with."""
+
+    headers: list[WrittenTitle] | None = Field(
+        default=None,
+        description="The limitations table's column headers as the document wrote them, one per "
+        "limitation field in order (shown instead of the page's titles).",
+    )
+
+    @field_validator("headers", mode="after")
+    @classmethod
+    def _one_header_per_field(cls, value: list[str] | None) -> list[str] | None:
+        columns = len(LIMITATION_COLUMNS)
+        if value is not None and len(value) != columns:
+            raise PydanticCustomError(
+                "headers_count",
+                "{count} headers for a table of {columns} columns",
+                {"count": len(value), "columns": columns},
+            )
+        return value
+
+
 class KindSection(Strict):
     """The part of 'Shared records' for one record kind: prose and record placements.
 
@@ -313,7 +365,7 @@ class Result(Strict):
     lens_outputs: Section
     reconciliation: Section
     bounded_synthesis: Section
-    limitations: Section = Field(default_factory=Section)
+    limitations: LimitationsSection = Field(default_factory=LimitationsSection)
     verification: Section
 
 

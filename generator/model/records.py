@@ -5,11 +5,14 @@ annotations and amendments."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import (
     AnyUrl,
+    BaseModel,
     Field,
+    GetJsonSchemaHandler,
     ModelWrapValidatorHandler,
     PrivateAttr,
     WithJsonSchema,
@@ -17,9 +20,10 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
-from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text
+from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text, WrittenTitle
 from generator.model.meta import Display
 from generator.model.url_policy import LinkPolicy, is_git_host, link_policy
 from generator.model.vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
@@ -184,6 +188,73 @@ class RecordBase(Strict):
         default=None,
         description="In an analysis set, the member declaring the record (default: from its ID prefix).",
     )
+    labels: Annotated[dict[str, WrittenTitle], Display("hidden")] = Field(
+        default_factory=dict,
+        description="The labels the document wrote for the record's fields where they differ from "
+        "the fields' titles, by field name (a field of the record or of its entries, e.g. "
+        "'form: Representational form', 'selection_predicate: Selection'); the page shows "
+        "each field under its label as written.",
+    )
+
+    @field_validator("labels", mode="after")
+    @classmethod
+    def _labels_name_fields(cls, value: dict[str, str]) -> dict[str, str]:
+        titles = field_titles(cls)
+        for name in value:
+            if name not in titles:
+                raise PydanticCustomError(
+                    "label_field", "'{name}' names no field of the record", {"name": name}
+                )
+        return value
+
+    same_line: Annotated[list[str], Display("hidden")] = Field(
+        default_factory=list,
+        description="The labelled fields (a route's) the document wrote on the line of the field "
+        "before them, in a clause after '; ' ('Immediate return: …; later read-back: …'), by "
+        "field name; the page shows each on that field's line, as written.",
+    )
+
+    @field_validator("same_line", mode="after")
+    @classmethod
+    def _same_line_names_listed_fields(cls, value: list[str]) -> list[str]:
+        listed = listed_fields(cls)
+        for name in value:
+            if name not in listed:
+                raise PydanticCustomError(
+                    "same_line_field", "'{name}' names no labelled field of the record", {"name": name}
+                )
+        if len(set(value)) != len(value):
+            raise PydanticCustomError("same_line_twice", "a field is named twice", {})
+        return value
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The editor schema names the fields each kind's ``labels`` and ``same_line`` may
+        name (so the editor completes and checks them), from the same tables as validation."""
+        schema = handler(core_schema)
+        properties = handler.resolve_ref_schema(schema).get("properties", {})
+        if "labels" in properties:
+            properties["labels"] = {
+                **properties["labels"],
+                "properties": {
+                    name: {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": f"The label written for '{title}'.",
+                    }
+                    for name, title in field_titles(cls).items()
+                },
+                "additionalProperties": False,
+            }
+        if "same_line" in properties:
+            listed = sorted(listed_fields(cls))
+            properties["same_line"] = {
+                **properties["same_line"],
+                **({"items": {"enum": listed}, "uniqueItems": True} if listed else {"maxItems": 0}),
+            }
+        return schema
 
     @field_validator("statuses", mode="after")
     @classmethod
@@ -225,6 +296,47 @@ class RecordBase(Strict):
     def shown_label(self) -> str | None:
         """The label, else the stand-in (see ``standin_label``)."""
         return self.label or self.standin_label()
+
+
+@cache
+def field_titles(model: type[BaseModel]) -> dict[str, str]:
+    """Each field a record's ``labels`` may name, with its title: the fields its kind
+    declares beyond those every record has, and those of the entries they hold (a source's
+    layers, a route's labelled fields), the kind's own first. Read once per model."""
+    titles: dict[str, str] = {}
+    nested: list[type[BaseModel]] = []
+    for name, info in model.model_fields.items():
+        if name in RecordBase.model_fields:
+            continue
+        titles[name] = info.title or name
+        nested.extend(_entry_models(info.annotation))
+    for entry in nested:
+        if entry is QualifiedStatus:
+            continue  # one value, written as one phrase
+        for name, info in entry.model_fields.items():
+            titles.setdefault(name, info.title or name)
+    return titles
+
+
+@cache
+def listed_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of the sub-models a record holds as one value each, shown as one list of
+    labelled fields (a route's ``fields``)."""
+    return frozenset(
+        name
+        for field, info in model.model_fields.items()
+        if field not in RecordBase.model_fields and get_origin(info.annotation) not in (list, dict)
+        for entry in _entry_models(info.annotation)
+        if entry is not QualifiedStatus  # one value, written as one phrase
+        for name in entry.model_fields
+    )
+
+
+def _entry_models(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field's type holds: ``X``, ``X | None``, ``list[X]`` (one level)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in get_args(annotation) for model in _entry_models(arg)]
 
 
 class EvidenceLayerEntry(Strict):
@@ -489,6 +601,17 @@ class Limitation(Strict):
     inspected_boundary: Text | None = None
     prevents: Text | None = Field(default=None, description="The conclusion prevented.")
     resolving_evidence: Text | None = Field(default=None, description="Evidence that would resolve it.")
+
+
+# The limitations table's columns: each limitation field and its header on the page (a
+# result's limitations section may keep the headers its document wrote instead).
+LIMITATION_COLUMNS: dict[str, str] = {
+    "title": "Limitation",
+    "affected": "Affected records",
+    "inspected_boundary": "Inspected boundary",
+    "prevents": "Conclusion prevented",
+    "resolving_evidence": "Resolving evidence",
+}
 
 
 class Supplied(Strict):

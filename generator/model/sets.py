@@ -26,6 +26,7 @@ from generator.model.prose import (
     RESULT_SECTION_TITLES,
     SHARED_RECORD_DOCUMENTS,
     IncludeBlock,
+    LimitationsSection,
     ListBlock,
     Paragraph,
     QuoteBlock,
@@ -130,7 +131,7 @@ class Overview(_MemberDocument):
     boundary_and_evidence: Section
     source_register: Section = Field(default_factory=Section)
     bounded_synthesis: Section
-    limitations: Section = Field(default_factory=Section)
+    limitations: LimitationsSection = Field(default_factory=LimitationsSection)
     verification: Section
 
 

@@ -18,7 +18,7 @@ from generator.model.prose import (
     ROW_TYPES,
     GenericTable,
 )
-from generator.model.records import RecordBase, Source
+from generator.model.records import LIMITATION_COLUMNS, RecordBase, Source
 from generator.model.sets import SetAmendment
 from generator.model.walk import collect
 from generator.render import rawhtml, urls
@@ -64,36 +64,21 @@ def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
                 for name in row_type.COLUMNS
             ]
         )
-    return {"headers": [escape_text(h) for h in row_type.COLUMNS.values()], "rows": cells}
+    # The headers as the document wrote them, else the row type's titles.
+    headers = table.headers or list(row_type.COLUMNS.values())
+    return {"headers": [escape_text(h) for h in headers], "rows": cells}
 
 
-_LIMITATION_COLUMNS = (
-    "Limitation",
-    "Affected records",
-    "Inspected boundary",
-    "Conclusion prevented",
-    "Resolving evidence",
-)
-
-
-def _limitations_table(graph: SystemGraph, linker: Linker) -> rawhtml.Html:
-    """The system's limitations as a table in a raw HTML block (empty without limitations)."""
+def _limitations_table(graph: SystemGraph, linker: Linker, headers: list[str] | None = None) -> rawhtml.Html:
+    """The system's limitations as a table in a raw HTML block (empty without limitations),
+    headed as the document wrote its table (``headers``), else by the page's titles."""
     if not graph.system.limitations:
         return rawhtml.Html("")
     rows = [
-        [
-            linker.cell(value or "")
-            for value in (
-                lim.title,
-                lim.affected,
-                lim.inspected_boundary,
-                lim.prevents,
-                lim.resolving_evidence,
-            )
-        ]
+        [linker.cell(value or "") for value in (getattr(lim, name) for name in LIMITATION_COLUMNS)]
         for lim in graph.system.limitations
     ]
-    return rawhtml.table([rawhtml.escape(title) for title in _LIMITATION_COLUMNS], rows)
+    return rawhtml.table([rawhtml.escape(title) for title in headers or LIMITATION_COLUMNS.values()], rows)
 
 
 class RecordPageView:
@@ -225,7 +210,9 @@ class RecordPageView:
             "kind_slug": self.kind_slug,
             "included": self.included,
             "unplaced": self.unplaced,
-            "limitations_table": _limitations_table(self.graph, self.html_linker),
+            "limitations_table": _limitations_table(
+                self.graph, self.html_linker, getattr(getattr(self.doc, "limitations", None), "headers", None)
+            ),
             "amendments_of": self.amendments_of,
             "progression_flow": self.progression_flow,
             "member_page": self.graph.records_on_member_pages,

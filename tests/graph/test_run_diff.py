@@ -541,3 +541,35 @@ def test_a_status_is_compared_as_written_with_its_qualifier() -> None:
     found = {record.id: statuses_of(record) for record in checked_system.records.records}
     assert found["CLM-1"] == {"claim conclusion status": "claimed; default off"}
     assert found["RTE-1"]["implementation conclusion status"] == "wired; default off"
+
+
+def test_a_record_whose_labels_alone_differ_between_runs_has_not_changed() -> None:
+    """How a document worded a field's label is not what it found (a run's changes page)."""
+    from generator.graph.record_diff import diff_record
+    from generator.graph.record_match import Basis
+    from generator.model.records import Component
+
+    basis = Basis(1.0, True, (), 1.0, 1.0, 0, ())
+    old = Component(id="CMP-1", form="Markdown files", labels={"form": "Form"})
+    new = Component(id="CMP-1", form="Markdown files", labels={"form": "Representational form"})
+    assert not diff_record(old, new, basis).fields
+    changed = Component(id="CMP-1", form="JSON files", labels={"form": "Representational form"})
+    assert [text.field for text in diff_record(old, changed, basis).fields.texts] == ["form"]
+
+
+def test_a_section_whose_table_headers_alone_differ_between_runs_has_not_changed() -> None:
+    """A table's header words, like a field's label, are the document's wording."""
+    from generator.graph.run_diff import _document
+    from generator.model.prose import Result
+
+    required = ("run_identity", "boundary_and_evidence", "runtime_account", "lens_scoping")
+    required += ("lens_outputs", "reconciliation", "bounded_synthesis", "verification")
+    base = {"title": "Tiny", "type": "result", **{key: {} for key in required}}
+    headers = ["limitation", "affected IDs", "inspected boundary", "conclusion prevented", "evidence"]
+    old = Result.model_validate(base)
+    assert (
+        _document("result", old, Result.model_validate({**base, "limitations": {"headers": headers}})) is None
+    )
+    moved = Result.model_validate({**base, "limitations": {"headers": headers, "blocks": ["None known."]}})
+    changed = _document("result", old, moved)
+    assert changed is not None and changed.sections == ("Limitations",)

@@ -28,6 +28,14 @@ SEED_FILES = {"oh-my-pi": "000_d1fca30ea6d6494c.txt", "decapod": "004_4569873156
 # (system, record ID pattern, field pattern) → why the imported record may differ there.
 # Where the shipped records and the seed disagree, the seed text wins.
 ACCEPTED: dict[tuple[str, str, str], str] = {
+    **{
+        (slug, r".*", r"labels"): (
+            "the import keeps the labels the seed writes for fields ('Claimed operation', "
+            "'Channels'), where they are not the model's titles; the shipped records, written by "
+            "hand, show every field under the model's title"
+        )
+        for slug in ("decapod", "oh-my-pi")
+    },
     ("oh-my-pi", r"BAP-2[0-3]", r"consumer|channel|force|horizon"): (
         "the seed states these four paths' consumer, channel, force and horizon in one shared "
         "paragraph after the declarations ('For BAP-20, the consumers are …; the channel is …'); "

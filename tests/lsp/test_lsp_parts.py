@@ -85,6 +85,13 @@ def test_the_schema_gives_values_keys_and_id_fields() -> None:
     assert {"id", "label", "statuses", "guarantee", "owner"} <= set(keys_at(("routes", LIST_ITEM)))
     assert takes_ids(("claims", LIST_ITEM, "part_of"))
     assert not takes_ids(("routes", LIST_ITEM, "label"))
+    # A record's labels as written take its kind's fields (and its entries'); same_line a
+    # route's labelled fields.
+    labelled = set(keys_at(("routes", LIST_ITEM, "labels")))
+    assert {"progression", "selection_predicate"} <= labelled and "remarks" not in labelled
+    assert "form" in keys_at(("objects", LIST_ITEM, "labels"))
+    assert "later_read_back" in values_at(("routes", LIST_ITEM, "same_line"))
+    assert values_at(("objects", LIST_ITEM, "same_line")) == []
 
 
 def _system(tmp_path: Path) -> Path:

@@ -288,6 +288,8 @@ def test_a_document_declaring_decisions_imports_into_decision_records(
                 "label": "Keep the loop",
                 "decision": "Keep RTE-1 as the only read-back.",
                 "outcome": "wired",
+                # The column's header as written, where it is not the field's title.
+                "labels": {"decision": "Decision made"},
             },
         ]
     }
@@ -458,8 +460,9 @@ def test_record_fields_are_shown_in_declared_order() -> None:
     before = [(item.label, item.rendering, item.value) for item in record_fields(route)]
     assert before == [("Endpoints/progression", "flow", "a → b"), ("Owner", "text", "CMP-1")]
     (after,) = record_fields(route, after_body=True)
-    assert after.rendering == "labelled-list" and len(after.value) == 7
-    assert (after.value[0].label, after.value[0].value) == ("Immediate return", "The answer.")
+    # One line per field (a field written after '; ' on another's line would join it).
+    assert after.rendering == "labelled-list" and [len(line) for line in after.value] == [1] * 7
+    assert (after.value[0][0].label, after.value[0][0].value) == ("Immediate return", "The answer.")
     assert [badge.rendering for badge in record_badges(route)] == ["status", "badges"]
 
 

@@ -55,6 +55,7 @@ class Field:
     label: str
     value: str
     value_col: int  # 0-based offset of the value in the text
+    after_semicolon: bool = False  # opens a clause after '; ' on the line of the field before
 
 
 def labelled(text: str) -> Field | None:
@@ -210,5 +211,11 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
             if stop and value[stop.end() :].strip():
                 prose.append(value[stop.end() :].strip())
                 value = value[: stop.end()].strip()
-        fields.append(Field(match.group("label"), value, match.end()))
+        clause = (
+            route
+            and index > 0
+            and text[match.start() - 2 : match.start()] == "; "
+            and route_field_of(starts[index - 1].group("label")) is not None
+        )
+        fields.append(Field(match.group("label"), value, match.end(), clause))
     return fields, " ".join(prose)

@@ -168,9 +168,14 @@ class RecordWriter:
                     shown.append(f"{joiner}{name}{printed(self._shown_value(part))}")
                 out.append(f"<p>{''.join(shown)}</p>\n\n")
         elif rendering == "labelled-list":
+            # A line per sub-field, with those the document wrote on its line after '; '.
             items = "".join(
-                f"<li><strong>{html(sub.label)}:</strong> {self.linker.cell(sub.value or '')}</li>\n"
-                for sub in item.value
+                "<li>"
+                + "; ".join(
+                    f"<strong>{html(sub.label)}:</strong> {self.linker.cell(sub.value or '')}" for sub in line
+                )
+                + "</li>\n"
+                for line in item.value
             )
             out.append(f"<ul>\n{items}</ul>\n\n")
 

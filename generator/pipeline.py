@@ -267,17 +267,21 @@ def _render_forked(index: int) -> dict[str, str]:
     return render_system(_forked_graphs[index])
 
 
+def forkable() -> bool:
+    """Whether this process may fork workers: a process with other threads running is not
+    forked (a lock one of them held would stay held in the child)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
 def render_systems(graphs: list[SystemGraph]) -> list[dict[str, str]]:
     """Each system's pages, in the order of ``graphs``.
 
     A KB of ``PARALLEL_FROM`` systems or more is rendered by ``WORKERS`` forked processes,
     which inherit the graphs (nothing is pickled but the pages they send back); the
     first system is rendered here first, so the workers inherit the compiled templates.
-    A process with other threads running is not forked (a lock one of them held would
-    stay held in the child): it renders one system after the other.
+    A process that may not fork (``forkable``) renders one system after the other.
     """
-    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    if len(graphs) < PARALLEL_FROM or not forkable:
+    if len(graphs) < PARALLEL_FROM or not forkable():
         return [render_system(graph) for graph in graphs]
     first = render_system(graphs[0])
     _forked_graphs[:] = graphs

@@ -2,9 +2,10 @@
 
 MkDocs converts every page (``_populate_page``) in one loop and themes every page
 (``_build_page``) in another, on one core. In a one-shot build of ``PARALLEL_FROM``
-generated pages or more, each loop gets one forked child, which does the last pages
-of the generated ones (about ``CHILD_SHARE`` of their work) while the build does the
-rest, and sends back what ``kbgen serve`` already knows how to stand in for the work:
+generated pages or more, each loop gets one forked child, which does the last of the
+generated pages (``CONVERSION_SHARE`` and ``THEMING_SHARE`` of their estimated work) while
+the build does the rest, and sends back what ``kbgen serve`` already knows how to stand
+in for the work:
 
 * **converting**: forked when the navigation is built (the last event before MkDocs'
   conversion loop), the child converts its pages exactly as ``_populate_page`` does,
@@ -30,6 +31,7 @@ do every page in the build itself.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import pickle
@@ -54,16 +56,17 @@ from generator.pipeline import forkable
 # Generated pages from which a build forks: below it, forking and sending the pages back
 # costs about what the second core saves.
 PARALLEL_FROM = 24
-CHILD_SHARE = 0.5  # the share of the generated pages' work a child does
+# The share of the generated pages' work a child does: the build converts the hand-written
+# pages too, and before theming it copies the theme's files and renders its static pages.
+CONVERSION_SHARE = 0.46
+THEMING_SHARE = 0.6
 # What a page costs besides its size, in characters of Markdown (conversion: a Markdown
 # converter made per page) or of converted HTML (theming: the navigation every page prints).
 CONVERSION_BASE = 4_000
 THEMING_BASE = 40_000
 
 
-def child_share(
-    pages: Sequence[Page], weight: Callable[[Page], int], share: float = CHILD_SHARE
-) -> list[Page]:
+def child_share(pages: Sequence[Page], weight: Callable[[Page], int], share: float) -> list[Page]:
     """The last of ``pages`` that weigh about ``share`` of them all; never the first page."""
     target = sum(weight(page) for page in pages) * share
     start, taken = len(pages), 0
@@ -151,6 +154,7 @@ def _fork(work: Callable[[_Noted], dict[str, Any]]) -> _Child:
         code = 1
         try:
             receiving.close()
+            gc.freeze()  # the collector leaves the build's objects alone: fewer pages copied
             sending.send(work(_silence(level)))
             code = 0
         finally:
@@ -218,7 +222,9 @@ class ParallelPages:
         pages = self._generated(files, generated)
         if not self.enabled or len(pages) < PARALLEL_FROM or not forkable():
             return
-        share = child_share(pages, lambda page: CONVERSION_BASE + len(generated[page.file.src_uri]))
+        share = child_share(
+            pages, lambda page: CONVERSION_BASE + len(generated[page.file.src_uri]), CONVERSION_SHARE
+        )
 
         def convert(noted: _Noted) -> dict[str, Any]:
             self._converting, self._spliced = set(), {}
@@ -270,7 +276,7 @@ class ParallelPages:
         nav = self._nav
         if not self.enabled or nav is None or len(pages) < PARALLEL_FROM or not forkable():
             return
-        share = child_share(pages, lambda page: THEMING_BASE + len(page.content or ""))
+        share = child_share(pages, lambda page: THEMING_BASE + len(page.content or ""), THEMING_SHARE)
         doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
 
         def theme(noted: _Noted) -> dict[str, Any]:

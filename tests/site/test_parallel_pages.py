@@ -33,7 +33,7 @@ build_pid = os.getpid()
 shares = []
 troubled = dict(zip(("converting", "theming"), sys.argv[4:]))
 
-def recorded_share(pages, weight, share=parallel.CHILD_SHARE):
+def recorded_share(pages, weight, share):
     chosen = child_share(pages, weight, share)
     shares.append([page.file.src_uri for page in chosen])
     troubled.setdefault("converting" if len(shares) == 1 else "theming", chosen[-1].file.src_uri)

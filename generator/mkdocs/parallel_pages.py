@@ -200,6 +200,8 @@ class ParallelPages:
     def configure(self, config: MkDocsConfig) -> None:
         """A build begins: CACHED_TEMPLATE joins the theme (last: it never shadows a template)."""
         self.stop()
+        self._nav, self._env = None, None
+        self._converting, self._converted, self._theming, self._themed = set(), None, {}, None
         self.converted_elsewhere, self.themed_elsewhere = [], []
         if self.enabled and str(THEME_DIR) not in config.theme.dirs:
             config.theme.dirs.append(str(THEME_DIR))

@@ -276,6 +276,12 @@ def _render_forked(index: int) -> tuple[dict[str, str], list[Any]]:
     return render_system(graph), [memo.compute(graph) for memo in _forked_alongside]
 
 
+def forkable() -> bool:
+    """Whether this process may fork workers: a process with other threads running is not
+    forked (a lock one of them held would stay held in the child)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
 def render_systems(
     graphs: list[SystemGraph], alongside: Sequence[PerGraph[Any]] = ()
 ) -> list[dict[str, str]]:
@@ -286,12 +292,10 @@ def render_systems(
     system is rendered here first, so the workers inherit the compiled templates. The
     workers also compute, for each graph, the value of each ``alongside`` (the record index
     and export parts of a build's later steps), which are kept in them for those steps.
-    A process with other threads running is not forked (a lock one of them held would
-    stay held in the child): it renders one system after the other, and the later steps
-    compute their values themselves.
+    A process that may not fork (``forkable``) renders one system after the other, and
+    the later steps compute their values themselves.
     """
-    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    if len(graphs) < PARALLEL_FROM or not forkable:
+    if len(graphs) < PARALLEL_FROM or not forkable():
         return [render_system(graph) for graph in graphs]
     global _forked_alongside
     first = render_system(graphs[0])

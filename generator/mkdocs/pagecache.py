@@ -22,6 +22,7 @@ remembered conversion does not repeat the warnings its first conversion logged.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -197,6 +198,16 @@ class Converted:
             target: dict(found) for uri, found in self.links.items() if (target := targets[uri]) is not None
         }
         return self.html
+
+
+def restore_on_render(page: Page, known: Converted) -> None:
+    """Make MkDocs' ``page.render`` give the page ``known`` instead of converting its Markdown."""
+    page.render = functools.partial(_restore_conversion, page, known)  # type: ignore[method-assign]
+
+
+def _restore_conversion(page: Page, known: Converted, config: Any, files: Files) -> None:
+    """``Page.render`` for a page whose conversion is known."""
+    page.content = known.restore(page, files)
 
 
 @dataclass(frozen=True)

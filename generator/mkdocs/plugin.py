@@ -7,6 +7,8 @@
 * ``DirectPages`` (``direct.py``): what is left of such a page, when it is only headings,
   converted without Python-Markdown;
 * ``ServeMemory`` (``serve_memory.py``, in ``serve`` only): what rebuilds reuse;
+* ``ParallelPages`` (``parallel_pages.py``, in a one-shot build only): the generated
+  pages' conversion and theming shared with a forked child;
 * ``SiteOutputs`` (``site_outputs.py``): the record index, the site marker and the
   build manifest, written after MkDocs;
 * ``site_guard.py``: the site folder is never a source; ``nav.py``: the 'Systems'
@@ -32,6 +34,7 @@ from mkdocs.structure.pages import Page
 from generator.mkdocs.direct import DirectPages
 from generator.mkdocs.macros import RecordMacros
 from generator.mkdocs.pagecache import Finished
+from generator.mkdocs.parallel_pages import ParallelPages
 from generator.mkdocs.publishing import RecordPublisher, require_config
 from generator.mkdocs.serve_memory import ServeMemory
 from generator.mkdocs.site_guard import guard_site_dir
@@ -61,6 +64,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # A build's record index and export parts per system, computed beside its pages.
         self.index_parts: PerGraph[GraphParts] | None = None
         self.export_parts: PerGraph[bytes] | None = None
+        self.parallel = ParallelPages()
         self.outputs = SiteOutputs()
         self._watch: RecordsWatch | None = None
 
@@ -84,8 +88,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.command = command
         self.publisher = RecordPublisher(serving=command == "serve")
         self.memory = ServeMemory() if command == "serve" else None
+        self.parallel = ParallelPages(enabled=command != "serve")
 
     def on_shutdown(self) -> None:
+        self.parallel.stop()
         if self._watch is not None:
             self._watch.stop()
             self._watch = None
@@ -98,6 +104,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.splicer.reset()
         self.outputs.reset()
         self.direct = DirectPages(config)
+        self.parallel.configure(config)
         if self.memory is not None:
             self.memory.configure(config)
         systems = self.memory.systems if self.memory is not None else None
@@ -133,6 +140,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             return markdown
         if not generated:
             return markdown
+        if self.parallel.stands_in(page):  # converted by a forked child
+            return markdown
         taken_out = self.splicer.take_out(source, markdown)
         if self.splicer.enabled and self.direct is not None:
             return self.direct.stand_in(page, taken_out, self.splicer.marker_of(source))
@@ -143,6 +152,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         html, page.present_anchor_ids = self.splicer.put_back(
             page.file.src_uri, html, page.present_anchor_ids
         )
+        self.parallel.spliced(page, html)
         return html
 
     @event_priority(-100)
@@ -156,19 +166,34 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     on_page_content = CombinedEvent(_splice_content, _check_and_remember_content)
 
+    @event_priority(-100)  # last: MkDocs converts the pages next, and a child forks here
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self.memory is not None:
             self.memory.nav_built(nav)
+        if self.publisher.published is not None:
+            self.parallel.fork_conversion(nav, config, files, self.publisher.published.pages)
         return nav
 
+    @event_priority(-100)  # last: MkDocs themes the pages next, and a child forks here
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         if self.memory is not None and self.publisher.published is not None:
             self.memory.pick_replayed(env, files, self.publisher.published.pages)
+        if self.publisher.published is not None:
+            self.parallel.fork_theming(env, config, files, self.publisher.published.pages)
         return env
 
+    @event_priority(100)  # first: what the other plugins see of a page a child themed
+    def _take_themed(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+        self.parallel.before_context(page)
+        return context
+
     @event_priority(-100)
-    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
-        return self.memory.page_context(context, page) if self.memory is not None else context
+    def _print_known(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+        if self.memory is not None:
+            return self.memory.page_context(context, page)
+        return self.parallel.page_context(context, page)
+
+    on_page_context = CombinedEvent(_take_themed, _print_known)
 
     @event_priority(-100)  # last: what is remembered is what gets written
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
@@ -182,11 +207,13 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         return output
 
     def on_build_error(self, *, error: Exception) -> None:
+        self.parallel.stop()
         self.splicer.reset()
         if self.memory is not None:
             self.memory.build_failed()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.parallel.stop()
         memory = self.memory
         self.outputs.write(
             config,

@@ -12,7 +12,6 @@ that build succeeded. A one-shot build has no ``ServeMemory``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Container
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from generator.mkdocs.pagecache import (
     config_digest,
     nav_digest,
     page_key,
+    restore_on_render,
     uses_includes,
 )
 from generator.outputs.export import export_memo
@@ -84,7 +84,7 @@ class ServeMemory:
         self._keys[page.file.src_uri] = key
         known = self.pages.conversion(key, files)
         if known is not None:
-            page.render = functools.partial(_restore_conversion, page, known)  # type: ignore[method-assign]
+            restore_on_render(page, known)
             self._restored.add(page.file.src_uri)
             return True
         self.lookups.watch(files)
@@ -156,8 +156,3 @@ class ServeMemory:
         self.last_replayed = frozenset(self._replayed)
         self.last_restored = frozenset(self._restored)
         self._keys, self._replayed, self._restored = {}, {}, set()
-
-
-def _restore_conversion(page: Page, known: Converted, config: MkDocsConfig, files: Files) -> None:
-    """``Page.render`` for a page whose conversion is remembered."""
-    page.content = known.restore(page, files)

@@ -189,8 +189,12 @@ def _report_failure(plugin: RecordsPlugin, exc: Exception, err: Console) -> None
 
 
 def _building(console: Console) -> AbstractContextManager[object]:
-    """A spinner while MkDocs builds, on a terminal only: CI logs get the results alone."""
-    return console.status("building the site", spinner="dots") if console.is_terminal else nullcontext()
+    """A line saying the build is under way, on a terminal only: CI logs get the results
+    alone. Not a spinner: rich animates one from a thread of its own, and a process with
+    another thread running never forks the build's workers."""
+    if console.is_terminal:
+        console.print("building the site…", style="dim", highlight=False)
+    return nullcontext()
 
 
 def _build_into(config: MkDocsConfig, plugin: RecordsPlugin, target: Path, out: Console, err: Console) -> int:

@@ -1,0 +1,343 @@
+"""A one-shot build's per-page MkDocs work on two cores.
+
+MkDocs converts every page (``_populate_page``) in one loop and themes every page
+(``_build_page``) in another, on one core. In a one-shot build of ``PARALLEL_FROM``
+generated pages or more, each loop gets one forked child, which does the last of the
+generated pages (``CONVERSION_SHARE`` and ``THEMING_SHARE`` of their estimated work) while
+the build does the rest, and sends back what ``kbgen serve`` already knows how to stand
+in for the work:
+
+* **converting**: forked when the navigation is built (the last event before MkDocs'
+  conversion loop), the child converts its pages exactly as ``_populate_page`` does,
+  every plugin's hooks included, and sends each page's ``pagecache.Converted``, taken
+  as soon as the raw blocks are spliced back (every later ``on_page_content`` hook then
+  runs in the build, once). When the build's loop reaches the child's first page, it
+  takes the results, and ``page.render`` restores each page's (as in serve);
+* **theming**: forked once every page is converted (``on_env``, the last event before
+  MkDocs' theming loop), the child runs the ``on_page_context`` hooks and the theme's
+  template of its pages and sends each page's output; the build prints it through
+  ``CACHED_TEMPLATE`` (as serve prints a remembered page), so ``on_post_page`` and the
+  write of every page, and with them the build manifest, happen in the build alone.
+
+Only generated pages go to a child: hand-written pages pass through the macros plugin,
+whose state lives in the build. A page for which the child logged anything the build
+would show (at least WARNING, or the level the build's log prints from when lower), or
+raised, or that the child never sent, is converted or themed in the build as if there
+were no child, so ``--strict`` and the messages are the same as on one core. A child
+prints nothing, never writes to the site folder and ends with ``os._exit``. ``kbgen
+serve`` (which has ``ServeMemory``) and a process that may not fork (``pipeline.forkable``)
+do every page in the build itself.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import pickle
+import signal
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from multiprocessing import Pipe
+from multiprocessing.connection import Connection
+from typing import Any
+
+from jinja2 import Environment
+from mkdocs.commands.build import _populate_page, get_context
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+
+from generator.mkdocs.pagecache import CACHED_OUTPUT, CACHED_TEMPLATE, THEME_DIR, Converted, restore_on_render
+from generator.pipeline import forkable
+
+# Generated pages from which a build forks: below it, forking and sending the pages back
+# costs about what the second core saves.
+PARALLEL_FROM = 24
+# The share of the generated pages' work a child does: the build converts the hand-written
+# pages too, and before theming it copies the theme's files and renders its static pages.
+CONVERSION_SHARE = 0.46
+THEMING_SHARE = 0.6
+# What a page costs besides its size, in characters of Markdown (conversion: a Markdown
+# converter made per page) or of converted HTML (theming: the navigation every page prints).
+CONVERSION_BASE = 4_000
+THEMING_BASE = 40_000
+
+
+def child_share(pages: Sequence[Page], weight: Callable[[Page], int], share: float) -> list[Page]:
+    """The last of ``pages`` that weigh about ``share`` of them all; never the first page."""
+    target = sum(weight(page) for page in pages) * share
+    start, taken = len(pages), 0
+    while start > 1 and taken + weight(pages[start - 1]) <= target:
+        start -= 1
+        taken += weight(pages[start])
+    return list(pages[start:])
+
+
+def shown_from() -> int:
+    """The lowest level a log record is printed at by a handler of this process (WARNING at
+    most: ``--strict`` counts warnings)."""
+    loggers = [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]
+    levels = [
+        handler.level
+        for logger in loggers
+        if isinstance(logger, logging.Logger)
+        for handler in logger.handlers
+    ]
+    return min([logging.WARNING, *levels])
+
+
+class _Noted(logging.Handler):
+    """A child's only log handler: notes that the current page logged something the build
+    would show, and prints nothing."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__(level)
+        self.noted = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.noted = True
+
+
+def _silence(level: int) -> _Noted:
+    """Replace every log handler of a child by one that notes (Python's warnings too)."""
+    noted = _Noted(level)
+    root = logging.getLogger()
+    for logger in [root, *logging.Logger.manager.loggerDict.values()]:
+        if isinstance(logger, logging.Logger):
+            ends = logger is root or not logger.propagate
+            logger.handlers = [noted] if ends else []
+    logging.lastResort = noted
+
+    def note_warning(*args: object, **kwargs: object) -> None:
+        noted.noted = True
+
+    warnings.showwarning = note_warning
+    return noted
+
+
+@dataclass
+class _Child:
+    """A forked child, and the end of the pipe it sends its results through."""
+
+    pid: int
+    results: Connection
+
+    def take(self) -> dict[str, Any]:
+        """What the child sent (nothing if it failed); the child is reaped."""
+        try:
+            found = self.results.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):
+            found = {}
+        finally:
+            self.results.close()
+            os.waitpid(self.pid, 0)
+        return found if isinstance(found, dict) else {}
+
+    def abandon(self) -> None:
+        self.results.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def _fork(work: Callable[[_Noted], dict[str, Any]]) -> _Child:
+    """Run ``work`` in a forked child, which sends back what it returns and exits."""
+    level = shown_from()
+    receiving, sending = Pipe(duplex=False)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns to MkDocs, never runs the build's exit handlers
+        code = 1
+        try:
+            receiving.close()
+            gc.freeze()  # the collector leaves the build's objects alone: fewer pages copied
+            sending.send(work(_silence(level)))
+            code = 0
+        finally:
+            os._exit(code)
+    sending.close()
+    return _Child(pid, receiving)
+
+
+def theme_page(
+    page: Page, config: MkDocsConfig, doc_files: Sequence[File], nav: Navigation, env: Environment
+) -> str:
+    """What MkDocs' ``_build_page`` renders of a page, before ``on_post_page`` and the write."""
+    config._current_page = page
+    page.active = True
+    try:
+        context = get_context(nav, doc_files, config, page)
+        template = env.get_template(page.meta.get("template", "main.html"))
+        context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
+        return template.render(context)
+    finally:
+        page.active = False
+        config._current_page = None
+
+
+class ParallelPages:
+    """The build's side of the two children: forks them, takes their results, and stands
+    them in for the pages' work (see the module note)."""
+
+    def __init__(self, enabled: bool = False) -> None:
+        self.enabled = enabled  # a one-shot build
+        self._nav: Navigation | None = None
+        self._child: _Child | None = None
+        self._converting: set[str] = set()  # the pages the conversion child converts
+        self._converted: dict[str, Converted] | None = None  # what it sent, once taken
+        self._spliced: dict[str, Converted] | None = None  # in the conversion child: each page
+        self._theming: dict[str, str] = {}  # the pages the theming child themes → their template
+        self._themed: dict[str, str] | None = None  # what it sent, once taken
+        self._env: Environment | None = None
+        # The pages whose child's work stood in (for tests and measurements).
+        self.converted_elsewhere: list[str] = []
+        self.themed_elsewhere: list[str] = []
+
+    def configure(self, config: MkDocsConfig) -> None:
+        """A build begins: CACHED_TEMPLATE joins the theme (last: it never shadows a template)."""
+        self.stop()
+        self._nav, self._env = None, None
+        self._converting, self._converted, self._theming, self._themed = set(), None, {}, None
+        self.converted_elsewhere, self.themed_elsewhere = [], []
+        if self.enabled and str(THEME_DIR) not in config.theme.dirs:
+            config.theme.dirs.append(str(THEME_DIR))
+
+    def _generated(self, files: Files, generated: Mapping[str, str]) -> list[Page]:
+        return [
+            file.page
+            for file in files.documentation_pages(inclusion=InclusionLevel.is_included)
+            if file.src_uri in generated and file.page is not None
+        ]
+
+    # ------------------------------------------------------------------ converting
+
+    def fork_conversion(
+        self, nav: Navigation, config: MkDocsConfig, files: Files, generated: Mapping[str, str]
+    ) -> None:
+        """The navigation is built and MkDocs converts the pages next: fork the child that
+        converts the last generated pages."""
+        self._nav = nav
+        pages = self._generated(files, generated)
+        if not self.enabled or len(pages) < PARALLEL_FROM or not forkable():
+            return
+        share = child_share(
+            pages, lambda page: CONVERSION_BASE + len(generated[page.file.src_uri]), CONVERSION_SHARE
+        )
+
+        def convert(noted: _Noted) -> dict[str, Any]:
+            self._converting, self._spliced = set(), {}
+            done: dict[str, Converted] = {}
+            for page in share:
+                noted.noted = False
+                try:
+                    _populate_page(page, config, files)
+                except Exception:
+                    break  # the build converts this page and the rest, and says why
+                known = self._spliced.pop(page.file.src_uri, None)
+                if known is not None and not noted.noted:
+                    done[page.file.src_uri] = known
+            return done
+
+        self._child = _fork(convert)
+        self._converting = {page.file.src_uri for page in share}
+        self._converted = None
+
+    def spliced(self, page: Page, html: str) -> None:
+        """A page's raw blocks are back in its HTML: the conversion child keeps what it sends."""
+        if self._spliced is not None:
+            self._spliced[page.file.src_uri] = Converted.of(html, page)
+
+    def stands_in(self, page: Page) -> bool:
+        """Whether the child's conversion stands in for converting the page (``page.render``
+        then restores it); the first of the child's pages takes its results."""
+        source = page.file.src_uri
+        if source not in self._converting:
+            return False
+        if self._converted is None:
+            self._converted = self._take()
+        known = self._converted.pop(source, None)
+        if known is None:
+            return False
+        restore_on_render(page, known)
+        self.converted_elsewhere.append(source)
+        return True
+
+    # ------------------------------------------------------------------ theming
+
+    def fork_theming(
+        self, env: Environment, config: MkDocsConfig, files: Files, generated: Mapping[str, str]
+    ) -> None:
+        """Every page is converted and MkDocs themes them next: fork the child that themes
+        the last generated pages; the build prints them through CACHED_TEMPLATE."""
+        self.stop()
+        pages = self._generated(files, generated)
+        nav = self._nav
+        if not self.enabled or nav is None or len(pages) < PARALLEL_FROM or not forkable():
+            return
+        share = child_share(pages, lambda page: THEMING_BASE + len(page.content or ""), THEMING_SHARE)
+        doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
+
+        def theme(noted: _Noted) -> dict[str, Any]:
+            self._theming = {}
+            done: dict[str, str] = {}
+            for page in share:
+                noted.noted = False
+                try:
+                    output = theme_page(page, config, doc_files, nav, env)
+                except Exception:
+                    break  # the build themes this page and the rest, and says why
+                if not noted.noted:
+                    done[page.file.src_uri] = output
+            return done
+
+        self._child = _fork(theme)
+        self._env, self._themed = env, None
+        for page in share:
+            self._theming[page.file.src_uri] = page.meta.get("template", "main.html")
+            page.meta["template"] = CACHED_TEMPLATE
+
+    def before_context(self, page: Page) -> None:
+        """A page's ``on_page_context`` hooks begin: the first of the child's pages takes its
+        results. A page the child themed hands the search plugin no content (as a page
+        serve prints as remembered): its per-page rewrite of it has nothing to scan."""
+        source = page.file.src_uri
+        if source not in self._theming:
+            return
+        if self._themed is None:
+            self._themed = self._take()
+        if source in self._themed:
+            page.content = ""
+        else:
+            page.meta["template"] = self._theming[source]
+
+    def page_context(self, context: Any, page: Page) -> Any:
+        """The last ``on_page_context`` hook: CACHED_TEMPLATE prints the child's output, or,
+        for a page the child did not theme, the theme's template rendered here."""
+        source = page.file.src_uri
+        template = self._theming.pop(source, None)
+        if template is None:
+            return context
+        output = self._themed.pop(source, None) if self._themed is not None else None
+        if output is None:
+            assert self._env is not None
+            output = self._env.get_template(template).render(context)
+        else:
+            self.themed_elsewhere.append(source)
+        context[CACHED_OUTPUT] = output
+        return context
+
+    # ------------------------------------------------------------------ the children
+
+    def _take(self) -> dict[str, Any]:
+        child, self._child = self._child, None
+        return child.take() if child is not None else {}
+
+    def stop(self) -> None:
+        """The build ends or fails: a child still running is stopped."""
+        if self._child is not None:
+            self._child.abandon()
+            self._child = None

@@ -1,0 +1,186 @@
+"""A one-shot build converts and themes the last generated pages in forked children
+(generator/mkdocs/parallel_pages.py): the site, the messages and the strict failure are
+those of a build on one core, also when a child warns, fails or sends nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from site_support import REPO_ROOT, make_project, tree_hashes
+
+from generator.mkdocs.parallel_pages import child_share
+from generator.mkdocs.plugin import RecordsPlugin
+
+# Each build runs in a process of its own: a test worker has other threads (pytest-xdist's),
+# and a process with other threads is never forked. ``trouble`` makes the last page of
+# each child's share (or the pages named) warn in every process, or fail in the child alone.
+BUILD = """
+import json, logging, os, sys
+import generator.mkdocs.parallel_pages as parallel
+from generator.mkdocs.plugin import RecordsPlugin
+from material.plugins.search.plugin import SearchPlugin
+from mkdocs.structure.pages import Page
+
+site, forking, trouble = sys.argv[1], sys.argv[2] == "fork", sys.argv[3]
+parallel.PARALLEL_FROM = 2 if forking else 10**9
+build_pid = os.getpid()
+shares = []
+troubled = dict(zip(("converting", "theming"), sys.argv[4:]))
+
+def recorded_share(pages, weight, share):
+    chosen = child_share(pages, weight, share)
+    shares.append([page.file.src_uri for page in chosen])
+    troubled.setdefault("converting" if len(shares) == 1 else "theming", chosen[-1].file.src_uri)
+    return chosen
+
+child_share = parallel.child_share
+parallel.child_share = recorded_share
+
+def make_trouble(step, page):
+    if troubled.get(step) != page.file.src_uri:
+        return
+    if trouble == "warn":
+        logging.getLogger("mkdocs.plugins.trouble").warning("%s %s trouble", step, page.file.src_uri)
+    elif trouble == "fail" and os.getpid() != build_pid:
+        raise RuntimeError("the child fails")
+
+render = Page.render
+def troubled_render(self, config, files):
+    make_trouble("converting", self)
+    return render(self, config, files)
+Page.render = troubled_render
+
+page_context = SearchPlugin.on_page_context
+def troubled_context(self, context, *, page, config, nav):
+    make_trouble("theming", page)
+    return page_context(self, context, page=page, config=config, nav=nav)
+SearchPlugin.on_page_context = troubled_context
+
+post_build = RecordsPlugin.on_post_build
+counts = {}
+def counted_post_build(self, *, config):
+    counts["converted"] = self.parallel.converted_elsewhere
+    counts["themed"] = self.parallel.themed_elsewhere
+    return post_build(self, config=config)
+RecordsPlugin.on_post_build = counted_post_build
+
+from generator.cli.main import main
+code = main(["build", "--site-dir", site])
+print(json.dumps({"code": code, "shares": shares, "troubled": troubled, **counts}))
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("parallel"), git=False)
+    records = project / "records"
+    for n in range(1, 4):
+        target = records / f"demo-{n}"
+        shutil.copytree(records / "demo", target)
+        run = target / "run.yaml"
+        text = run.read_text(encoding="utf-8").replace("-demo-", f"-demo-{n}-")
+        run.write_text(text.replace("system: Demo", f"system: Demo {n}"), encoding="utf-8")
+    return project
+
+
+def _build(
+    project: Path, site: Path, forking: bool, trouble: str = "none", troubled: tuple[str, ...] = ()
+) -> tuple[dict, str]:
+    environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "SOURCE_DATE_EPOCH": "1700000000"}
+    environment.pop("KBGEN_RECORDS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(site), "fork" if forking else "one", trouble, *troubled],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.stdout.strip(), done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    messages = "\n".join([*done.stdout.strip().splitlines()[:-1], done.stderr])
+    return found, messages.replace(str(site), "SITE")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trouble", ["none", "fail"])
+def test_a_build_on_two_cores_writes_the_site_of_one_core(
+    project: Path, tmp_path: Path, trouble: str
+) -> None:
+    one, one_messages = _build(project, tmp_path / "one", forking=False)
+    two, two_messages = _build(project, tmp_path / "two", forking=True, trouble=trouble)
+    assert one["code"] == two["code"] == 0, two_messages
+    assert one["shares"] == [] and one["converted"] == one["themed"] == []
+    converting, theming = two["shares"]
+    assert two["converted"] and two["themed"]
+    if trouble == "none":
+        assert two["converted"] == converting and two["themed"] == theming
+    else:  # the child stopped at its last page, which the build did itself
+        assert two["converted"] == converting[:-1] and two["themed"] == theming[:-1]
+    one_site, two_site = tree_hashes(tmp_path / "one"), tree_hashes(tmp_path / "two")
+    assert "kb-manifest.json" in two_site and "sitemap.xml.gz" in two_site
+    assert [
+        path for path in one_site.keys() | two_site.keys() if one_site.get(path) != two_site.get(path)
+    ] == []
+    assert two_messages == one_messages
+
+
+@pytest.mark.slow
+def test_a_page_that_warns_in_a_child_fails_the_strict_build_as_on_one_core(
+    project: Path, tmp_path: Path
+) -> None:
+    two, two_messages = _build(project, tmp_path / "two", forking=True, trouble="warn")
+    converting, theming = two["troubled"]["converting"], two["troubled"]["theming"]
+    one, one_messages = _build(project, tmp_path / "one", False, "warn", (converting, theming))
+    assert one["code"] == two["code"] == 1
+    for step, page in (("converting", converting), ("theming", theming)):
+        assert two_messages.count(f"{step} {page} trouble") == 1, two_messages
+    assert "Aborted with 2 warnings in strict mode" in two_messages
+    assert converting not in two["converted"] and theming not in two["themed"]
+    assert two["converted"] and two["themed"]  # the other pages came from the children
+    assert two_messages == one_messages
+
+
+def test_the_share_is_the_last_pages_and_never_all() -> None:
+    class Sized:
+        def __init__(self, size: int) -> None:
+            self.size = size
+
+    pages = [Sized(size) for size in (5, 1, 1, 2, 2)]
+    weight = lambda page: page.size  # noqa: E731
+    assert [page.size for page in child_share(pages, weight, 0.5)] == [1, 2, 2]  # type: ignore[arg-type]
+    assert [page.size for page in child_share(pages[:1], weight, 1.0)] == []  # type: ignore[arg-type]
+    assert child_share(pages, weight, 0.0) == []  # type: ignore[arg-type]
+
+
+def test_only_a_one_shot_build_shares_its_pages() -> None:
+    plugin = RecordsPlugin()
+    plugin.on_startup(command="serve", dirty=False)
+    assert plugin.memory is not None and plugin.parallel.enabled is False
+    plugin.on_startup(command="build", dirty=False)
+    assert plugin.memory is None and plugin.parallel.enabled is True
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_a_build_on_a_terminal_starts_no_thread_that_would_keep_it_from_forking(terminal: bool) -> None:
+    """A build says it is under way on a terminal (and nothing in a log), without rich's
+    spinner, whose thread would keep the build's workers from forking."""
+    import io
+    import threading
+
+    from rich.console import Console
+
+    from generator.site.build import _building
+
+    stream = io.StringIO()
+    before = threading.active_count()
+    with _building(Console(file=stream, force_terminal=terminal, width=80)):
+        assert threading.active_count() == before
+    assert ("building the site" in stream.getvalue()) is terminal

@@ -41,9 +41,8 @@ from generator.mkdocs.site_guard import guard_site_dir
 from generator.mkdocs.site_outputs import SiteOutputs
 from generator.mkdocs.splice import RawHtmlSplicer
 from generator.mkdocs.watch import RecordsWatch
-from generator.outputs.export import export_memo, site_exports
-from generator.outputs.search import GraphParts, site_index_memo
-from generator.pipeline import PerGraph, PipelineResult
+from generator.outputs.export import site_exports
+from generator.pipeline import PipelineResult
 
 
 class RecordsConfig(Config):
@@ -61,9 +60,6 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.splicer = RawHtmlSplicer()
         self.memory: ServeMemory | None = None  # serve only
         self.direct: DirectPages | None = None  # generated pages MkDocs need not convert
-        # A build's record index and export parts per system, computed beside its pages.
-        self.index_parts: PerGraph[GraphParts] | None = None
-        self.export_parts: PerGraph[bytes] | None = None
         self.parallel = ParallelPages()
         self.outputs = SiteOutputs()
         self._watch: RecordsWatch | None = None
@@ -108,10 +104,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None:
             self.memory.configure(config)
         systems = self.memory.systems if self.memory is not None else None
-        alongside: tuple[PerGraph[Any], ...] = ()
-        if self.memory is None:  # a build: the index and export parts come with the pages
-            self.index_parts, self.export_parts = site_index_memo(), export_memo()
-            alongside = (self.index_parts, self.export_parts)
+        # A build: the record index and export parts come with the pages (serve keeps its own).
+        alongside = self.outputs.per_system_parts() if self.memory is None else ()
         self.publisher.publish(self.records, systems, self.config.max_diagnostics, alongside)
         return self.publisher.configure_site(config)
 
@@ -121,7 +115,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # The downloads linked from the comparison page, built from the same pages.
         downloads = site_exports(
             self.publisher.published,
-            memory.exports if memory is not None else self.export_parts,
+            memory.exports if memory is not None else self.outputs.export_parts,
             memory.digests if memory is not None else None,
         )
         return self.publisher.add_files(files, config, downloads)
@@ -218,7 +212,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.outputs.write(
             config,
             self.publisher.published,
-            memory.index if memory is not None else self.index_parts,
+            memory.index if memory is not None else self.outputs.index_parts,
             memory.digests if memory is not None else None,
         )
         if memory is not None:

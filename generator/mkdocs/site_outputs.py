@@ -5,13 +5,15 @@ replace the folder, and the build manifest with the SHA-256 of each generated pa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 from generator.load.fingerprint import TextDigests
 from generator.mkdocs.site_manifest import write_manifest
-from generator.outputs.search import GraphParts, write_site_index
+from generator.outputs.export import export_memo
+from generator.outputs.search import GraphParts, site_index_memo, write_site_index
 from generator.pipeline import PerGraph, PipelineResult
 from generator.util.output_guard import mark_site
 
@@ -21,6 +23,15 @@ class SiteOutputs:
 
     def __init__(self) -> None:
         self._html_sha256: dict[str, str] = {}  # generated page → SHA-256 of the HTML written
+        # A one-shot build's record index and export parts per system, made beside its pages.
+        self.index_parts: PerGraph[GraphParts] | None = None
+        self.export_parts: PerGraph[bytes] | None = None
+
+    def per_system_parts(self) -> tuple[PerGraph[Any], ...]:
+        """New holders of a build's per-system index and export parts, for ``run_pipeline``
+        to fill where its workers render the systems (``alongside``)."""
+        self.index_parts, self.export_parts = site_index_memo(), export_memo()
+        return (self.index_parts, self.export_parts)
 
     def page_written(self, source: str, sha256: str) -> None:
         self._html_sha256[source] = sha256

@@ -85,6 +85,24 @@ def test_typed_query_shows_the_record_first_and_lands_on_its_anchor(
     assert browsing.errors == []
 
 
+def test_the_index_is_fetched_once_a_pointer_is_over_the_search_box_not_before(browsing, base_url):
+    """Reading fetches no index; a pointer over the search box starts the fetch, so the
+    seconds a large KB's index takes to fetch and index begin before the click."""
+    page = browsing.page
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(f"{base_url}/{START}")
+    page.wait_for_load_state("load")
+    page.mouse.wheel(0, 2000)
+    page.wait_for_timeout(500)
+    assert not [url for url in fetched if "search_index.json" in url]
+    page.locator('label[for="__search"], .md-search').first.hover()
+    page.wait_for_function(
+        "() => performance.getEntriesByType('resource').some(e => e.name.includes('search_index.json'))"
+    )
+    assert browsing.errors == []
+
+
 def test_enter_opens_the_first_result(browsing, base_url):
     page = browsing.page
     box = open_search(page, base_url, key="s")

@@ -196,9 +196,9 @@ def test_put_line_ranges_on_a_locator(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_run_identity_is_on_the_result_page(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
     section = page[page.index("## Run identity") : page.index("## Boundary and evidence")]
-    assert "| Run ID | `AAS-2025-03-14-paper-agent-01` |" in section
-    assert "| Run date | 2025-03-14 |" in section
-    assert "| Document type | `kb/types/agentic-system-analysis-result.md` |" in section
+    assert "<td>Run ID</td>\n<td><code>AAS-2025-03-14-paper-agent-01</code></td>" in section
+    assert "<td>Run date</td>\n<td>2025-03-14</td>" in section
+    assert "<td>Document type</td>\n<td><code>kb/types/agentic-system-analysis-result.md</code></td>" in section
     assert "result-disposition-complete" in section and "evidence-tier-doc-grounded" in section
 
 

@@ -198,7 +198,8 @@ def test_run_identity_is_on_the_result_page(paper: PipelineResult) -> None:
     section = page[page.index("## Run identity") : page.index("## Boundary and evidence")]
     assert "<td>Run ID</td>\n<td><code>AAS-2025-03-14-paper-agent-01</code></td>" in section
     assert "<td>Run date</td>\n<td>2025-03-14</td>" in section
-    assert "<td>Document type</td>\n<td><code>kb/types/agentic-system-analysis-result.md</code></td>" in section
+    document_type = "<td><code>kb/types/agentic-system-analysis-result.md</code></td>"
+    assert f"<td>Document type</td>\n{document_type}" in section
     assert "result-disposition-complete" in section and "evidence-tier-doc-grounded" in section
 
 

@@ -96,7 +96,8 @@ def test_the_index_is_fetched_once_a_pointer_is_over_the_search_box_not_before(b
     page.mouse.wheel(0, 2000)
     page.wait_for_timeout(500)
     assert not [url for url in fetched if "search_index.json" in url]
-    page.locator('label[for="__search"], .md-search').first.hover()
+    # The search button on a narrow window, the box itself on a wide one: the one shown.
+    page.locator('label[for="__search"]:visible, .md-search__form:visible').first.hover()
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some(e => e.name.includes('search_index.json'))"
     )

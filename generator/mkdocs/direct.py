@@ -68,20 +68,19 @@ class Plan:
     (``left`` is None) when the page is only headings and raw-block markers."""
 
     left: str | None
-    headings: dict[str, str]  # heading marker → the heading's HTML
+    headings: list[str]  # each heading's HTML, by the number of its marker
+    marker: re.Pattern[str]  # a heading's marker as Python-Markdown writes it (see finish)
     html: str  # the page's HTML when nothing is left for Python-Markdown
     toc: TableOfContents
     anchors: frozenset[str]
 
     def finish(self, converted: str) -> str:
         """The HTML of the page from Python-Markdown's conversion of ``left``: each heading
-        marker, which it wrote as a raw block (a blank line after it), becomes its heading
-        (a heading has none)."""
-        for marker, heading in self.headings.items():
-            converted = converted.replace(marker + "\n\n", heading + "\n", 1)
-            if converted.endswith(marker):
-                converted = converted[: -len(marker)] + heading
-        return converted
+        marker, which it wrote as a raw block (a blank line after it, unless last), becomes
+        its heading (a heading has none); one pass over the page."""
+        return self.marker.sub(
+            lambda found: self.headings[int(found.group(1))] + ("\n" if found.group(2) else ""), converted
+        )
 
 
 class DirectPages:
@@ -116,10 +115,10 @@ class DirectPages:
         is not a heading)."""
         if not self.enabled or "```" in text or "~~~" in text or _MARKDOWN_CONTAINER.search(text):
             return None
-        nonce = marker.pattern.split(":")[1]
+        nonce = marker.pattern.split(":")[1]  # the page's own (splice.py): no text can name it
         left: list[str] = []
         lines: list[str] = []
-        headings: dict[str, str] = {}
+        headings: list[str] = []
         tokens: list[dict[str, Any]] = []
         anchors: set[str] = set()
         only_markers = True
@@ -153,16 +152,17 @@ class DirectPages:
             )
             written = f"<h{level}{attributes}>{title}{permalink}</h{level}>"
             stand_in = f"<!--kb-heading:{nonce}:{len(headings)}-->"
-            headings[stand_in] = written
+            headings.append(written)
             left.append(stand_in + chunk[len(chunk.rstrip("\n")) :])
             lines.append(written)
             # The table of contents names a heading by its text with whitespace collapsed.
             name = " ".join(title.split())
             tokens.append({"level": level, "id": anchor, "name": name, "html": title, "data-toc-label": ""})
         toc = get_toc(nest_toc_tokens(tokens))
+        heading_marker = re.compile(rf"<!--kb-heading:{nonce}:(\d+)-->(\n\n|\Z)")
         if only_markers:
-            return Plan(None, headings, "\n".join(lines).strip(), toc, frozenset(anchors))
-        return Plan("\n\n".join(left), headings, "", toc, frozenset(anchors))
+            return Plan(None, headings, heading_marker, "\n".join(lines).strip(), toc, frozenset(anchors))
+        return Plan("\n\n".join(left), headings, heading_marker, "", toc, frozenset(anchors))
 
     def stand_in(self, page: Page, text: str, marker: re.Pattern[str]) -> str:
         """The Markdown MkDocs is to convert of a generated page (front matter taken off,

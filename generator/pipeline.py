@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from generator.check import (
     CheckedSystem,
@@ -27,12 +27,15 @@ from generator.load.fingerprint import FileDigests, folder_fingerprint
 from generator.load.slugs import SITE_NAMES
 from generator.model.runs import RunHistory, run_history
 from generator.model.set_manifest import MANIFEST_FILE, MANIFEST_TEXT_FILE, manifest_text
-from generator.render.cross import render_cross_system
-from generator.render.pages import RunPagesMemo, render_run_pages, render_system
 from generator.render.registry import PLACEMENT, SYSTEM_PAGE
-from generator.render.run_history import runs_summary
 from generator.render.summary import published_pages, summarize
 from generator.render.urls import page_path, reserved_slugs
+
+# The page renderers (their templates, Jinja and the views) are imported where pages are
+# rendered: checking records needs only the page registry, and ``kbgen check``, ``kbgen
+# diff`` and the language server start without them.
+if TYPE_CHECKING:
+    from generator.render.pages import RunPagesMemo
 
 T = TypeVar("T")
 
@@ -135,6 +138,8 @@ class PipelineResult:
     def summaries(self) -> list[dict[str, object]]:
         """Each system's summary (its current run) with its runs' pages, for the nav and
         the home page."""
+        from generator.render.run_history import runs_summary
+
         earlier: dict[str, list[SystemGraph]] = {}
         for graph in self.earlier_runs:
             earlier.setdefault(graph.system.slug, []).append(graph)
@@ -260,6 +265,8 @@ def _graph(system: CheckedSystem, stages: SystemStages | None, history: RunHisto
 
 
 def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, str]:
+    from generator.render.pages import render_system
+
     if stages is None:
         return render_system(graph)
     if stages.pages is None:
@@ -272,6 +279,8 @@ _forked_alongside: Sequence[PerGraph[Any]] = ()  # the values they compute besid
 
 
 def _render_forked(index: int) -> tuple[dict[str, str], list[Any]]:
+    from generator.render.pages import render_system
+
     graph = _forked_graphs[index]
     return render_system(graph), [memo.compute(graph) for memo in _forked_alongside]
 
@@ -295,6 +304,8 @@ def render_systems(
     A process that may not fork (``forkable``) renders one system after the other, and
     the later steps compute their values themselves.
     """
+    from generator.render.pages import render_system
+
     if len(graphs) < PARALLEL_FROM or not forkable():
         return [render_system(graph) for graph in graphs]
     global _forked_alongside
@@ -326,6 +337,9 @@ def run_pipeline(
     may hand ``alongside`` the per-system values its later steps need: where systems are
     rendered in forked workers, the workers compute them too.
     """
+    from generator.render.cross import render_cross_system
+    from generator.render.pages import render_run_pages
+
     result, stages = _checked(records, base, cache)
     if result.errors:
         return result

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from generator.outputs.export import write_atomically
+from generator.util.atomic_file import write_atomically
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_OK, EXIT_USAGE
 from generator.util.output_guard import file_output_protected, file_refusal

@@ -12,9 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -298,20 +295,6 @@ def export_csv(result: PipelineResult, system: str | None = None, digests: TextD
         if graph.system.memory_comparison is not None:
             writer.writerow([_inert(cell) for cell in _csv_row(result, graph, digests)])
     return buffer.getvalue()
-
-
-def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` so a reader sees the old file or the new one, never a part."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", newline="\n", dir=target.parent, prefix=f".{target.name}.", delete=False
-    ) as handle:
-        handle.write(text)
-    try:
-        os.replace(handle.name, target)
-    except OSError:
-        os.unlink(handle.name)
-        raise
 
 
 def site_exports(

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator.model.system import SystemRecords
-from generator.render.comparison import memory_comparison_view
-from generator.render.cross import glossary_view, status_matrix_view, systems_index_view
-from generator.render.pages import memory_report_view, result_view, review_view, system_view
+from generator.model.vocab import Disposition
 from generator.render.registry import (
     EPISTEMIC_PAGE,
     GLOSSARY_PAGE,
@@ -32,11 +30,9 @@ from generator.render.registry import (
     Nav,
     PageRegistry,
     PageSpec,
+    ViewOf,
     install_builtin,
 )
-from generator.render.run_history import run_changes_view
-from generator.render.run_history_page import run_history_view
-from generator.render.set_pages import complete_set, member_view
 
 
 def _has_result(system: SystemRecords) -> bool:
@@ -47,8 +43,19 @@ def _has_memory_report(system: SystemRecords) -> bool:
     return system.memory_report is not None
 
 
+def _complete_set(system: SystemRecords) -> bool:
+    """A complete set with an overview: it has a review."""
+    run = system.run
+    return (
+        system.overview is not None
+        and system.analysis_set is not None
+        and run is not None
+        and run.disposition is Disposition.COMPLETE
+    )
+
+
 def _has_review(system: SystemRecords) -> bool:
-    return system.result is not None or complete_set(system)
+    return system.result is not None or _complete_set(system)
 
 
 def _member_exists(key: str) -> Callable[[SystemRecords], bool]:
@@ -63,7 +70,7 @@ def _member_page(key: str, document: str, title: str, label: str, note: str, rec
         title=title,
         label=label,
         template="set-member.md.j2",
-        view=member_view,
+        view=ViewOf("generator.render.set_pages", "member_view"),
         exists=_member_exists(document),
         artifact_note=note,
         holds_records=records,
@@ -82,7 +89,7 @@ BUILTIN_PAGES = (
         title="System",
         label="system page",
         template="system.md.j2",
-        view=system_view,
+        view=ViewOf("generator.render.pages", "system_view"),
         nav=Nav.SECTION_INDEX,
         type_name="kb/types/agentic-system.md",
         edit_source=_run_source,
@@ -94,7 +101,7 @@ BUILTIN_PAGES = (
         title="Result",
         label="result",
         template="result.md.j2",
-        view=result_view,
+        view=ViewOf("generator.render.pages", "result_view"),
         exists=_has_result,
         artifact_note="the full analysis, eleven sections",
         holds_records=True,
@@ -106,7 +113,7 @@ BUILTIN_PAGES = (
         title="Review",
         label="review",
         template="review.md.j2",
-        view=review_view,
+        view=ViewOf("generator.render.pages", "review_view"),
         exists=_has_review,
         type_name="kb/types/agentic-system-review.md",
         artifact_note="the compact review projected from the result",
@@ -128,7 +135,7 @@ BUILTIN_PAGES = (
         title="Memory report",
         label="memory report",
         template="memory-report.md.j2",
-        view=memory_report_view,
+        view=ViewOf("generator.render.pages", "memory_report_view"),
         exists=_has_memory_report,
         artifact_note="the memory analysis",
         holds_records=True,
@@ -152,7 +159,7 @@ BUILTIN_PAGES = (
         title="Changes",
         label="changes page",
         template="run-changes-page.md.j2",
-        view=run_changes_view,
+        view=ViewOf("generator.render.run_history", "run_changes_view"),
         between_runs=True,
         nav=Nav.NONE,  # the nav lists the current run's, after the system's pages (mkdocs/nav.py)
         type_name="run-changes",
@@ -163,7 +170,7 @@ BUILTIN_PAGES = (
         title="History",
         label="history page",
         template="run-history-page.md.j2",
-        view=run_history_view,
+        view=ViewOf("generator.render.run_history_page", "run_history_view"),
         across_runs=3,
         nav=Nav.NONE,  # the nav lists it after the changes page (mkdocs/nav.py)
         type_name="run-history",
@@ -174,7 +181,7 @@ BUILTIN_PAGES = (
         title="Systems",
         label="systems index",
         template="systems-index.md.j2",
-        view=systems_index_view,
+        view=ViewOf("generator.render.cross", "systems_index_view"),
         per_system=False,
         nav=Nav.SECTION_INDEX,
         type_name="kb/types/system-index.md",
@@ -187,7 +194,7 @@ BUILTIN_PAGES = (
         title="Status matrix",
         label="status matrix",
         template="status-matrix.md.j2",
-        view=status_matrix_view,
+        view=ViewOf("generator.render.cross", "status_matrix_view"),
         per_system=False,
         type_name="kb/types/status-matrix.md",
         markdown_share=1.0,  # one page per KB
@@ -199,7 +206,7 @@ BUILTIN_PAGES = (
         title="Memory comparison",
         label="memory comparison",
         template="memory-comparison.md.j2",
-        view=memory_comparison_view,
+        view=ViewOf("generator.render.comparison", "memory_comparison_view"),
         per_system=False,
         type_name="kb/types/memory-comparison.md",
         markdown_share=1.0,  # one page per KB: its matrix is raw HTML, without profiles it is prose
@@ -211,7 +218,7 @@ BUILTIN_PAGES = (
         title="Glossary",
         label="glossary",
         template="glossary.md.j2",
-        view=glossary_view,
+        view=ViewOf("generator.render.cross", "glossary_view"),
         per_system=False,
         nav=Nav.NONE,  # a top-level entry of mkdocs.yml
         type_name="kb/types/glossary.md",

@@ -18,6 +18,7 @@ its own with ``PAGES.extended(spec)`` and renders under ``using_pages(registry)`
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -103,6 +104,21 @@ class PageRequest:
 
 
 View = Callable[[PageRequest], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class ViewOf:
+    """A view builder named by its module and function, imported when a page of its type
+    is first rendered. Whatever checks records reads this registry (the names the site
+    keeps for itself) and renders nothing: ``kbgen check`` and the language server start
+    without the renderer and its templates."""
+
+    module: str
+    name: str
+
+    def __call__(self, request: PageRequest) -> Mapping[str, Any]:
+        view: View = getattr(importlib.import_module(self.module), self.name)
+        return view(request)
 
 
 def _always(_system: SystemRecords) -> bool:

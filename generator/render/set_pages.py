@@ -30,7 +30,7 @@ from generator.model.sets import (
     LedgerEntry,
 )
 from generator.model.system import SystemRecords
-from generator.model.vocab import Disposition, Member
+from generator.model.vocab import Member
 from generator.render import urls
 from generator.render.environment import frontmatter
 from generator.render.link_markup import link
@@ -148,17 +148,6 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         "overview_href": urls.file_href(request.path, urls.page_path(OVERVIEW_PAGE, graph.slug)),
         "frontmatter": frontmatter({k: v for k, v in values.items() if v is not None}),
     }
-
-
-def complete_set(system: SystemRecords) -> bool:
-    """A complete set with an overview: it has a review."""
-    run = system.run
-    return (
-        system.overview is not None
-        and system.analysis_set is not None
-        and run is not None
-        and run.disposition is Disposition.COMPLETE
-    )
 
 
 def set_members_view(graph: SystemGraph, page_path: str) -> list[dict[str, Any]]:

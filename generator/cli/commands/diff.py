@@ -22,11 +22,9 @@ from generator.check import CheckedSystem
 from generator.check.report import capped
 from generator.cli.output_file import write_output
 from generator.diagnostics import Diagnostic, Severity
-from generator.graph.run_diff import diff_runs
 from generator.model.ids import RUN_ID
 from generator.model.runs import RUNS_FOLDER
 from generator.model.system import SystemRecords
-from generator.outputs.run_diff_output import DIFF_SCHEMA_PATH, as_text, diff_schema_text, json_text
 from generator.pipeline import check_records, check_system
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_OK, EXIT_USAGE
@@ -73,6 +71,10 @@ class Resolved:
 
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    # Imported here: the comparison (rapidfuzz, scipy) is loaded only by the command that compares.
+    from generator.graph.run_diff import diff_runs
+    from generator.outputs.run_diff_output import DIFF_SCHEMA_PATH, as_text, diff_schema_text, json_text
+
     if args.schema:
         if args.runs or args.git:
             say(err, f"{COMMAND}: --schema compares nothing; give no RUN and no --git")

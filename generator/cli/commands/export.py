@@ -9,7 +9,6 @@ from typing import Any
 from rich.console import Console
 
 from generator.cli.output_file import write_output
-from generator.outputs.export import export_csv, export_json, export_schema_text
 from generator.pipeline import run_pipeline
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_ERRORS, EXIT_USAGE
@@ -31,6 +30,9 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    # Imported here: the exports and the renderer are loaded only by the command that exports.
+    from generator.outputs.export import export_csv, export_json, export_schema_text
+
     if args.schema:
         return write_output(args.out, export_schema_text(), out, err, "kbgen export", EXPORT_SCHEMA_PATH)
     records = Path(args.records)

@@ -12,7 +12,6 @@ from typing import Any
 from rich.console import Console
 
 from generator.diagnostics import Severity
-from generator.importer.import_rules import KB610
 from generator.pipeline import check_records
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
@@ -40,6 +39,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     # Imported here: the importer is loaded only by the command that imports.
     from generator.importer import import_document, import_run
+    from generator.importer.import_rules import KB610
 
     importer = import_run if args.as_run else import_document
     outcome = importer(Path(args.file), args.system, Path(args.records), args.force)

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from rich.console import Console
 
 from generator.load.slugs import SLUG
@@ -27,6 +26,9 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    # Imported here: Jinja is loaded only by the command that scaffolds.
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
     if not SLUG.fullmatch(args.slug):
         say(err, f"kbgen new: {args.slug!r} is not a slug (lower-case words joined by '-')")
         return EXIT_USAGE

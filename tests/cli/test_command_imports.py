@@ -1,0 +1,67 @@
+"""Each command loads the layers it drives when it runs: ``kbgen check`` starts without the
+renderer, Jinja, MkDocs, the importer or the run comparison (a third of its time at 50
+systems went to importing them)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOT_FOR_CHECKING = (
+    "jinja2",
+    "markdown",
+    "markdown_it",
+    "mkdocs",
+    "rapidfuzz",
+    "generator.render.pages",
+    "generator.render.environment",
+    "generator.importer",
+    "generator.graph.run_diff",
+    "generator.outputs.export",
+)
+PROBE = f"""
+import json, sys
+from generator.cli.main import main
+code = main(sys.argv[1:])
+print(json.dumps({{"code": code, "loaded": [m for m in {NOT_FOR_CHECKING!r} if m in sys.modules]}}))
+"""
+
+
+def _loaded_by(*arguments: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *arguments], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_check_loads_no_renderer() -> None:
+    found = _loaded_by("check", "records", "--format", "json")
+    assert found == {"code": 0, "loaded": []}
+
+
+def test_starting_kbgen_loads_none_of_them() -> None:
+    """The parser of every command is built without what any command runs."""
+    probe = (
+        "import sys, json, generator.cli.main as m; m.parser(); "
+        f"print(json.dumps([n for n in {NOT_FOR_CHECKING!r} if n in sys.modules]))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
+
+
+def test_the_renderer_is_loaded_when_a_page_is_rendered() -> None:
+    """The registry's views import their modules on first use: a render still renders."""
+    from generator.render import PAGES
+    from generator.render.registry import ViewOf
+
+    views = [spec.view for spec in PAGES.specs]
+    lazy = [view for view in views if isinstance(view, ViewOf)]
+    assert len(lazy) == len(views)
+    for view in lazy:
+        module = importlib.import_module(view.module)
+        assert callable(getattr(module, view.name)), view

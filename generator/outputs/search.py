@@ -215,6 +215,12 @@ def _heading(line: str) -> tuple[str, str] | None:
     return (title, attribute[1:]) if title else None
 
 
+# Per cross-system page, each section's Markdown and its text, from the page's last
+# reading: ``kbgen serve`` indexes these pages on every rebuild, the status matrix grows
+# with the KB, and an edit changes one system's sections of it.
+_SECTION_TEXTS: dict[str, dict[str, str]] = {}
+
+
 def markdown_page_documents(path: str, markdown: str, kind: str = PAGE_KIND) -> list[Document]:
     """One document per headed section of a generated page that holds no records (the
     glossary, the status matrix, the comparisons): the heading as the label, the text up to
@@ -224,11 +230,17 @@ def markdown_page_documents(path: str, markdown: str, kind: str = PAGE_KIND) -> 
     found: list[Document] = []
     page_url = urls.site_url(path, "")
     title, anchor, lines = "", "", list[str]()
+    known = _SECTION_TEXTS.get(path, {})
+    read: dict[str, str] = {}
 
     def close() -> None:
         if not title:
             return
-        text = _text_of(plain_text("\n".join(lines)))
+        section = "\n".join(lines)
+        text = known.get(section)
+        if text is None:
+            text = _text_of(plain_text(section))
+        read[section] = text
         url = page_url if anchor == "top" else urls.site_url(path, anchor)
         found.append(Document(Entry("", kind, title, "", url, _short(text)), text, title))
 
@@ -241,6 +253,7 @@ def markdown_page_documents(path: str, markdown: str, kind: str = PAGE_KIND) -> 
         close()
         title, anchor, lines = _text_of(plain_text(heading[0])), heading[1], []
     close()
+    _SECTION_TEXTS[path] = read
     return found
 
 

@@ -118,16 +118,31 @@ def block_quote(text: str) -> Html:
 
 
 def table(
-    headers: Sequence[Markup], rows: Sequence[Sequence[Markup]], one_cell_per_line: bool = False
+    headers: Sequence[Markup],
+    rows: Sequence[Sequence[Markup]],
+    one_cell_per_line: bool = False,
+    right_from: int | None = None,
 ) -> Html:
-    """A table as the Markdown tables extension writes one (no alignment); the cells are
-    HTML already (``Markup`` for typing: the HTML linker's values). ``one_cell_per_line``
-    writes each tag on a line of its own, as Python-Markdown's serializer does: a table
-    that was Markdown keeps the bytes it had."""
+    """A table as the Markdown tables extension writes one; the cells are HTML already
+    (``Markup`` for typing: the HTML linker's values). ``one_cell_per_line`` writes each tag
+    on a line of its own, as Python-Markdown's serializer does: a table that was Markdown
+    keeps the bytes it had. ``right_from``: the columns from this one on are aligned right,
+    as a Markdown table's ``---:`` aligns them (one cell per line only)."""
     if one_cell_per_line:
-        head = "\n".join(f"<th>{cell}</th>" for cell in headers)
-        body = "\n".join("<tr>\n" + "\n".join(f"<td>{cell}</td>" for cell in row) + "\n</tr>" for row in rows)
+
+        def cell(tag: str, column: int, content: Markup) -> str:
+            if right_from is not None and column >= right_from:
+                return f'<{tag} style="text-align: right;">{content}</{tag}>'
+            return f"<{tag}>{content}</{tag}>"
+
+        head = "\n".join(cell("th", column, content) for column, content in enumerate(headers))
+        body = "\n".join(
+            "<tr>\n" + "\n".join(cell("td", at, content) for at, content in enumerate(row)) + "\n</tr>"
+            for row in rows
+        )
         return Html(f"<table>\n<thead>\n<tr>\n{head}\n</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>")
+    if right_from is not None:
+        raise ValueError("right-aligned columns are written one cell per line")
     head = "".join(f"<th>{cell}</th>" for cell in headers)
     body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     return Html(f"<table>\n<thead>\n<tr>{head}</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>")

@@ -21,10 +21,12 @@ from generator.model.ids import sort_key
 from generator.model.kinds import registered, spec_of_id
 from generator.model.vocab import ConclusionStatus
 from generator.render import urls
+from generator.render.graph_memo import GraphMemo
 from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html, element
 from generator.render.rawhtml import escape as html_escape
+from generator.render.rawhtml import table as rawhtml_table
 from generator.render.registry import GLOSSARY_PAGE, STATUS_MATRIX_PAGE, PageRequest
 from generator.render.summary import summarize
 from generator.render.text import CrossLinker
@@ -104,9 +106,19 @@ class Holders:
         return sum(len(records) for fields in chosen for records in fields.values())
 
 
+# Each system's lists of records, which the page writes on every rebuild of ``kbgen serve``.
+_LISTS: GraphMemo[Html] = GraphMemo()
+_ROWS: GraphMemo[tuple[list[Html], list[list[Html]], list[list[Html]]]] = GraphMemo()
+
+
 def _count_cell(count: int, href: str) -> Md:
     """A count, linking to the records it counts; a zero counts none and links nowhere."""
     return link(str(count), href) if count else Md("0")
+
+
+def _html_count_cell(count: int, href: str) -> Html:
+    """``_count_cell`` inside raw HTML."""
+    return html_link(str(count), href) if count else Html("0")
 
 
 @dataclass(frozen=True)
@@ -137,8 +149,47 @@ class _System:
             for status in STATUSES
         ]
 
+    def html_name(self) -> Html:
+        """The system's name linking to its page, inside raw HTML."""
+        return html_link(self.name, urls.url_href(self.at, summarize(self.graph).path))
+
+    def html_counts(self, kind: str | None = None) -> list[Html]:
+        slug = self.graph.slug
+        return [
+            _html_count_cell(
+                self.holders.count(status, kind),
+                urls.url_href(self.at, self.matrix_path, status_anchor(slug, status, kind)),
+            )
+            for status in STATUSES
+        ]
+
+    def html_field_counts(self, field: str, counts: dict[str, int]) -> list[Html]:
+        return [
+            _html_count_cell(
+                counts.get(status, 0),
+                urls.url_href(self.at, self.matrix_path, field_anchor(self.graph.slug, status, field)),
+            )
+            for status in STATUSES
+        ]
+
+    def html_rows(self) -> tuple[list[Html], list[list[Html]], list[list[Html]]]:
+        """The system's rows of the page's three tables: its counts, per record kind, and
+        per status field."""
+        name = self.html_name()
+        by_kind = [[name, html_escape(kind), *self.html_counts(kind)] for kind in self.holders.kinds()]
+        _, per_field = self.graph.status_counts
+        by_field = [
+            [name, html_escape(label), *self.html_field_counts(label, per_field[label])]
+            for label in sorted(per_field)
+        ]
+        return [name, *self.html_counts()], by_kind, by_field
+
     def records_by_field(self) -> Html:
         """Per status field: its line per status, the records whose field holds it."""
+        key = ("by field", self.at, self.matrix_path, urls.raw_html_link_form())
+        return _LISTS.get(self.graph, key, self._records_by_field)
+
+    def _records_by_field(self) -> Html:
         linker = CrossLinker(self.graph, self.graph.home_page, html=True, at=self.at)
         items = []
         for field, statuses in self.holders.by_field().items():
@@ -160,6 +211,10 @@ class _System:
 
     def records_list(self) -> Html:
         """Per status some record holds: its line per kind, the records under each field."""
+        key = ("by status", self.at, self.matrix_path, urls.raw_html_link_form())
+        return _LISTS.get(self.graph, key, self._records_list)
+
+    def _records_list(self) -> Html:
         linker = CrossLinker(self.graph, self.graph.home_page, html=True, at=self.at)
         items = []
         for status in STATUSES:
@@ -204,22 +259,37 @@ def _systems(request: PageRequest) -> list[_System]:
     return found
 
 
+def _count_tables(systems: list[_System]) -> dict[str, Html]:
+    """The page's three tables of counts, as raw HTML: what Python-Markdown made of them
+    when they were Markdown (right-aligned counts, in a ``kb-counts`` box), written here so
+    that the page, whose record lists grow with the KB, is not converted at all."""
+    statuses = [Html(html_escape(value)) for value in STATUSES]
+    by_system: list[list[Html]] = []
+    by_kind: list[list[Html]] = []
+    by_field: list[list[Html]] = []
+    for system in systems:
+        key = ("count rows", system.at, system.matrix_path, urls.raw_html_link_form())
+        rows = _ROWS.get(system.graph, key, system.html_rows)
+        by_system.append(rows[0])
+        by_kind.extend(rows[1])
+        by_field.extend(rows[2])
+
+    def boxed(headers: list[Html], rows: list[list[Html]]) -> Html:
+        table = rawhtml_table(headers, rows, one_cell_per_line=True, right_from=len(headers) - len(STATUSES))
+        return element("div", Html("\n") + table + Html("\n"), {"class": "kb-counts"})
+
+    return {
+        "counts_table": boxed([Html("System"), *statuses], by_system),
+        "kind_table": boxed([Html("System"), Html("Record kind"), *statuses], by_kind),
+        "field_table": boxed([Html("System"), Html("Status field"), *statuses], by_field),
+    }
+
+
 def status_matrix_context(request: PageRequest) -> dict[str, Any]:
     """The counts per system, per system and record kind, and per status field, then the
     records behind each count."""
     systems = _systems(request)
     rows = [{"name": s.name, "href": s.href, "counts": s.counts()} for s in systems]
-    kind_rows = [
-        {"name": s.name, "href": s.href, "kind": kind, "counts": s.counts(kind)}
-        for s in systems
-        for kind in s.holders.kinds()
-    ]
-    field_rows = []
-    for system in systems:
-        _, per_field = system.graph.status_counts
-        for label in sorted(per_field):
-            counts = system.field_counts(label, per_field[label])
-            field_rows.append({"name": system.name, "href": system.href, "field": label, "counts": counts})
     lists = [
         {
             "title": escape(system.name),
@@ -240,9 +310,8 @@ def status_matrix_context(request: PageRequest) -> dict[str, Any]:
     ]
     return {
         "statuses": list(STATUSES),
-        "rows": rows,
-        "kind_rows": kind_rows,
-        "field_rows": field_rows,
+        "rows": rows,  # for the ``status_matrix`` macro's Markdown table on a hand-written page
+        **_count_tables(systems),
         "lists": lists,
         "field_lists": field_lists,
         "glossary_href": urls.href(request.path, urls.page_path(GLOSSARY_PAGE), "conclusion-status"),

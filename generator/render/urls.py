@@ -129,6 +129,11 @@ def raw_html_links(form: RawHtmlLinks) -> Iterator[None]:
         _RAW_HTML_LINKS.reset(token)
 
 
+def raw_html_link_form() -> RawHtmlLinks:
+    """The form raw HTML links are written in here (``raw_html_links``)."""
+    return _RAW_HTML_LINKS.get()
+
+
 @functools.lru_cache(maxsize=4096)
 def _parts(path: str) -> tuple[str, ...]:
     normal = posixpath.normpath("/" + path.lstrip("/"))[1:]

@@ -464,3 +464,19 @@ def test_the_earlier_runs_index_is_written_beside_the_current_runs(built_site):
     )
     assert current.search("Hashline") == []
     assert earlier.search("Hashline")[0].entry.id == "CMP-4"
+
+
+def test_a_page_read_again_after_an_edit_gives_what_a_first_reading_gives(monkeypatch):
+    """Each section's text is kept from the page's last reading (the status matrix is read on
+    every rebuild of kbgen serve): a changed section is read anew, the others are the same."""
+    page = (
+        "# Status matrix { #top }\n\nIntro.\n\n### One { #one }\n\n<p>first</p>\n\n"
+        "### Two { #two }\n\n<p>second</p>\n"
+    )
+    search.markdown_page_documents("systems/status-matrix.md", page, "status matrix")
+    edited = page.replace("<p>second</p>", "<p>second, <em>edited</em></p>")
+    again = search.markdown_page_documents("systems/status-matrix.md", edited, "status matrix")
+    monkeypatch.setattr(search, "_SECTION_TEXTS", {})
+    fresh = search.markdown_page_documents("systems/status-matrix.md", edited, "status matrix")
+    assert again == fresh
+    assert [doc.body for doc in fresh] == ["Intro.", "first", "second, edited"]

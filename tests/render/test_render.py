@@ -215,12 +215,28 @@ def test_records_of_a_system_without_result_or_report_are_published(tmp_path: Pa
 # ---------------------------------------------------------------- status matrix
 
 
+def _table_rows(html: str) -> list[list[str]]:
+    """Each body row of the raw HTML tables in ``html``: its cells' HTML."""
+    body = "".join(re.findall(r"<tbody>(.*?)</tbody>", html, flags=re.S))
+    return [
+        re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
+        for row in re.findall(r"<tr>(.*?)</tr>", body, flags=re.S)
+    ]
+
+
+DEMO_NAME = '<a href="../demo/">Demo agent</a>'
+
+
 def test_status_matrix_counts_claim_and_absence_statuses(demo: PipelineResult) -> None:
     matrix = demo.pages["systems/status-matrix.md"]
-    row = next(line for line in matrix.splitlines() if line.startswith("| [Demo agent](demo/index.md) | "))
-    absent, _inapplicable, _uninspected, claimed = (c.strip() for c in row.split("|")[2:6])
+    (row,) = _table_rows(matrix[: matrix.index("## By record kind")])
+    assert row[0] == DEMO_NAME
+    absent, _inapplicable, _uninspected, claimed = row[1:5]
     # Each count links to the list of the records it counts, below on the page.
-    assert (absent, claimed) == ("[1](#status-demo-absent)", "[1](#status-demo-claimed)")
+    assert (absent, claimed) == (
+        '<a href="#status-demo-absent">1</a>',
+        '<a href="#status-demo-claimed">1</a>',
+    )
     assert '<li id="status-demo-absent"><strong>absent</strong> (1)' in matrix
     assert '<li id="status-demo-claimed"><strong>claimed</strong> (1)' in matrix
 
@@ -229,9 +245,9 @@ def test_status_matrix_splits_each_count_by_record_kind_and_lists_the_records(de
     """ "Which routes are only claimed, not wired?": a row per record kind, each count a link
     to the line that lists those records, under their status field."""
     matrix = demo.pages["systems/status-matrix.md"]
-    by_kind = matrix[matrix.index("## By record kind") : matrix.index("## By status field")].splitlines()
-    rows = [line for line in by_kind if line.startswith("| [Demo agent](demo/index.md) | ")]
-    kinds = [row.split("|")[2].strip() for row in rows]
+    rows = _table_rows(matrix[matrix.index("## By record kind") : matrix.index("## By status field")])
+    assert {row[0] for row in rows} == {DEMO_NAME}
+    kinds = [row[1] for row in rows]
     assert kinds == [
         "components",
         "operative objects",
@@ -240,8 +256,10 @@ def test_status_matrix_splits_each_count_by_record_kind_and_lists_the_records(de
         "evidenced absences",
     ]  # registry order
     routes = rows[2]
-    assert "[1](#status-demo-routes-wired)" in routes and "[1](#status-demo-routes-afforded)" in routes
-    assert "| 0 | 0 | [1](#status-demo-routes-uninspected) | 0 |" in routes  # no route is claimed: no link
+    assert '<a href="#status-demo-routes-wired">1</a>' in routes
+    assert '<a href="#status-demo-routes-afforded">1</a>' in routes
+    # No route is claimed: no link.
+    assert routes[2:6] == ["0", "0", '<a href="#status-demo-routes-uninspected">1</a>', "0"]
     line = matrix[matrix.index('<li id="status-demo-routes-wired">') :]
     line = line[: line.index("</li>")]
     assert line == (
@@ -258,13 +276,22 @@ def test_status_matrix_per_field_counts_link_to_a_line_of_the_records_they_count
     status' on a component, an object and a route): each non-zero count of the per-field table
     links to a line of its own that lists exactly the records it counts; a zero links nowhere."""
     matrix = demo.pages["systems/status-matrix.md"]
-    by_field = matrix[matrix.index("## By status field") : matrix.index("## Records by status {")]
-    rows = [line for line in by_field.splitlines() if line.startswith("| [Demo agent](demo/index.md) | ")]
-    links = [(int(count), href) for row in rows for count, href in re.findall(r"\[(\d+)\]\(#([^)]+)\)", row)]
+    rows = _table_rows(matrix[matrix.index("## By status field") : matrix.index("## Records by status {")])
+    links = [
+        (int(count), href)
+        for row in rows
+        for cell in row[2:]
+        for href, count in re.findall(r'<a href="#([^"]+)">(\d+)</a>', cell)
+    ]
     assert len(links) == 5
-    assert (
-        "| 0 | 0 | 0 | 0 | [1](#status-demo-field-implementation-conclusion-status-afforded) | " in by_field
-    )
+    implementation = next(row for row in rows if row[1] == "implementation conclusion status")
+    assert implementation[2:7] == [
+        "0",
+        "0",
+        "0",
+        "0",
+        '<a href="#status-demo-field-implementation-conclusion-status-afforded">1</a>',
+    ]
     for count, anchor in links:
         opening = f'<li id="{anchor}">'
         assert matrix.count(opening) == 1, anchor

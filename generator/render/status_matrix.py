@@ -130,23 +130,16 @@ class _System:
     matrix_path: str  # the status matrix's page, where the lists are
     at: str  # the page the counts are written on
 
-    def counts(self, kind: str | None = None) -> list[Md]:
+    def _counted(self, kind: str | None) -> list[tuple[int, str]]:
+        """Each status's count of the system's records (of one kind), with its line's anchor."""
         slug = self.graph.slug
-        return [
-            _count_cell(
-                self.holders.count(status, kind),
-                urls.href(self.at, self.matrix_path, status_anchor(slug, status, kind)),
-            )
-            for status in STATUSES
-        ]
+        return [(self.holders.count(status, kind), status_anchor(slug, status, kind)) for status in STATUSES]
 
-    def field_counts(self, field: str, counts: dict[str, int]) -> list[Md]:
+    def counts(self) -> list[Md]:
+        """The system's counts, for the ``status_matrix`` macro's Markdown table."""
         return [
-            _count_cell(
-                counts.get(status, 0),
-                urls.href(self.at, self.matrix_path, field_anchor(self.graph.slug, status, field)),
-            )
-            for status in STATUSES
+            _count_cell(count, urls.href(self.at, self.matrix_path, anchor))
+            for count, anchor in self._counted(None)
         ]
 
     def html_name(self) -> Html:
@@ -154,13 +147,9 @@ class _System:
         return html_link(self.name, urls.url_href(self.at, summarize(self.graph).path))
 
     def html_counts(self, kind: str | None = None) -> list[Html]:
-        slug = self.graph.slug
         return [
-            _html_count_cell(
-                self.holders.count(status, kind),
-                urls.url_href(self.at, self.matrix_path, status_anchor(slug, status, kind)),
-            )
-            for status in STATUSES
+            _html_count_cell(count, urls.url_href(self.at, self.matrix_path, anchor))
+            for count, anchor in self._counted(kind)
         ]
 
     def html_field_counts(self, field: str, counts: dict[str, int]) -> list[Html]:

@@ -204,8 +204,15 @@ def export_json_bytes(
     entries' text at a hundred systems copied four bytes a character)."""
     graphs = _selected(result, system)
     entries = memo.values(graphs) if memo is not None else [_system_json(g) for g in graphs]
-    systems = b"[\n    " + b",\n    ".join(entries) + b"\n  ]" if entries else b"[]"
-    return b'{\n  "version": %d,\n  "systems": %s\n}\n' % (EXPORT_VERSION, systems)
+    head = b'{\n  "version": %d,\n  "systems": ' % EXPORT_VERSION
+    if not entries:
+        return head + b"[]\n}\n"
+    # One join of every piece: tens of megabytes at a hundred systems, copied once.
+    pieces = [head + b"[\n    "]
+    for at, entry in enumerate(entries):
+        pieces += [b",\n    ", entry] if at else [entry]
+    pieces.append(b"\n  ]\n}\n")
+    return b"".join(pieces)
 
 
 def export_json(

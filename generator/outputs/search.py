@@ -246,7 +246,7 @@ def markdown_page_documents(path: str, markdown: str, kind: str = PAGE_KIND) -> 
 
     body = markdown.removeprefix(match.group(0)) if (match := _FRONTMATTER.match(markdown)) else markdown
     for line in body.splitlines():
-        heading = _heading(line)
+        heading = _heading(line) if line[:1] == "#" else None  # most lines of a long page are not
         if heading is None:
             lines.append(line)
             continue
@@ -514,11 +514,12 @@ EARLIER_RUNS_INDEX = "search/kb-earlier-runs.json"
 
 @dataclass(frozen=True)
 class GraphParts:
-    """One system's part of the site's record index, as JSON array items (no brackets):
-    its entry rows, and each document's counted terms per field."""
+    """One system's part of the site's record index, as JSON array items (no brackets) in
+    UTF-8: its entry rows, and each document's counted terms per field. Bytes, so that the
+    index file (megabytes at a hundred systems) is joined and written without re-encoding."""
 
-    rows: str
-    documents: str
+    rows: bytes
+    documents: bytes
 
 
 def _entry_row(entry: Entry) -> list[Any]:
@@ -530,17 +531,40 @@ def _items(values: list[Any]) -> str:
     return json.dumps(values, ensure_ascii=False, separators=(",", ":"))[1:-1]
 
 
+def _document_terms(doc: Document) -> list[Any]:
+    return [FieldTerms.of(words).as_row() for words in _fields(doc).values()]
+
+
 def _parts(docs: list[Document]) -> GraphParts:
     return GraphParts(
-        rows=_items([_entry_row(doc.entry) for doc in docs]),
-        documents=_items(
-            [[FieldTerms.of(words).as_row() for words in _fields(doc).values()] for doc in docs]
-        ),
+        rows=_items([_entry_row(doc.entry) for doc in docs]).encode(),
+        documents=_items([_document_terms(doc) for doc in docs]).encode(),
     )
 
 
 def _graph_parts(graph: SystemGraph) -> GraphParts:
     return _parts(graph_documents(graph))
+
+
+# The pages' documents (reviews, cross-system pages, hand-written pages) as index items, from
+# the last index written: ``kbgen serve`` writes the index on every rebuild, and an edit
+# changes few of them. Keyed by the document itself, so a changed one is counted anew.
+_PAGE_ITEMS: dict[Document, tuple[str, str]] = {}
+
+
+def _page_parts(docs: list[Document]) -> GraphParts:
+    global _PAGE_ITEMS
+    known, items = _PAGE_ITEMS, dict[Document, tuple[str, str]]()
+    for doc in docs:
+        found = known.get(doc)
+        if found is None:
+            found = (_items([_entry_row(doc.entry)]), _items([_document_terms(doc)]))
+        items[doc] = found
+    _PAGE_ITEMS = items
+    return GraphParts(
+        rows=",".join(items[doc][0] for doc in docs).encode(),
+        documents=",".join(items[doc][1] for doc in docs).encode(),
+    )
 
 
 def site_index_memo() -> PerGraph[GraphParts]:
@@ -561,18 +585,31 @@ def site_index_text(
     Assembled from each system's part, so ``kbgen serve`` writes an unchanged system's part
     as it was: the text is what ``json.dumps`` writes of ``site_index_data``.
     """
+    return b"".join(_site_index_pieces(graphs, memo, pages, earlier)).decode()
+
+
+def _site_index_pieces(
+    graphs: Iterable[SystemGraph],
+    memo: PerGraph[GraphParts] | None = None,
+    pages: Iterable[Document] = (),
+    earlier: str = "",
+) -> list[bytes]:
+    """``site_index_text`` in UTF-8, as pieces to be written one after the other."""
     ordered = sorted(graphs, key=lambda g: g.slug)
     parts = memo.values(ordered) if memo is not None else [_graph_parts(graph) for graph in ordered]
-    parts = [*parts, _parts(list(pages))]
-    rows = ",".join(part.rows for part in parts if part.rows)
-    docs = ",".join(part.documents for part in parts if part.documents)
+    parts = [*parts, _page_parts(list(pages))]
+    rows = b",".join(part.rows for part in parts if part.rows)
+    docs = b",".join(part.documents for part in parts if part.documents)
     fields = _items([list(FIELD_BOOSTS)])
     boosts = _items([list(FIELD_BOOSTS.values())])
     beside = f'"earlier":{json.dumps(earlier)},' if earlier else ""
-    return (
-        f'{{"boosts":{boosts},"documents":[{docs}],{beside}"entries":[{rows}],'
-        f'"fields":{fields},"version":{INDEX_VERSION}}}'
-    )
+    return [
+        f'{{"boosts":{boosts},"documents":['.encode(),
+        docs,
+        f'],{beside}"entries":['.encode(),
+        rows,
+        f'],"fields":{fields},"version":{INDEX_VERSION}}}'.encode(),
+    ]
 
 
 def site_index_data(
@@ -642,12 +679,14 @@ def write_site_index(
         raise ValueError(f"{SITE_INDEX}: the theme's index holds the record index's placeholder")
     earlier = list(earlier_runs)
     beside = EARLIER_RUNS_INDEX.rpartition("/")[2] if earlier else ""
-    text = around.replace(placeholder, site_index_text(graphs, memo, pages, beside))
-    path.write_text(text, encoding="utf-8", newline="\n")
+    before, after = around.split(placeholder)
+    pieces = [before.encode(), *_site_index_pieces(graphs, memo, pages, beside), after.encode()]
+    with path.open("wb") as index_file:
+        index_file.writelines(pieces)
     if earlier:
-        earlier_text = site_index_text(earlier)
-        (site_dir / EARLIER_RUNS_INDEX).write_text(earlier_text, encoding="utf-8", newline="\n")
-    return len(text.encode("utf-8"))
+        with (site_dir / EARLIER_RUNS_INDEX).open("wb") as earlier_file:
+            earlier_file.writelines(_site_index_pieces(earlier))
+    return sum(len(piece) for piece in pieces)
 
 
 def hits_as_json(query: str, hits: list[Hit]) -> str:

@@ -4,6 +4,7 @@ is lunr's own, and kbgen serve's remembered parts give the same index file."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,14 @@ import pytest
 from generator.outputs.record_index import FieldTerms, index_term
 from generator.outputs.search import (
     build_index,
+    generated_page_documents,
     index_of_site_data,
     site_index_data,
     site_index_memo,
     site_index_text,
 )
 from generator.pipeline import link_records
+from generator.render.cross import render_cross_system
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +53,17 @@ def test_remembered_parts_give_the_same_index(shipped_graphs: list) -> None:
     only_one = site_index_text(shipped_graphs[:1], memo)
     assert first == again == site_index_text(shipped_graphs)
     assert only_one == site_index_text(shipped_graphs[:1])
+
+
+def test_remembered_page_documents_give_the_index_of_the_pages_given(shipped_graphs: list) -> None:
+    """The pages' documents are kept as index items from one index to the next (serve
+    writes the index on every rebuild): a changed, added or dropped page is indexed as given."""
+    pages = generated_page_documents(shipped_graphs, render_cross_system(shipped_graphs))
+    assert len(pages) > 5
+    edited = [replace(pages[0], body=pages[0].body + " edited words"), *pages[2:], pages[1]]
+    for given in (pages, edited, pages[:1], [], pages):
+        text = site_index_text(shipped_graphs, pages=given)
+        assert text == _canonical(site_index_data(shipped_graphs, given))
 
 
 def test_counted_terms_round_trip() -> None:

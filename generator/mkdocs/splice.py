@@ -42,7 +42,9 @@ _ANCHOR_ATTR = re.compile(r"""\s(id|name)\s*=\s*"([^"]*)\"""")
 _MARKDOWN_ATTR = re.compile(r"\smarkdown(?:[\s=/]|$)")
 _MARKDOWN_CONTAINER = re.compile(r"<[a-zA-Z][^<>]*\smarkdown(?:[\s=/>])")
 _FENCE_LINE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
-_SPACE_ONLY_LINE = re.compile(r"(?<=\n) +\n")
+# A line of spaces only after a line break (the line break kept); led by the line break, the
+# pattern is looked for with a fast scan for that character instead of at every position.
+_SPACE_ONLY_LINE = re.compile(r"\n +(?=\n)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +122,19 @@ def _raw_block_anchors(chunk: str) -> set[str] | None:
     return anchors
 
 
-def split_raw_blocks(markdown: str) -> Spliced:
+# What ``_raw_block_anchors`` found of a chunk, by the chunk's text.
+ChunkReadings = dict[str, "set[str] | None"]
+
+
+def split_raw_blocks(
+    markdown: str, known: ChunkReadings | None = None, read: ChunkReadings | None = None
+) -> Spliced:
     """Take the raw HTML blocks out of a generated page's Markdown (see the module note).
 
     Blocks on consecutive chunks share one marker: Python-Markdown writes consecutive raw
     blocks one line apart, and each marker it sees is a paragraph its inline patterns run
-    over, so a record's run of blocks costs one marker, not one per block.
+    over, so a record's run of blocks costs one marker, not one per block. A chunk found
+    in ``known`` is not read again; ``read`` is given what was found of every chunk read.
     """
     text = normalised(markdown)
     nonce = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -141,11 +150,14 @@ def split_raw_blocks(markdown: str) -> Spliced:
             in_fence ^= len(_FENCE_LINE.findall(chunk)) % 2 == 1
         found = None
         if not was_in_fence:
-            if _MARKDOWN_CONTAINER.search(chunk):  # in any chunk: it may open on a paragraph's line
+            # In any chunk: it may open on a paragraph's line (the word first: a fast scan).
+            if "markdown" in chunk and _MARKDOWN_CONTAINER.search(chunk):
                 kept.extend(chunks[index:])  # md_in_html parses what follows a markdown attribute
                 break
             if chunk.startswith("<"):
-                found = _raw_block_anchors(chunk)
+                found = known[chunk] if known is not None and chunk in known else _raw_block_anchors(chunk)
+                if read is not None:
+                    read[chunk] = found
         if found is None:
             kept.append(chunk)
             joinable = False
@@ -187,12 +199,24 @@ class RawHtmlSplicer:
     def __init__(self) -> None:
         self.enabled = True
         self._pending: dict[str, Spliced] = {}  # page source path → its raw blocks
+        self._readings: dict[str, ChunkReadings] | None = None  # see ``remember``
+
+    def remember(self, enabled: bool) -> None:
+        """``kbgen serve``: keep each page's chunks as last read. A rebuild takes out the raw
+        blocks of every page an edit changed, and the status matrix, which grows with the KB,
+        changes whenever a label does; most of its chunks are those of unchanged systems."""
+        self._readings = {} if enabled else None
 
     def take_out(self, source: str, markdown: str) -> str:
         """The Markdown Python-Markdown sees of a generated page."""
         if not self.enabled:
             return markdown
-        spliced = split_raw_blocks(markdown)
+        if self._readings is None:
+            spliced = split_raw_blocks(markdown)
+        else:
+            read: ChunkReadings = {}
+            spliced = split_raw_blocks(markdown, self._readings.get(source), read)
+            self._readings[source] = read
         self._pending[source] = spliced
         return spliced.markdown
 

@@ -8,6 +8,8 @@ own raw-HTML anchor finder finds.
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from hostile_support import CLEAN_SYSTEM, make_records
 from mkdocs.config import load_config
 from mkdocs.structure.pages import _HTMLHandler
 
-from generator.mkdocs.splice import markdown_share_problem, split_raw_blocks
+from generator.mkdocs.splice import markdown_share_problem, normalised, split_raw_blocks
 from generator.pipeline import run_pipeline
 from generator.render.registry import page_spec, registered_pages
 from generator.render.urls import page_path
@@ -155,3 +157,34 @@ def test_markers_are_page_specific_and_text_cannot_name_one(convert):
 def test_anchors_of_raw_blocks(convert):
     spliced = split_raw_blocks('<div id="rte-1">\n<a name="n&amp;1">x</a><span name="no">y</span>\n</div>')
     assert spliced.anchors == {"rte-1", "n&1"}
+
+
+def _python_markdown_normalised(text: str) -> str:
+    """Python-Markdown's whitespace normaliser (``NormalizeWhitespace``), as it writes it."""
+    text = text.replace("\x02", "").replace("\x03", "")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(4)
+    return re.sub(r"(?<=\n) +\n", "\n", text)
+
+
+def test_whitespace_is_normalised_as_python_markdown_normalises_it() -> None:
+    pieces = ["\n", " ", "  ", "\t", "\r", "\r\n", "a", "<p>", "\x02"]
+    draw = random.Random(7)
+    for _ in range(3000):
+        text = "".join(draw.choice(pieces) for _ in range(draw.randint(0, 24)))
+        assert normalised(text) == _python_markdown_normalised(text), repr(text)
+
+
+def test_chunks_read_before_give_what_a_first_reading_gives() -> None:
+    """``kbgen serve`` hands a page's chunks as last read: the page after an edit splits as
+    a first reading splits it, and what is remembered is what this reading found."""
+    pages = _pages(REPO_ROOT / "records")
+    for path, page in pages.items():
+        read: dict = {}
+        first = split_raw_blocks(page, None, read)
+        assert first == split_raw_blocks(page)
+        edited = page.replace("</td>", "</td>\n", 3).replace('id="', 'id="x', 2)
+        again: dict = {}
+        assert split_raw_blocks(edited, read, again) == split_raw_blocks(edited), path
+        fresh: dict = {}
+        split_raw_blocks(edited, None, fresh)
+        assert again == fresh, path

@@ -31,6 +31,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from generator.mkdocs import kept_site
 from generator.mkdocs.direct import DirectPages
 from generator.mkdocs.macros import RecordMacros
 from generator.mkdocs.pagecache import Finished
@@ -63,6 +64,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.parallel = ParallelPages()
         self.outputs = SiteOutputs()
         self._watch: RecordsWatch | None = None
+        self._hidden: dict[str, str] = {}  # generated pages' HTML while the search plugin runs
 
     @property
     def result(self) -> PipelineResult | None:
@@ -83,11 +85,18 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         # Defining on_startup keeps this instance across the rebuilds of one serve.
         self.command = command
         self.publisher = RecordPublisher(serving=command == "serve")
+        if self.memory is not None:
+            kept_site.uninstall(self.memory.site)
         self.memory = ServeMemory() if command == "serve" else None
+        if self.memory is not None:
+            kept_site.install(self.memory.site)
+        self.splicer.remember(command == "serve")
         self.parallel = ParallelPages(enabled=command != "serve")
 
     def on_shutdown(self) -> None:
         self.parallel.stop()
+        if self.memory is not None:
+            kept_site.uninstall(self.memory.site)
         if self._watch is not None:
             self._watch.stop()
             self._watch = None
@@ -181,23 +190,49 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.parallel.before_context(page)
         return context
 
+    # mkdocs-material's search plugin (priority 0) runs a pattern over the whole HTML of
+    # every page it is handed, index or not, to drop its own attributes, which no
+    # generated page has: at a hundred systems, a second and a half of a build. A generated
+    # page, which its index leaves out, reaches it empty and gets its HTML back after.
+    @event_priority(1)
+    def _hide_from_page_index(
+        self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> Any:
+        if page.content and self.publisher.is_generated(page.file.src_uri):
+            self._hidden[page.file.src_uri] = page.content
+            page.content = ""
+        return context
+
+    @event_priority(-1)
+    def _show_after_page_index(
+        self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> Any:
+        hidden = self._hidden.pop(page.file.src_uri, None)
+        if hidden is not None:
+            page.content = hidden
+        return context
+
     @event_priority(-100)
     def _print_known(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
         if self.memory is not None:
             return self.memory.page_context(context, page)
         return self.parallel.page_context(context, page)
 
-    on_page_context = CombinedEvent(_take_themed, _print_known)
+    on_page_context = CombinedEvent(_take_themed, _hide_from_page_index, _show_after_page_index, _print_known)
 
     @event_priority(-100)  # last: what is remembered is what gets written
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         generated = self.publisher.is_generated(page.file.src_uri)
         remembered = self.memory is not None and self.memory.remembers(page)
-        if not (generated or remembered) or not output.strip():  # MkDocs writes no empty page
+        # MkDocs writes no page of whitespace only (``isspace`` stops at the first letter,
+        # where ``strip`` would copy a page of megabytes).
+        if not (generated or remembered) or not output or output.isspace():
             return output
         finished = self.memory.finished(page, output) if self.memory is not None else Finished.of(output)
         if generated:
             self.outputs.page_written(page.file.src_uri, finished.sha256)  # the manifest lists it
+        if self.memory is not None and self.memory.on_disk(page, finished):
+            return ""  # the served folder holds it already: MkDocs skips an empty page
         return output
 
     def on_build_error(self, *, error: Exception) -> None:
@@ -206,7 +241,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None:
             self.memory.build_failed()
 
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _write_outputs(self, *, config: MkDocsConfig) -> None:
         self.parallel.stop()
         memory = self.memory
         self.outputs.write(
@@ -218,6 +253,13 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if memory is not None:
             memory.build_succeeded()
         self.splicer.reset()
+
+    @event_priority(-100)  # last: every plugin has written what it writes
+    def _sweep_served_folder(self, *, config: MkDocsConfig) -> None:
+        if self.memory is not None:
+            self.memory.site.sweep()
+
+    on_post_build = CombinedEvent(_write_outputs, _sweep_served_folder)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.records is not None and self._watch is None:

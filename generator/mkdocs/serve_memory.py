@@ -22,6 +22,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.load.fingerprint import TextDigests
+from generator.mkdocs.kept_site import KeptSiteFolder
 from generator.mkdocs.pagecache import (
     CACHED_OUTPUT,
     CACHED_TEMPLATE,
@@ -56,6 +57,7 @@ class ServeMemory:
         self.bytecode = TemplateBytecode()
         self.theme_listing = ThemeListing()
         self.lookups = LinkLookups()
+        self.site = KeptSiteFolder()  # installed by the plugin for as long as it serves
         self._site = ""  # digest of the configuration, the theme folder and docs_dir's page names
         self._nav: Navigation | None = None
         self._nav_key = ""
@@ -76,6 +78,7 @@ class ServeMemory:
         includes = uses_includes(config.markdown_extensions)
         self._site = config_digest(config.config_file_path, theme, Path(config.docs_dir), includes)
         self.theme_listing.install(config.theme, self._site)
+        self.site.configure(config.site_dir)
 
     def before_conversion(self, page: Page, markdown: str, files: Files) -> bool:
         """Whether the page's remembered conversion stands in for converting it (MkDocs then
@@ -142,6 +145,11 @@ class ServeMemory:
         if key is not None and replayed is None:
             self.pages.remember_page(key, self._nav_key, finished)
         return finished
+
+    def on_disk(self, page: Page, finished: Finished) -> bool:
+        """Whether the page's file in the served folder holds this page already (then it is
+        not written again, see ``kept_site``)."""
+        return self.site.keep(page.file.src_uri, page.file.abs_dest_path, finished)
 
     def build_failed(self) -> None:
         """A failed build (strict warnings included) teaches nothing."""

@@ -161,6 +161,9 @@ def test_serve_rebuilds_equal_full_builds_after_edits(project: Path, tmp_path: P
         if step == 1:  # one system edited: the other one and its pages were reused
             assert memory.systems.hits == 1
             assert memory.pages.reused_conversions > 0 and memory.pages.reused_pages > 0
+            # and their files, already in the served folder, were not written again
+            assert {"systems/second/index.md", "authoring.md"} <= memory.site.kept_pages
+            assert "systems/demo/result.md" not in memory.site.kept_pages, memory.site.kept_pages
         assert tree_hashes(served) == expected, f"after {edit.__name__ if edit else 'the first build'}"
         if edit is _edit_linked_label:  # the hand-written pages that do not show it are remembered
             assert {"index.md", "authoring.md"} <= memory.last_replayed

@@ -1,0 +1,45 @@
+"""mkdocs-material's search plugin is handed no generated page's HTML (generator/mkdocs/plugin.py,
+``_hide_from_page_index``): it leaves those pages out of its index all the same, and its pass
+over every page's HTML, which drops its own attributes, costs a build seconds at a hundred
+systems. A hand-written page still reaches it whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mkdocs.config import load_config
+from mkdocs.structure.files import File
+from mkdocs.structure.pages import Page
+from site_support import make_project
+
+from generator.mkdocs.plugin import RecordsPlugin
+
+HTML = '<h1 id="title">Title</h1>\n<p data-search-exclude="yes">Some words.</p>\n'
+
+
+def _page(config, path: str, generated: bool) -> Page:
+    page = Page(None, File(path, config.docs_dir, config.site_dir, config.use_directory_urls), config)
+    page.content = HTML
+    page.meta = {"search": {"exclude": True}} if generated else {}
+    return page
+
+
+def test_the_search_plugin_sees_no_generated_page_and_the_page_keeps_its_html(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path, git=False)
+    monkeypatch.chdir(project)
+    config = load_config(str(project / "mkdocs.yml"))
+    plugin = config.plugins["kb-records"]
+    assert isinstance(plugin, RecordsPlugin)
+    monkeypatch.setattr(plugin.publisher, "is_generated", lambda source: source.startswith("systems/"))
+    search = config.plugins["material/search"]
+    search.on_config(config)
+    generated, written = _page(config, "systems/demo/result.md", True), _page(config, "index.md", False)
+    for page in (generated, written):
+        config.plugins.on_page_context({"page": page}, page=page, config=config, nav=None)
+    assert generated.content == HTML  # handed back whole, after the search plugin ran
+    assert written.content == HTML.replace(' data-search-exclude="yes"', "")  # the theme's own pass
+    assert [entry["location"] for entry in search.search_index.entries] == [""]  # the hand-written page
+    assert plugin._hidden == {}

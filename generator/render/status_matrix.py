@@ -15,6 +15,7 @@ once per field, as it is counted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from generator.model.ids import sort_key
@@ -242,10 +243,20 @@ def _systems(request: PageRequest) -> list[_System]:
     matrix_path = urls.page_path(STATUS_MATRIX_PAGE)
     found = []
     for graph in request.graphs:
-        summary = summarize(graph)
-        href = urls.href(request.path, summary.path)
-        found.append(_System(graph, Holders.of(graph), summary.name, href, matrix_path, request.path))
+        described = partial(_system, graph, request.path)
+        holders, name, href = _SYSTEMS.get(graph, ("system", request.path), described)
+        found.append(_System(graph, holders, name, href, matrix_path, request.path))
     return found
+
+
+def _system(graph: SystemGraph, at: str) -> tuple[Holders, str, str]:
+    summary = summarize(graph)
+    return Holders.of(graph), summary.name, urls.href(at, summary.path)
+
+
+# Each system's holders, name and link, which the page reads on every rebuild of ``kbgen
+# serve`` (kept apart from the graph: a value that held it would keep it alive).
+_SYSTEMS: GraphMemo[tuple[Holders, str, str]] = GraphMemo()
 
 
 def _count_tables(systems: list[_System]) -> dict[str, Html]:

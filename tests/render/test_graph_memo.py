@@ -7,8 +7,10 @@ from __future__ import annotations
 import gc
 import re
 import shutil
+import weakref
 from pathlib import Path
 
+from generator.graph.system_graph import SystemGraph
 from generator.pipeline import SystemCache, link_records, run_pipeline
 from generator.render import status_matrix
 from generator.render.graph_memo import GraphMemo
@@ -77,3 +79,15 @@ def test_an_edited_system_gets_its_new_labels_on_the_status_matrix(tmp_path: Pat
     assert "edited here" not in before
     assert f'title="{shown.group(1)} edited here"' in after
     assert after == run_pipeline(records, tmp_path).pages[path]
+
+
+def test_what_the_status_matrix_keeps_does_not_keep_its_graphs_alive() -> None:
+    result = run_pipeline(ROOT / "records", ROOT, SystemCache())
+    assert page_path(STATUS_MATRIX_PAGE) in result.pages
+    watched = [weakref.ref(graph) for graph in result.graphs]
+    del result
+    gc.collect()
+    assert all(graph() is None for graph in watched)
+    alive = sum(isinstance(graph, SystemGraph) for graph in gc.get_objects())
+    for memo in (status_matrix._LISTS, status_matrix._ROWS, status_matrix._SYSTEMS):
+        assert len(memo) <= alive  # an entry goes with its graph

@@ -115,14 +115,22 @@ def find_anchors(text: str) -> list[AnchorText]:
     ids = grammar()
     if not ids.cites_a_source(text):  # every anchor names a source ('SRC-1')
         return []
-    patterns = _compiled(ids.source_id)
+    return list(_anchors_in(text, ids.source_id))
+
+
+# The check, the renderer (a record shared by several pages is written on each) and the
+# evidence lines read the same texts: each is scanned once per source-ID grammar. A build's
+# forked render workers inherit what the check found.
+@lru_cache(maxsize=1 << 15)
+def _anchors_in(text: str, source_id: str) -> tuple[AnchorText, ...]:
+    patterns = _compiled(source_id)
     found = _file_anchors(text, patterns)
     found.extend(
         AnchorText(m.group("source"), "", (), m.start(), m.end(), m.start(), locator=m.group("locator"))
         for m in patterns.locator_in_text.finditer(text)
     )
     found.sort(key=lambda anchor: anchor.start)
-    return found
+    return tuple(found)
 
 
 def _looks_like_a_file(path: str) -> bool:

@@ -25,6 +25,7 @@ import json, logging, os, sys
 import generator.mkdocs.parallel_pages as parallel
 from generator.mkdocs.plugin import RecordsPlugin
 from material.plugins.search.plugin import SearchPlugin
+from mkdocs.plugins import CombinedEvent
 from mkdocs.structure.pages import Page
 
 site, forking, trouble = sys.argv[1], sys.argv[2] == "fork", sys.argv[3]
@@ -62,13 +63,14 @@ def troubled_context(self, context, *, page, config, nav):
     return page_context(self, context, page=page, config=config, nav=nav)
 SearchPlugin.on_page_context = troubled_context
 
-post_build = RecordsPlugin.on_post_build
+write_outputs = RecordsPlugin._write_outputs
 counts = {}
-def counted_post_build(self, *, config):
+def counted_write_outputs(self, *, config):
     counts["converted"] = self.parallel.converted_elsewhere
     counts["themed"] = self.parallel.themed_elsewhere
-    return post_build(self, config=config)
-RecordsPlugin.on_post_build = counted_post_build
+    return write_outputs(self, config=config)
+# The plugin's post-build event is two steps (CombinedEvent): the first is counted.
+RecordsPlugin.on_post_build = CombinedEvent(counted_write_outputs, RecordsPlugin._sweep_served_folder)
 
 from generator.cli.main import main
 code = main(["build", "--site-dir", site])

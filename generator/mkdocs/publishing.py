@@ -144,7 +144,7 @@ class RecordPublisher:
         """The generated pages, the set manifests and ``downloads`` as virtual files."""
         assert self.published is not None
         edits = self.published.edit_paths()
-        docs = Path(config.docs_dir)
+        docs = Path(config.docs_dir).resolve()  # once: every page's edit path is relative to it
         for path, markdown in self.published.pages.items():
             if files.get_file_from_path(path) is not None:
                 raise PluginError(f"kb-records: {path} is generated from records; remove it from docs_dir")
@@ -173,4 +173,5 @@ class RecordPublisher:
 
 
 def _relative_posix(path: Path, start: Path) -> str:
-    return Path(os.path.relpath(path.resolve(), start.resolve())).as_posix()
+    """``path`` from ``start`` (resolved already), with forward slashes."""
+    return Path(os.path.relpath(path.resolve(), start)).as_posix()

@@ -41,6 +41,7 @@ from generator.model.walk import collect
 from generator.outputs.record_index import MAX_TOKEN_CHARS, FieldTerms, index_term, serialized_index
 from generator.pipeline import PerGraph
 from generator.render import urls
+from generator.render.graph_memo import GraphMemo
 from generator.render.registry import REVIEW_PAGE, SYSTEM_PAGE, active_pages, cross_pages
 from generator.render.summary import published_pages
 from generator.render.text import Linker
@@ -196,6 +197,15 @@ def review_documents(graph: SystemGraph) -> Iterator[Document]:
     yield Document(Entry("", kind, title, graph.slug, url, _short(body)), body, title)
 
 
+# Each system's review document, kept while its graph is (serve indexes the reviews of
+# every system on each rebuild).
+_REVIEWS: GraphMemo[list[Document]] = GraphMemo()
+
+
+def _review_documents(graph: SystemGraph) -> list[Document]:
+    return _REVIEWS.get(graph, "review", lambda: list(review_documents(graph)))
+
+
 _ANCHOR = re.compile(r"[\w-]+\Z")
 _FRONTMATTER = re.compile(r"---\n.*?\n---\n", re.DOTALL)
 
@@ -261,7 +271,7 @@ def generated_page_documents(graphs: Iterable[SystemGraph], pages: Mapping[str, 
     """The generated pages that hold no record of their own: each system's review (systems
     in order), then the cross-system pages among ``pages`` (path → Markdown: the glossary,
     the status matrix, the comparisons), in registry order. They come after the records."""
-    found = [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in review_documents(graph)]
+    found = [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in _review_documents(graph)]
     for spec in cross_pages():
         path = urls.page_path(spec.key)
         if path in pages:
@@ -535,36 +545,40 @@ def _document_terms(doc: Document) -> list[Any]:
     return [FieldTerms.of(words).as_row() for words in _fields(doc).values()]
 
 
-def _parts(docs: list[Document]) -> GraphParts:
-    return GraphParts(
-        rows=_items([_entry_row(doc.entry) for doc in docs]).encode(),
-        documents=_items([_document_terms(doc) for doc in docs]).encode(),
-    )
-
-
 def _graph_parts(graph: SystemGraph) -> GraphParts:
-    return _parts(graph_documents(graph))
-
-
-# The pages' documents (reviews, cross-system pages, hand-written pages) as index items, from
-# the last index written: ``kbgen serve`` writes the index on every rebuild, and an edit
-# changes few of them. Keyed by the document itself, so a changed one is counted anew.
-_PAGE_ITEMS: dict[Document, tuple[str, str]] = {}
+    return _KNOWN_ITEMS.parts((graph.slug, _earlier_run(graph)), graph_documents(graph))
 
 
 def _page_parts(docs: list[Document]) -> GraphParts:
-    global _PAGE_ITEMS
-    known, items = _PAGE_ITEMS, dict[Document, tuple[str, str]]()
-    for doc in docs:
-        found = known.get(doc)
-        if found is None:
-            found = (_items([_entry_row(doc.entry)]), _items([_document_terms(doc)]))
-        items[doc] = found
-    _PAGE_ITEMS = items
-    return GraphParts(
-        rows=",".join(items[doc][0] for doc in docs).encode(),
-        documents=",".join(items[doc][1] for doc in docs).encode(),
-    )
+    return _KNOWN_ITEMS.parts(("", "pages"), docs)
+
+
+class _KnownItems:
+    """Documents as index items, each group's (a system's run, the pages) as last counted.
+
+    ``kbgen serve`` writes the index on every rebuild: an edit to a record changes one
+    system's part and one of its documents, and the pages' documents (reviews, cross-system
+    pages, hand-written sections) rarely. Keyed by the document itself, so a changed one is
+    counted anew; a group keeps only what its latest counting had."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, str], dict[Document, tuple[str, str]]] = {}
+
+    def parts(self, group: tuple[str, str], docs: list[Document]) -> GraphParts:
+        known, items = self._groups.get(group, {}), dict[Document, tuple[str, str]]()
+        for doc in docs:
+            found = known.get(doc)
+            if found is None:
+                found = (_items([_entry_row(doc.entry)]), _items([_document_terms(doc)]))
+            items[doc] = found
+        self._groups[group] = items
+        return GraphParts(
+            rows=",".join(items[doc][0] for doc in docs).encode(),
+            documents=",".join(items[doc][1] for doc in docs).encode(),
+        )
+
+
+_KNOWN_ITEMS = _KnownItems()
 
 
 def site_index_memo() -> PerGraph[GraphParts]:

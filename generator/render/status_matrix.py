@@ -110,6 +110,7 @@ class Holders:
 # Each system's lists of records, which the page writes on every rebuild of ``kbgen serve``.
 _LISTS: GraphMemo[Html] = GraphMemo()
 _ROWS: GraphMemo[tuple[list[Html], list[list[Html]], list[list[Html]]]] = GraphMemo()
+_ROWS_MD: GraphMemo[list[Md]] = GraphMemo()  # the counts of the macro's Markdown table
 
 
 def _count_cell(count: int, href: str) -> Md:
@@ -289,7 +290,14 @@ def status_matrix_context(request: PageRequest) -> dict[str, Any]:
     """The counts per system, per system and record kind, and per status field, then the
     records behind each count."""
     systems = _systems(request)
-    rows = [{"name": s.name, "href": s.href, "counts": s.counts()} for s in systems]
+    rows = [
+        {
+            "name": s.name,
+            "href": s.href,
+            "counts": _ROWS_MD.get(s.graph, ("counts", s.at, s.matrix_path), s.counts),
+        }
+        for s in systems
+    ]
     lists = [
         {
             "title": escape(system.name),

@@ -11,8 +11,10 @@ import pytest
 
 from generator.outputs.record_index import FieldTerms, index_term
 from generator.outputs.search import (
+    _KnownItems,
     build_index,
     generated_page_documents,
+    graph_documents,
     index_of_site_data,
     site_index_data,
     site_index_memo,
@@ -84,3 +86,17 @@ def test_field_terms_count_in_first_occurrence_order() -> None:
     terms = FieldTerms.of(["Routes", "the", "route", "objects"])
     assert terms.length == 3
     assert list(terms.counts.items()) == [("rout", 2), ("object", 1)]
+
+
+def test_a_system_counted_again_gives_what_a_first_counting_gives(shipped_graphs: list) -> None:
+    """Each system's documents are kept as index items from one counting to the next (serve
+    counts the edited system again): an edited, dropped or reordered document is counted as given."""
+    docs = graph_documents(shipped_graphs[0])
+    known = _KnownItems()
+    known.parts(("system", ""), docs)
+    edited = [replace(docs[1], body=docs[1].body + " new words"), *docs[3:], docs[2]]
+    again = known.parts(("system", ""), edited)
+    assert again == _KnownItems().parts(("system", ""), edited)
+    data = site_index_data([], edited)
+    assert json.loads(f"[{again.rows.decode()}]") == data["entries"]
+    assert json.loads(f"[{again.documents.decode()}]") == data["documents"]

@@ -89,5 +89,5 @@ def test_what_the_status_matrix_keeps_does_not_keep_its_graphs_alive() -> None:
     gc.collect()
     assert all(graph() is None for graph in watched)
     alive = sum(isinstance(graph, SystemGraph) for graph in gc.get_objects())
-    for memo in (status_matrix._LISTS, status_matrix._ROWS, status_matrix._SYSTEMS):
+    for memo in (status_matrix._LISTS, status_matrix._ROWS, status_matrix._ROWS_MD, status_matrix._SYSTEMS):
         assert len(memo) <= alive  # an entry goes with its graph

@@ -238,6 +238,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         self.parallel.stop()
         self.splicer.reset()
+        # A page whose theming failed between hiding and giving back its HTML leaves none
+        # behind for a page of the same name in the next build.
+        self._hidden = {}
         if self.memory is not None:
             self.memory.build_failed()
 

@@ -43,3 +43,21 @@ def test_the_search_plugin_sees_no_generated_page_and_the_page_keeps_its_html(
     assert written.content == HTML.replace(' data-search-exclude="yes"', "")  # the theme's own pass
     assert [entry["location"] for entry in search.search_index.entries] == [""]  # the hand-written page
     assert plugin._hidden == {}
+
+
+def test_html_hidden_when_a_build_fails_is_not_given_to_the_next_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path, git=False)
+    monkeypatch.chdir(project)
+    config = load_config(str(project / "mkdocs.yml"))
+    plugin = config.plugins["kb-records"]
+    assert isinstance(plugin, RecordsPlugin)
+    monkeypatch.setattr(plugin.publisher, "is_generated", lambda source: True)
+    page = _page(config, "systems/demo/result.md", True)
+    plugin._hide_from_page_index({}, page=page, config=config, nav=None)  # the search plugin then fails
+    plugin.on_build_error(error=RuntimeError("the theme failed"))
+    again = _page(config, "systems/demo/result.md", True)
+    again.content = ""  # printed as remembered in the next build: nothing to hide
+    plugin._show_after_page_index({}, page=again, config=config, nav=None)
+    assert again.content == ""

@@ -452,7 +452,8 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     anchor_sources = {anchor.source_start for anchor in anchors}
     # Most texts have no dangling ID: their locator is made on the first one found.
     locate: Callable[[int], tuple[str, int, int]] | None = None
-    for match in grammar().in_text.finditer(text):
+    ids = grammar()
+    for match in ids.in_text.finditer(text) if ids.may_name_a_record(text) else ():
         if match.start() in anchor_sources:
             continue
         if ctx.resolve(match.group(0)) is None:

@@ -20,7 +20,6 @@ from generator.diagnostics import Diagnostic, Rule, error, warning
 from generator.load.records import DataPath
 from generator.model.ids import anchor_of, is_theme_anchor, title_anchor
 from generator.model.meta import is_prose
-from generator.model.prose import GenericTable, Section
 from generator.model.records import Limitation, Source, Supplied
 from generator.model.url_policy import (
     LinkPolicy,
@@ -204,8 +203,8 @@ def rule_source_pins(ctx: Context) -> Iterator[Diagnostic]:
 @check_rule(KB108, order=180)
 def rule_table_rows(ctx: Context) -> Iterator[Diagnostic]:
     """KB108: every row of a generic table has exactly one cell per column."""
-    for owner, origin, _ in ctx.owners:
-        for path, table in _models_of(owner, GenericTable, ()):
+    for _, origin, contents in ctx.owners:
+        for path, table in contents.tables:
             width = len(table.columns)
             for index, row in enumerate(table.rows):
                 if len(row) != width:
@@ -249,9 +248,8 @@ def _one_line(info: Any, name: str) -> bool:
     return name in ONE_LINE_FIELDS or not is_prose(info)
 
 
-# isinstance takes a tuple faster than a union (these walks visit every value of a system).
+# isinstance takes a tuple faster than a union (this walk visits every value of a system).
 _BRANCHES = (list, dict, BaseModel)
-_MODEL_BRANCHES = (list, BaseModel)
 
 
 @functools.cache
@@ -286,21 +284,6 @@ def _one_line_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str,
                 yield from _one_line_texts(item, (*path, name))
 
 
-def _models_of(value: Any, kind: type[BaseModel], path: DataPath) -> Iterator[tuple[DataPath, Any]]:
-    """Every model of one type inside a value, with its data path."""
-    if isinstance(value, kind):
-        yield path, value
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            item = getattr(value, name)
-            if isinstance(item, _MODEL_BRANCHES):  # leaves hold no model: no generator for them
-                yield from _models_of(item, kind, (*path, name))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            if isinstance(item, _MODEL_BRANCHES):
-                yield from _models_of(item, kind, (*path, index))
-
-
 @check_rule(KB211, order=200)
 def rule_section_anchors(ctx: Context) -> Iterator[Diagnostic]:
     """KB211: a prose section's title would give it the anchor of a record, of an
@@ -312,8 +295,8 @@ def rule_section_anchors(ctx: Context) -> Iterator[Diagnostic]:
     notes = {
         "on-" + anchor_of(note.target): f"the annotation of {note.target}" for note in ctx.system.annotations
     }
-    for owner, origin, _ in ctx.owners:
-        for path, section in _sections_in(owner, ()):
+    for _, origin, contents in ctx.owners:
+        for path, section in contents.sections:
             if not section.title:
                 continue
             anchor = title_anchor(section.title)
@@ -327,11 +310,3 @@ def rule_section_anchors(ctx: Context) -> Iterator[Diagnostic]:
                 *ctx.at(origin, (*path, "title")),
                 hint="Retitle the section (e.g. 'About RTE-1'): links to the anchor must reach what owns it.",
             )
-
-
-def _sections_in(value: Any, path: DataPath) -> Iterator[tuple[DataPath, Section]]:
-    """Every prose section inside a value, nested ones too, with its data path."""
-    for found, section in _models_of(value, Section, path):
-        yield found, section
-        for index, sub in enumerate(section.sections):
-            yield from _sections_in(sub, (*found, "sections", index))

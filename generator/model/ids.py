@@ -59,6 +59,12 @@ class Grammar:
     source_kinds: str
     source_id: str
     source_markers: tuple[str, ...]
+    # What every ID holds, one per kind (``RTE-``): text without any names no record.
+    id_markers: tuple[str, ...]
+
+    def may_name_a_record(self, text: str) -> bool:
+        """Whether ``in_text`` may find an ID in the text (it holds a kind's code and hyphen)."""
+        return any(marker in text for marker in self.id_markers)
 
     def cites_a_source(self, text: str) -> bool:
         """Whether the text may hold an evidence anchor (it names a source ID's kind)."""
@@ -94,6 +100,7 @@ def compile_grammar(codes: tuple[str, ...], source_codes: tuple[str, ...] = ()) 
         source_kinds=sources,
         source_id=rf"(?:(?:{sources})-[1-9][0-9]*|[A-Z]{{2,5}}-(?:{sources})-{_SLUG})",
         source_markers=tuple(f"{code}-" for code in source_codes),
+        id_markers=tuple(f"{code}-" for code in codes),
     )
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from generator.model.base import Anchor, Quote
 from generator.model.meta import DataPath, is_prose
-from generator.model.prose import GenericTable, IncludeBlock, Paragraph, RecordsBlock
+from generator.model.prose import GenericTable, IncludeBlock, Paragraph, RecordsBlock, Section
 
 __all__ = ["Contents", "DataPath", "ProseText", "collect"]
 
@@ -37,6 +37,9 @@ class Contents:
     quotes: list[tuple[DataPath, Quote]]
     placements: list[tuple[DataPath, RecordsBlock]]
     includes: list[tuple[DataPath, IncludeBlock]]
+    tables: list[tuple[DataPath, GenericTable]]
+    # Every prose section, nested ones too, a section before those inside it.
+    sections: list[tuple[DataPath, Section]]
 
 
 _FIELDS_CACHE: dict[type[BaseModel], tuple[tuple[str, bool], ...]] = {}
@@ -74,6 +77,7 @@ def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
     elif isinstance(value, Paragraph):
         found.texts.append(ProseText(path, value.p))
     elif isinstance(value, GenericTable):
+        found.tables.append((path, value))
         _table_cells(found, value, path)
     else:
         return False
@@ -81,8 +85,9 @@ def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
 
 
 def collect(obj: Any) -> Contents:
-    """Walk ``obj`` once and gather its prose, anchors, quotes, placements and includes."""
-    found = Contents([], [], [], [], [])
+    """Walk ``obj`` once and gather its prose, anchors, quotes, placements, includes,
+    tables and sections."""
+    found = Contents([], [], [], [], [], [], [])
 
     def visit(value: Any, path: DataPath, prose: bool) -> None:
         if isinstance(value, str):
@@ -96,6 +101,8 @@ def collect(obj: Any) -> Contents:
                 if not isinstance(item, str):
                     visit(item, (*path, key), prose)
         elif isinstance(value, BaseModel) and not _gathered(found, value, path):
+            if isinstance(value, Section):
+                found.sections.append((path, value))
             for name, is_prose_field in _fields_of(type(value)):
                 visit(getattr(value, name), (*path, name), is_prose_field)
 

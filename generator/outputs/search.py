@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from html.parser import HTMLParser
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -102,16 +105,51 @@ def index_tokens(text: str) -> list[str]:
     return parted
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string inside a dumped record, in field order."""
+# Each token as found in text → the index terms it gives (itself and, hyphenated, its
+# parts), per numbered-ID pattern (of the grammar it was read with). A KB's texts repeat a
+# few thousand words; a memo is emptied when it would hold too many.
+_TOKEN_TERMS: dict[re.Pattern[str], dict[str, tuple[str, ...]]] = {}
+_TOKEN_TERMS_KEPT = 1 << 17
+
+
+def text_terms(text: str) -> FieldTerms:
+    """``FieldTerms.of(index_tokens(text))``, each distinct token read once: the words are
+    looked up and counted without a Python step per word."""
+    numbered = grammar().numbered
+    memo = _TOKEN_TERMS.setdefault(numbered, {})
+    found = TOKEN.findall(text)
+    missing = set(found).difference(memo)
+    if missing:
+        if len(memo) + len(missing) > _TOKEN_TERMS_KEPT:
+            memo.clear()
+            missing = set(found)
+        for token in missing:
+            memo[token] = _token_terms(token, numbered)
+    terms = list(chain.from_iterable(map(memo.__getitem__, found)))
+    return FieldTerms(len(terms), dict(Counter(terms)))
+
+
+def _token_terms(found: str, numbered: re.Pattern[str]) -> tuple[str, ...]:
+    if len(found) > MAX_TOKEN_CHARS:
+        return ()
+    token = found.lower()
+    words = [token]
+    if "-" in token and not numbered.match(token.upper()):
+        words.extend(part for part in token.split("-") if part)
+    return tuple(term for term in map(index_term, map(str.lower, words)) if term is not None)
+
+
+def _strings(value: Any, found: list[str]) -> list[str]:
+    """Every string inside a dumped record, in field order, added to ``found``."""
     if isinstance(value, str):
-        yield value
+        found.append(value)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            _strings(item, found)
     elif isinstance(value, list):
         for item in value:
-            yield from _strings(item)
+            _strings(item, found)
+    return found
 
 
 def _kind_name(record_id: str) -> str:
@@ -166,7 +204,7 @@ def _graph_documents(graph: SystemGraph) -> list[Document]:
         place = graph.place_of(record_id)
         assert place is not None  # every record has a home page
         dumped = record.model_dump(mode="json", exclude={"id", "label"})
-        body = " ".join(_strings(dumped))
+        body = " ".join(_strings(dumped, []))
         url = _page_url(graph, place.page, place.anchor)
         # The record's own prose reads best; titles and snippets show its text, not its markers.
         context = _snippet(record.body or body)
@@ -298,13 +336,14 @@ def documents(graphs: Iterable[SystemGraph]) -> list[Document]:
     return [doc for graph in sorted(graphs, key=lambda g: g.slug) for doc in graph_documents(graph)]
 
 
+def _field_texts(doc: Document) -> dict[str, str]:
+    """The text of each indexed field (FIELD_BOOSTS' order)."""
+    return {"id": doc.entry.id, "label": doc.label, "body": doc.body}
+
+
 def _fields(doc: Document) -> dict[str, list[str]]:
     """The words of each indexed field (FIELD_BOOSTS' order)."""
-    return {
-        "id": index_tokens(doc.entry.id),
-        "label": index_tokens(doc.label),
-        "body": index_tokens(doc.body),
-    }
+    return {name: index_tokens(text) for name, text in _field_texts(doc).items()}
 
 
 def remembered_terms(token: Any, i: int | None = None, tokens: list[Any] | None = None) -> Any:
@@ -532,8 +571,11 @@ class GraphParts:
     documents: bytes
 
 
+_ENTRY_FIELDS = attrgetter(*(field.name for field in fields(Entry)))
+
+
 def _entry_row(entry: Entry) -> list[Any]:
-    return list(asdict(entry).values())
+    return list(_ENTRY_FIELDS(entry))
 
 
 def _items(values: list[Any]) -> str:
@@ -542,7 +584,7 @@ def _items(values: list[Any]) -> str:
 
 
 def _document_terms(doc: Document) -> list[Any]:
-    return [FieldTerms.of(words).as_row() for words in _fields(doc).values()]
+    return [text_terms(text).as_row() for text in _field_texts(doc).values()]
 
 
 def _graph_parts(graph: SystemGraph) -> GraphParts:
@@ -633,7 +675,7 @@ def site_index_data(
     docs = [*documents(graphs), *pages]
     return {
         "boosts": list(FIELD_BOOSTS.values()),
-        "documents": [[FieldTerms.of(words).as_row() for words in _fields(doc).values()] for doc in docs],
+        "documents": [_document_terms(doc) for doc in docs],
         **({"earlier": earlier} if earlier else {}),
         "entries": [_entry_row(doc.entry) for doc in docs],
         "fields": list(FIELD_BOOSTS),

@@ -10,6 +10,7 @@ value.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -124,9 +125,14 @@ def frontmatter(values: dict[str, Any]) -> Md:
     return Md(f"---\n{text}---\n")
 
 
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
 def _tidy(markdown: str) -> str:
     """Collapse runs of blank lines left by template logic; end with one newline."""
     lines = markdown.replace("\r\n", "\n").split("\n")
+    if "```" not in markdown:  # no fence: every line trimmed, then runs of blank lines made one
+        return _BLANK_LINES.sub("\n\n", "\n".join([line.rstrip() for line in lines])).strip("\n") + "\n"
     out: list[str] = []
     blank = 0
     fence: str | None = None

@@ -49,7 +49,7 @@ MARKDOWN = Form(
     lambda inner: Md(f"*{inner}*"),
 )
 HTML = Form(
-    Html,
+    rawhtml.made_safe,
     rawhtml.escape,
     rawhtml.code_span,
     html_link,

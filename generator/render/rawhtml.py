@@ -16,7 +16,17 @@ from enum import StrEnum
 
 from markupsafe import Markup
 
-__all__ = ["Html", "block_quote", "code_block", "code_span", "element", "escape", "html_value", "table"]
+__all__ = [
+    "Html",
+    "block_quote",
+    "code_block",
+    "code_span",
+    "element",
+    "escape",
+    "html_value",
+    "made_safe",
+    "table",
+]
 
 
 class Html(Markup):
@@ -29,33 +39,39 @@ class Html(Markup):
     __slots__ = ()
 
 
-_ESCAPE_TABLE = str.maketrans(
-    {
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        '"': "&quot;",
-        "'": "&#x27;",
-        "{": "&#123;",
-        "}": "&#125;",
-        "`": "&#96;",
-        # A line of record text opening with ~~~ would open a fence to Python-Markdown's
-        # fenced-code preprocessor, which runs before raw HTML blocks are set aside (a
-        # planted Mermaid diagram); like the backtick, the tilde is written as an entity.
-        "~": "&#126;",
-    }
+# Each character HTML would act on, and its entity; "&" first, since the others' entities
+# hold one. A replace per character the text holds: str.translate with a table of strings
+# looks every character up in Python, and record text rarely holds any of these.
+_ENTITIES = (
+    ("&", "&amp;"),
+    ("<", "&lt;"),
+    (">", "&gt;"),
+    ('"', "&quot;"),
+    ("'", "&#x27;"),
+    ("{", "&#123;"),
+    ("}", "&#125;"),
+    ("`", "&#96;"),
+    # A line of record text opening with ~~~ would open a fence to Python-Markdown's
+    # fenced-code preprocessor, which runs before raw HTML blocks are set aside (a
+    # planted Mermaid diagram); like the backtick, the tilde is written as an entity.
+    ("~", "&#126;"),
 )
 
 
-def _made(text: str) -> Html:
-    # Markup's constructor first asks its argument for ``__html__``; these callers hand it
-    # plain text they made safe themselves, tens of thousands of times a page.
+def made_safe(text: str) -> Html:
+    """Text the caller made safe itself, as ``Html``. Markup's constructor first asks its
+    argument for ``__html__``; record text passes here tens of thousands of times a page."""
     return str.__new__(Html, text)
 
 
 def escape(text: str) -> Html:
     """Text shown literally inside raw HTML (element content or a quoted attribute value)."""
-    return _made(text.translate(_ESCAPE_TABLE))
+    if type(text) is not str:  # the text's own characters: Markup's replace escapes its arguments
+        text = str.__str__(text)
+    for character, entity in _ENTITIES:
+        if character in text:
+            text = text.replace(character, entity)
+    return made_safe(text)
 
 
 def html_value(value: object) -> Html:
@@ -76,7 +92,7 @@ def html_value(value: object) -> Html:
 def element(tag: str, content: Html, attrs: dict[str, str] | None = None) -> Html:
     """``<tag attr="…">content</tag>``; attribute values are escaped, content is already safe."""
     shown = "".join(f' {name}="{escape(value)}"' for name, value in (attrs or {}).items())
-    return _made(f"<{tag}{shown}>{content}</{tag}>")
+    return made_safe(f"<{tag}{shown}>{content}</{tag}>")
 
 
 def code_span(text: str) -> Html:

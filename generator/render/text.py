@@ -25,7 +25,7 @@ from markupsafe import Markup
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
-from generator.model.inline_markup import normalized, parse_inline
+from generator.model.inline_markup import ACTIVE, normalized, parse_inline
 from generator.model.sets import MEMBER_FILES
 from generator.model.url_policy import web_url_problem
 from generator.render import urls
@@ -273,14 +273,45 @@ class Linker:
         escaped text, and links for record IDs and evidence anchors."""
         text = normalized(text)
         found = self._spans(text)
+        if not ACTIVE.intersection(text):  # no marker: the escaped text between the spans
+            return self._unmarked(text, found)
         spans = [(start, end) for start, end, _ in found]
         return write(self.form, parse_inline(text, spans), self._inline(text, found))
+
+    def _unmarked(self, text: str, found: list[tuple[int, int, Markup]]) -> Markup:
+        """What ``write`` makes of a text without markers: its stretches escaped and its
+        spans (evidence anchors, record IDs) as linked; no tokens are made for it."""
+        escape = self.form.escape
+        if not found:
+            return escape(text)
+        pieces: list[str] = []
+        position = 0
+        for start, end, rendered in found:
+            if start > position:
+                pieces.append(escape(text[position:start]))
+            pieces.append(rendered)
+            position = end
+        if position < len(text):
+            pieces.append(escape(text[position:]))
+        return self.form.safe("".join(pieces))
 
     def _spans(self, text: str) -> list[tuple[int, int, Markup]]:
         """Evidence anchors and record IDs in the text, found before the Markdown is read
         so that no marker inside a path (``src/__init__.py``) is taken for markup."""
+        anchors = find_anchors(text)
+        if not anchors:  # the IDs alone: found in order, apart, each a prefix of its match
+            found: list[tuple[int, int, Markup]] = []
+            ids = grammar()
+            if not ids.may_name_a_record(text):
+                return found
+            for match in ids.in_text.finditer(text):
+                resolved = self.graph.resolve(match.group(0))
+                if resolved is not None:
+                    start = match.start()
+                    found.append((start, start + len(resolved), self.ref(resolved)))
+            return found
         taken = _Taken([])
-        for anchor in find_anchors(text):
+        for anchor in anchors:
             if anchor.lookalike or not taken.free(anchor.start, anchor.end):
                 continue  # a look-alike stays text (rule KB409); its source ID still links
             if anchor.locator:

@@ -11,7 +11,9 @@ On the same synthetic KB (renamed copies of the shipped systems, see kb_sizes.py
 
 Every figure is a whole child process (interpreter start and imports included), timed
 by ``os.wait4``: wall clock and CPU (user + system). Each is the best of ``repeat`` runs,
-since the machine is shared and noisy; the ratios are what to compare. The check's
+ours and theirs taking turns, since the machine is shared and noisy; the ratios are what
+to compare. The generator's bytecode is written first (``compile_bytecode``), so neither
+side compiles its modules from source. The check's
 CPU per added system between sizes (interpreter start and imports cancel out) is the
 same at every size when it grows linearly.
 """
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb_sizes import _environment, synthesise
+from kb_sizes import ROOT, _environment, synthesise
 
 # The whole C-loader parse, as a process of its own like ``kbgen check``.
 PARSE_SCRIPT = """
@@ -63,10 +65,29 @@ def run_timed(command: list[str], cwd: Path) -> Timing:
     return Timing(wall, usage.ru_utime + usage.ru_stime)
 
 
-def best_of(run: Callable[[], Timing], repeat: int) -> Timing:
-    """The least wall clock and the least CPU time of ``repeat`` runs (each its own best)."""
-    timings = [run() for _ in range(repeat)]
+def best_of(timings: list[Timing]) -> Timing:
+    """The least wall clock and the least CPU time of several runs (each its own best)."""
     return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
+
+
+def alternately(
+    ours: Callable[[], Timing], theirs: Callable[[], Timing], repeat: int
+) -> tuple[Timing, Timing]:
+    """Best-of timings of two commands run one after the other, ``repeat`` times: on a
+    shared machine a busy minute then slows both alike."""
+    pairs = [(ours(), theirs()) for _ in range(repeat)]
+    return best_of([a for a, _ in pairs]), best_of([b for _, b in pairs])
+
+
+def compile_bytecode() -> None:
+    """Write the bytecode of the generator's modules, as Python does on its first import
+    wherever ``PYTHONDONTWRITEBYTECODE`` is unset: an editable install is otherwise compiled
+    again by every process (MkDocs and Material, installed by pip, have theirs)."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def kbgen(*arguments: str) -> list[str]:
@@ -77,18 +98,20 @@ def build_versus_plain(project: Path, repeat: int) -> tuple[Timing, Timing]:
     """Best-of timings of ``kbgen build`` and of plain MkDocs + Material on its Markdown."""
     rendered = project.parent / f"{project.name}-render"
     run_timed(kbgen("render", "--out", str(rendered)), project)
-    ours = best_of(lambda: run_timed(kbgen("build", "--site-dir", str(project / "site")), project), repeat)
     plain_build = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", "mkdocs.yml"]
-    plain = best_of(lambda: run_timed(plain_build, rendered), repeat)
-    return ours, plain
+    return alternately(
+        lambda: run_timed(kbgen("build", "--site-dir", str(project / "site")), project),
+        lambda: run_timed(plain_build, rendered),
+        repeat,
+    )
 
 
 def check_versus_parse(project: Path, repeat: int) -> tuple[Timing, Timing]:
     """Best-of timings of ``kbgen check`` and of the C-loader parse of the same files."""
-    ours = best_of(lambda: run_timed(kbgen("check", "records"), project), repeat)
     parse = [sys.executable, "-c", PARSE_SCRIPT, str(project / "records")]
-    bare = best_of(lambda: run_timed(parse, project), repeat)
-    return ours, bare
+    return alternately(
+        lambda: run_timed(kbgen("check", "records"), project), lambda: run_timed(parse, project), repeat
+    )
 
 
 def _line(name: str, timing: Timing) -> str:
@@ -102,6 +125,7 @@ def _ratio(name: str, ours: Timing, theirs: Timing) -> str:
 def bench_versus_plain(
     build_sizes: list[int], check_sizes: list[int], repeat: int, out: Callable[[str], None] = print
 ) -> None:
+    compile_bytecode()
     with tempfile.TemporaryDirectory() as tmp:
         projects = {n: synthesise(Path(tmp) / f"kb{n}", n) for n in sorted({*build_sizes, *check_sizes})}
         for systems in build_sizes:

@@ -31,7 +31,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from generator.mkdocs import kept_site
+from generator.mkdocs import kept_site, nav_memo
 from generator.mkdocs.direct import DirectPages
 from generator.mkdocs.macros import RecordMacros
 from generator.mkdocs.pagecache import Finished
@@ -179,6 +179,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     @event_priority(-100)  # last: MkDocs themes the pages next, and a child forks here
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        nav_memo.install(env)
         if self.memory is not None and self.publisher.published is not None:
             self.memory.pick_replayed(env, files, self.publisher.published.pages)
         if self.publisher.published is not None:

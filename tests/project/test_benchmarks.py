@@ -34,8 +34,23 @@ def test_a_failing_child_stops_the_benchmark_with_its_error(versus_plain: Module
 
 
 def test_best_of_takes_the_least_of_each_figure(versus_plain: ModuleType) -> None:
-    timings = iter([versus_plain.Timing(3.0, 1.0), versus_plain.Timing(2.0, 4.0)])
-    assert versus_plain.best_of(lambda: next(timings), 2) == versus_plain.Timing(2.0, 1.0)
+    timings = [versus_plain.Timing(3.0, 1.0), versus_plain.Timing(2.0, 4.0)]
+    assert versus_plain.best_of(timings) == versus_plain.Timing(2.0, 1.0)
+
+
+def test_the_two_sides_take_turns(versus_plain: ModuleType) -> None:
+    order: list[str] = []
+
+    def timed(name: str, cpu: float) -> object:
+        order.append(name)
+        return versus_plain.Timing(cpu * 2, cpu)
+
+    cpus = iter([3.0, 5.0, 1.0, 6.0])
+    ours, theirs = versus_plain.alternately(
+        lambda: timed("ours", next(cpus)), lambda: timed("theirs", next(cpus)), 2
+    )
+    assert order == ["ours", "theirs", "ours", "theirs"]
+    assert (ours, theirs) == (versus_plain.Timing(2.0, 1.0), versus_plain.Timing(10.0, 5.0))
 
 
 @pytest.mark.slow

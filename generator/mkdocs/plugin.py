@@ -87,9 +87,11 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.publisher = RecordPublisher(serving=command == "serve")
         if self.memory is not None:
             kept_site.uninstall(self.memory.site)
+            self.memory.front_matter.uninstall()
         self.memory = ServeMemory() if command == "serve" else None
         if self.memory is not None:
             kept_site.install(self.memory.site)
+            self.memory.front_matter.install()
         self.splicer.remember(command == "serve")
         self.parallel = ParallelPages(enabled=command != "serve")
 
@@ -97,6 +99,7 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         self.parallel.stop()
         if self.memory is not None:
             kept_site.uninstall(self.memory.site)
+            self.memory.front_matter.uninstall()
         if self._watch is not None:
             self._watch.stop()
             self._watch = None

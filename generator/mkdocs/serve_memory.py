@@ -22,6 +22,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.load.fingerprint import TextDigests
+from generator.mkdocs.front_matter import FrontMatterMemo
 from generator.mkdocs.kept_site import KeptSiteFolder
 from generator.mkdocs.pagecache import (
     CACHED_OUTPUT,
@@ -58,6 +59,7 @@ class ServeMemory:
         self.theme_listing = ThemeListing()
         self.lookups = LinkLookups()
         self.site = KeptSiteFolder()  # installed by the plugin for as long as it serves
+        self.front_matter = FrontMatterMemo()  # likewise
         self._site = ""  # digest of the configuration, the theme folder and docs_dir's page names
         self._nav: Navigation | None = None
         self._nav_key = ""
@@ -156,9 +158,11 @@ class ServeMemory:
         self._restored = set()
         self.lookups.stop()
         self.pages.failed()
+        self.front_matter.build_done()
 
     def build_succeeded(self) -> None:
         self.pages.succeeded()
+        self.front_matter.build_done()
         self.digests.next_build()
         self.bodies.next_build()
         self.last_replayed = frozenset(self._replayed)

@@ -28,6 +28,7 @@ from rich.console import Console
 
 from generator.check import CheckedSystem
 from generator.util.progress import progress_bar
+from generator.util.url_paths import walked
 
 _URL_ATTRIBUTES = {
     "a": "href",
@@ -157,17 +158,8 @@ class SiteLinks:
 
 def _normal(path: PurePosixPath) -> str | None:
     """A '/'-rooted path with '.' and '..' resolved, made site-relative; None above the root."""
-    parts: list[str] = []
-    for part in path.parts[1:]:
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        else:
-            parts.append(part)
-    return "/".join(parts)
+    parts = walked([], path.parts[1:])
+    return None if parts is None else "/".join(parts)
 
 
 def html_pages(root: Path) -> list[str]:

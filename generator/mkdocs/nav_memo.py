@@ -29,6 +29,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from mkdocs.utils import get_relative_url
 
+from generator.util.url_paths import walked
+
 __all__ = ["NavMemo", "NavMemoLoader", "install"]
 
 GLOBAL = "kb_nav_item"
@@ -82,16 +84,9 @@ def _parts(path: str) -> list[str]:
 
 def _site_path(href: str, page_url: str) -> str | None:
     """The site path a link printed on the page at ``page_url`` names, or None."""
-    parts = _page_folder(page_url)
-    for segment in href.split("/"):
-        if segment in ("", "."):
-            continue
-        if segment == "..":
-            if not parts:
-                return None
-            parts.pop()
-        else:
-            parts.append(segment)
+    parts = walked(_page_folder(page_url), href.split("/"))
+    if parts is None:
+        return None
     return "/".join(parts) + ("/" if href.endswith("/") else "")
 
 

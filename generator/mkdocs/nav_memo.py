@@ -48,7 +48,9 @@ ROUTED: dict[str, tuple[str, str]] = {
     ),
 }
 
-_HREF = re.compile(r'href="([^"]*)"')
+# A link as the theme's item templates write it. Only inside a tag: a page title, printed
+# as text, may hold 'href="…"' itself (its '<' is escaped, its quotes are not).
+_HREF = re.compile(r'<a href="([^"]*)"')
 _ABSOLUTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")
 
 

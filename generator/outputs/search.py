@@ -94,15 +94,19 @@ def query_tokens(query: str) -> list[str]:
 
 def index_tokens(text: str) -> list[str]:
     """Index tokens: the query tokens plus the parts of hyphenated words (not of numbered IDs)."""
-    found = tokens(text)
-    if "-" not in text:  # no hyphenated word: the tokens are all
-        return found
-    parted: list[str] = []
-    for token in found:
-        parted.append(token)
-        if "-" in token and not grammar().numbered.match(token.upper()):
-            parted.extend(part for part in token.split("-") if part)
-    return parted
+    numbered = grammar().numbered
+    return [word for found in TOKEN.findall(text) for word in _token_words(found, numbered)]
+
+
+def _token_words(found: str, numbered: re.Pattern[str]) -> list[str]:
+    """The index words of one token as found: none when it is too long, else the token
+    lower-cased and, when hyphenated and not a numbered ID, its parts."""
+    if len(found) > MAX_TOKEN_CHARS:
+        return []
+    token = found.lower()
+    if "-" not in token or numbered.match(token.upper()):
+        return [token]
+    return [token, *(part for part in token.split("-") if part)]
 
 
 # Each token as found in text → the index terms it gives (itself and, hyphenated, its
@@ -130,12 +134,7 @@ def text_terms(text: str) -> FieldTerms:
 
 
 def _token_terms(found: str, numbered: re.Pattern[str]) -> tuple[str, ...]:
-    if len(found) > MAX_TOKEN_CHARS:
-        return ()
-    token = found.lower()
-    words = [token]
-    if "-" in token and not numbered.match(token.upper()):
-        words.extend(part for part in token.split("-") if part)
+    words = _token_words(found, numbered)
     return tuple(term for term in map(index_term, map(str.lower, words)) if term is not None)
 
 

@@ -298,18 +298,10 @@ class Linker:
     def _spans(self, text: str) -> list[tuple[int, int, Markup]]:
         """Evidence anchors and record IDs in the text, found before the Markdown is read
         so that no marker inside a path (``src/__init__.py``) is taken for markup."""
+        ids = self._ids(text)
         anchors = find_anchors(text)
-        if not anchors:  # the IDs alone: found in order, apart, each a prefix of its match
-            found: list[tuple[int, int, Markup]] = []
-            ids = grammar()
-            if not ids.may_name_a_record(text):
-                return found
-            for match in ids.in_text.finditer(text):
-                resolved = self.graph.resolve(match.group(0))
-                if resolved is not None:
-                    start = match.start()
-                    found.append((start, start + len(resolved), self.ref(resolved)))
-            return found
+        if not anchors:  # the IDs alone, already in order and apart
+            return ids
         taken = _Taken([])
         for anchor in anchors:
             if anchor.lookalike or not taken.free(anchor.start, anchor.end):
@@ -319,14 +311,24 @@ class Linker:
             else:
                 rendered = self.evidence(anchor.source, anchor.path, anchor.ranges, with_source=False)
             taken.add(anchor.start, anchor.end, rendered)
-        for match in grammar().in_text.finditer(text):
-            resolved = self.graph.resolve(match.group(0))
-            if resolved is None:
-                continue
-            end = match.start() + len(resolved)
-            if taken.free(match.start(), end):
-                taken.add(match.start(), end, self.ref(resolved))
+        for start, end, rendered in ids:
+            if taken.free(start, end):
+                taken.add(start, end, rendered)
         return taken.sorted()
+
+    def _ids(self, text: str) -> list[tuple[int, int, Markup]]:
+        """The declared IDs the text names, linked, in order and apart: each is the prefix of
+        its match the graph resolves (the longest declared ID), and matches do not overlap."""
+        ids = grammar()
+        if not ids.may_name_a_record(text):
+            return []
+        found: list[tuple[int, int, Markup]] = []
+        for match in ids.in_text.finditer(text):
+            resolved = self.graph.resolve(match.group(0))
+            if resolved is not None:
+                start = match.start()
+                found.append((start, start + len(resolved), self.ref(resolved)))
+        return found
 
     def _inline(self, text: str, found: list[tuple[int, int, Markup]]) -> Inline:
         def span(index: int, in_link: bool) -> Markup:

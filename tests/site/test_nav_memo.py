@@ -155,7 +155,9 @@ def test_the_page_s_own_items_are_rendered_every_time_and_the_others_once() -> N
         return get_relative_url(value or ".", context["page"].url)
 
     env.filters["url"] = url
-    items = [_Item("Home", ""), _Item("A", "systems/a/"), _Item("B", "systems/b/")]
+    # B's title holds what reads like a link as text (titles are printed unescaped quotes and
+    # all); it must print as written on every page.
+    items = [_Item("Home", ""), _Item("A", "systems/a/"), _Item('B href="systems/x/" b', "systems/b/")]
     template = env.get_template("page.html")
     shown = {}
     for item in items:
@@ -170,4 +172,5 @@ def test_the_page_s_own_items_are_rendered_every_time_and_the_others_once() -> N
     for item in items:
         item.active = True
         assert fresh.get_template("page.html").render(nav=items, page=_Page(item.url)) == shown[item.url]
+        assert 'B href="systems/x/" b' in shown[item.url]
         item.active = False

@@ -6,6 +6,7 @@ systems. A hand-written page still reaches it whole."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mkdocs.config import load_config
@@ -25,14 +26,21 @@ def _page(config, path: str, generated: bool) -> Page:
     return page
 
 
-def test_the_search_plugin_sees_no_generated_page_and_the_page_keeps_its_html(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def configured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, RecordsPlugin]:
+    """The demo project's configuration, loaded from its folder, and its kb-records plugin."""
     project = make_project(tmp_path, git=False)
     monkeypatch.chdir(project)
     config = load_config(str(project / "mkdocs.yml"))
     plugin = config.plugins["kb-records"]
     assert isinstance(plugin, RecordsPlugin)
+    return config, plugin
+
+
+def test_the_search_plugin_sees_no_generated_page_and_the_page_keeps_its_html(
+    configured: tuple[Any, RecordsPlugin], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, plugin = configured
     monkeypatch.setattr(plugin.publisher, "is_generated", lambda source: source.startswith("systems/"))
     search = config.plugins["material/search"]
     search.on_config(config)
@@ -46,13 +54,9 @@ def test_the_search_plugin_sees_no_generated_page_and_the_page_keeps_its_html(
 
 
 def test_html_hidden_when_a_build_fails_is_not_given_to_the_next_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    configured: tuple[Any, RecordsPlugin], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project = make_project(tmp_path, git=False)
-    monkeypatch.chdir(project)
-    config = load_config(str(project / "mkdocs.yml"))
-    plugin = config.plugins["kb-records"]
-    assert isinstance(plugin, RecordsPlugin)
+    config, plugin = configured
     monkeypatch.setattr(plugin.publisher, "is_generated", lambda source: True)
     page = _page(config, "systems/demo/result.md", True)
     plugin._hide_from_page_index({}, page=page, config=config, nav=None)  # the search plugin then fails

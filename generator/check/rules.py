@@ -426,9 +426,15 @@ def rule_structured_references(ctx: Context) -> Iterator[Diagnostic]:
 
 @check_rule(KB202, KB205, KB409, KB401, KB402, KB403, order=70)
 def rule_prose_references(ctx: Context) -> Iterator[Diagnostic]:
+    ids = grammar()
+    # An ID, a range of IDs and an evidence anchor each name a kind's code: a text naming
+    # none (most texts) holds nothing to check here, so it is passed over whole (provided
+    # every code evidence cites is a kind's code, as a grammar built from kinds has it).
+    may_hold = ids.may_name_a_record if set(ids.source_markers) <= set(ids.id_markers) else None
     for _, origin, contents in ctx.owners:
-        for text in contents.texts:
-            yield from _check_text(ctx, origin, text.path, text.text)
+        for path, text in contents.texts:
+            if may_hold is None or may_hold(text):
+                yield from _check_text(ctx, origin, path, text)
     for relative, content in sorted(ctx.system.prose.items()):
         display = ctx.system.prose_display.get(relative, relative)
         lines: LineIndex | None = None
@@ -449,7 +455,7 @@ def _check_text(ctx: Context, origin: Origin | None, path: DataPath, text: str) 
     # Cheap guards first: most texts hold no dash range and no anchor.
     anchors = find_anchors(text)
     # The source ID of an anchor is checked as an anchor (KB401), not again as prose.
-    anchor_sources = {anchor.source_start for anchor in anchors}
+    anchor_sources = {anchor.source_start for anchor in anchors} if anchors else ()
     # Most texts have no dangling ID: their locator is made on the first one found.
     locate: Callable[[int], tuple[str, int, int]] | None = None
     ids = grammar()

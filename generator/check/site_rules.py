@@ -7,20 +7,14 @@ template, no cut table row and no heading broken across lines.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING
 
 from generator.check.registry import check_rule
 from generator.diagnostics import Diagnostic, Rule, error, warning
-from generator.load.records import DataPath
 from generator.model.ids import anchor_of, is_theme_anchor, title_anchor
-from generator.model.meta import is_prose
-from generator.model.records import Limitation, Source, Supplied
+from generator.model.records import Source, Supplied
 from generator.model.url_policy import (
     LinkPolicy,
     TemplateError,
@@ -222,8 +216,8 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
     may hold paragraphs; a label, title, name, revision, path, status label, axis name or
     any other value becomes part of a heading, a badge, a code span or a URL, where a line
     break would end it or plant structure after it."""
-    for owner, origin, _ in ctx.owners:
-        for path, text, is_key in _one_line_texts(owner, ()):
+    for _, origin, contents in ctx.owners:
+        for path, text, is_key in contents.one_line:
             if len(text.strip().splitlines()) > 1:
                 where = ctx.key_at(origin, path) if is_key else ctx.at(origin, path)
                 yield error(
@@ -238,50 +232,6 @@ def rule_labels(ctx: Context) -> Iterator[Diagnostic]:
 
 def _named(name: object, is_key: bool) -> str:
     return repr(name) if is_key else str(name)
-
-
-# Prose fields that are shown in a heading, a badge or an inline code span all the same.
-ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
-
-
-def _one_line(info: Any, name: str) -> bool:
-    return name in ONE_LINE_FIELDS or not is_prose(info)
-
-
-# isinstance takes a tuple faster than a union (this walk visits every value of a system).
-_BRANCHES = (list, dict, BaseModel)
-
-
-@functools.cache
-def _one_line_plan(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
-    """Each field of a model type with whether its text must be one line (once per type)."""
-    return tuple((name, _one_line(info, name)) for name, info in model.model_fields.items())
-
-
-def _one_line_texts(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str, bool]]:
-    """Every text that must be one line, with its data path (and whether it is a key)."""
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            if isinstance(item, _BRANCHES):  # leaves hold nothing: no generator for them
-                yield from _one_line_texts(item, (*path, index))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield (*path, key), key, True
-            if isinstance(item, _BRANCHES):
-                yield from _one_line_texts(item, (*path, key))
-    elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
-        for name, one_line in _one_line_plan(type(value)):
-            item = getattr(value, name)
-            if isinstance(item, str) and not isinstance(item, StrEnum):
-                if one_line:
-                    yield (*path, name), item, False
-            elif isinstance(item, list) and item and isinstance(item[0], str) and one_line:
-                for index, text in enumerate(item):
-                    if isinstance(text, str):
-                        yield (*path, name, index), text, False
-            elif isinstance(item, _BRANCHES):
-                yield from _one_line_texts(item, (*path, name))
 
 
 @check_rule(KB211, order=200)

@@ -13,7 +13,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
@@ -80,10 +80,36 @@ KB308 = Rule(
     ),
 )
 
-try:
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - libyaml missing: slower but equivalent
-    _Loader = yaml.SafeLoader
+# libyaml's loader; PyYAML's own where libyaml is missing: slower but equivalent.
+_CLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _Loader(_CLoader):
+    """The safe loader, its scalar resolver answering the common case first.
+
+    libyaml's composer asks the resolver, in Python, for the tag of every untagged
+    scalar. Most record values are prose, quoted or plain, whose first character no
+    implicit type (numbers, booleans, null, timestamps, merge keys) can start with: those
+    are strings whatever their text, and are answered without trying the patterns. The
+    rest go to PyYAML's own resolver. ``tests/load/test_loader_resolver.py`` holds the
+    two to the same tags."""
+
+    _MAY_BE_TYPED = frozenset(_CLoader.yaml_implicit_resolvers)
+    # Only where no resolver applies to every first character, nor to a place in the tree.
+    _SHORT_CUT = None not in _MAY_BE_TYPED and not _CLoader.yaml_path_resolvers
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if (
+            kind is yaml.ScalarNode
+            and self._SHORT_CUT
+            and (not implicit[0] or (value and value[0] not in self._MAY_BE_TYPED))
+        ):
+            return _STR_TAG
+        tag: str = super().resolve(kind, value, implicit)
+        return tag
+
 
 MAX_DEPTH = 64  # nesting of YAML collections; records need fewer than ten
 
@@ -91,12 +117,14 @@ _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
 )
 
-_STR_TAG = "tag:yaml.org,2002:str"
+_SCALAR, _MAPPING, _SEQUENCE = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
 
 
-@dataclass(frozen=True, slots=True)
-class ValueSpot:
-    """Where a value starts, and enough about its style to locate text inside it."""
+class ValueSpot(NamedTuple):
+    """Where a value starts, and enough about its style to locate text inside it.
+
+    A named tuple: one is made for every value of every record file, and a tuple is made
+    three times faster than a frozen dataclass."""
 
     line: int  # 1-based
     col: int  # 1-based
@@ -184,40 +212,69 @@ class SystemSource:
 
 
 class _Builder:
-    """Turns a composed node tree into plain data, recording spots and refusing unsafe YAML."""
+    """Turns a composed node tree into plain data, recording spots and refusing unsafe YAML.
 
-    def __init__(self, display: str) -> None:
+    ``aliases_possible``: the text holds a ``*``. Aliases are refused before building
+    (``_alias_uses``), and only an alias makes a node appear twice in the tree; should one
+    slip through, the repeat is refused here instead of expanded, at the cost of a set of
+    every node's identity, kept only where an alias can be written at all.
+    """
+
+    def __init__(self, display: str, aliases_possible: bool = True, through_door: bool = False) -> None:
         self.display = display
+        # A text read through the door (``readfs``) holds neither CR nor a control
+        # character, so only a double-quoted scalar's escapes can make one: its other
+        # strings need no search.
+        self._text_clean = through_door
+        self.alias_found = False  # a node met twice, or a merge key: ``_alias_uses`` says where
         self.spots: dict[DataPath, ValueSpot] = {}
         self.diagnostics: list[Diagnostic] = []
-        self._seen: set[int] = set()
+        self._seen: set[int] | None = set() if aliases_possible else None
         self._constructor = SafeConstructor()
 
-    def build(self, node: yaml.Node, path: DataPath, key_mark: yaml.Mark | None = None) -> Any:
+    def build(self, node: Any, path: DataPath, key_mark: yaml.Mark | None = None) -> Any:
+        # Called for every value of every record file (``node``: a composed scalar,
+        # sequence or mapping node): attributes are read once, and a node's class is
+        # compared rather than tested with isinstance.
         mark = node.start_mark
+        end = node.end_mark
         key = key_mark or mark
+        kind = node.__class__
+        line = mark.line + 1
+        column = mark.column + 1
         self.spots[path] = ValueSpot(
-            mark.line + 1,
-            mark.column + 1,
-            getattr(node, "style", None) or None,  # libyaml reports plain scalars as ''
+            line,
+            column,
+            (node.style or None) if kind is _SCALAR else None,  # libyaml reports plain scalars as ''
             key.line + 1,
             key.column + 1,
-            node.end_mark.line + 1,
-            node.end_mark.column + 1,
+            end.line + 1,
+            end.column + 1,
         )
-        if id(node) in self._seen:
-            self._refuse(KB003, "an alias repeats an anchored value; write the value out", mark)
+        seen = self._seen
+        if seen is not None:
+            if id(node) in seen:
+                self.alias_found = True
+                self._refuse(KB003, "an alias repeats an anchored value; write the value out", mark)
+                return None
+            seen.add(id(node))
+        tag = node.tag
+        if tag == _STR_TAG and kind is _SCALAR:
+            # The common case, without the constructor's bookkeeping.
+            value = node.value
+            if (node.style == '"' or not self._text_clean) and (
+                "\r" in value or CONTROL_CHARACTER.search(value) is not None
+            ):
+                return self._text(value, mark)
+            return value
+        if tag not in _PLAIN_TAGS:
+            self._refuse(KB004, f"tag {tag!r} is not allowed in records", mark)
             return None
-        self._seen.add(id(node))
-        if node.tag not in _PLAIN_TAGS:
-            self._refuse(KB004, f"tag {node.tag!r} is not allowed in records", mark)
-            return None
-        if isinstance(node, yaml.MappingNode):
+        if kind is _MAPPING:
             return self._mapping(node, path)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
-        if node.tag == _STR_TAG:
-            return self._text(node.value, mark)  # the common case, without the constructor's bookkeeping
+        if kind is _SEQUENCE:
+            build = self.build
+            return [build(item, (*path, index)) for index, item in enumerate(node.value)]
         try:
             return self._constructor.construct_object(node, deep=True)
         except (ConstructorError, ValueError) as exc:
@@ -226,20 +283,30 @@ class _Builder:
 
     def _mapping(self, node: yaml.MappingNode, path: DataPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
+        build = self.build
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            tag = key_node.tag
+            if tag == _STR_TAG and key_node.__class__ is _SCALAR:
+                key = key_node.value
+                if (key_node.style == '"' or not self._text_clean) and (
+                    "\r" in key or CONTROL_CHARACTER.search(key) is not None
+                ):
+                    key = self._text(key, key_node.start_mark)
+            elif tag == "tag:yaml.org,2002:merge":
+                self.alias_found = True
                 self._refuse(
                     KB003, "merge keys ('<<') are not allowed; write the keys out", key_node.start_mark
                 )
                 continue
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+            elif key_node.__class__ is not _SCALAR or tag not in _PLAIN_TAGS:
                 self._refuse(KB101, "mapping keys must be plain strings", key_node.start_mark)
                 continue
-            key = self._text(str(key_node.value), key_node.start_mark)
+            else:
+                key = self._text(str(key_node.value), key_node.start_mark)
             if key in result:
                 self._duplicate_key(key, key_node.start_mark, path)
                 continue
-            result[key] = self.build(value_node, (*path, key), key_node.start_mark)
+            result[key] = build(value_node, (*path, key), key_node.start_mark)
         return result
 
     def _text(self, text: str, mark: yaml.Mark) -> str:
@@ -287,11 +354,15 @@ def load_record_file(path: Path, display: str) -> tuple[LoadedFile | None, list[
         os.close(folder_fd)
     if text is None:
         return None, problems
-    return load_record_text(text, display)
+    return load_record_text(text, display, through_door=True)
 
 
-def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[Diagnostic]]:
-    """Load record YAML from text (the file-independent part of loading)."""
+def load_record_text(
+    text: str, display: str, through_door: bool = False
+) -> tuple[LoadedFile | None, list[Diagnostic]]:
+    """Load record YAML from text (the file-independent part of loading); ``through_door``:
+    the text was read by ``readfs.read_text`` or ``readfs.editor_text``, which refuse
+    control characters and turn each CR into LF."""
     separator = line_separator(text, display)
     if separator is not None:  # before libyaml, which would count it as a line break
         return None, [separator]
@@ -320,12 +391,15 @@ def load_record_text(text: str, display: str) -> tuple[LoadedFile | None, list[D
             error(KB006, "a record file holds one YAML document", display, mark.line + 1, mark.column + 1)
         ]
     root = documents[0]
-    if "*" in text and "&" in text:
+    # Only an alias makes the composed tree meet a node twice (and a merge key needs one):
+    # the builder notices, without expanding it, and the aliases are then located where
+    # they are used, which the tree does not know.
+    builder = _Builder(display, aliases_possible="*" in text, through_door=through_door)
+    data = builder.build(root, ())
+    if builder.alias_found:
         aliases = _alias_uses(text, display)
         if aliases:
             return None, aliases
-    builder = _Builder(display)
-    data = builder.build(root, ())
     if builder.diagnostics:
         return None, builder.diagnostics
     if not isinstance(data, dict):
@@ -393,6 +467,9 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
 # indicators of entries, keys and values, and properties (anchors, tags). Generous on
 # purpose: a longer prefix only loosens the bound below.
 _LINE_PREFIX = re.compile(r"^(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*", re.M)
+# The same prefix after each line break: led by a literal, the pattern is tried only at
+# line breaks, where ``^`` would be tried (and fail) at every character of the text.
+_PREFIX_AFTER_BREAK = re.compile(r"\n((?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*)", re.M)
 
 
 def _nesting_bound(text: str) -> int:
@@ -405,8 +482,9 @@ def _nesting_bound(text: str) -> int:
     Most record files are bounded well below MAX_DEPTH and skip the event scan.
     """
     flow = text.count("[") + text.count("{")
-    widest = max(map(len, _LINE_PREFIX.findall(text)), default=0)
-    return flow + 2 * (widest + 1)
+    first = _LINE_PREFIX.match(text)
+    widest = max(map(len, _PREFIX_AFTER_BREAK.findall(text)), default=0)
+    return flow + 2 * (max(widest, len(first.group(0)) if first else 0) + 1)
 
 
 def _first_crossing(events: Iterator[yaml.Event], display: str) -> Diagnostic | None:
@@ -537,7 +615,7 @@ def _add_file(source: SystemSource, relative: str, display: str, text: str) -> N
             text = LINE_SEPARATOR.sub(" ", text)
         source.prose[relative] = (display, text)
         return
-    loaded, diagnostics = load_record_text(text, display)
+    loaded, diagnostics = load_record_text(text, display, through_door=True)
     source.diagnostics.extend(diagnostics)
     if relative == MANIFEST_FILE:
         source.manifest = loaded

@@ -187,13 +187,19 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+# Asked of every anchor, in prose and structured, by the check and again by the renderer;
+# a system cites the same few files many times.
+@lru_cache(maxsize=1 << 12)
 def unsafe_path_reason(path: str) -> str | None:
     """Why a cited path is unsafe to turn into a link, or None when it is safe."""
-    if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", path):
+    if path.startswith(("/", "~")) or _DRIVE.match(path):
         return "is absolute"
     if "\\" in path:
         return "contains a backslash"
-    if any(part == ".." for part in path.split("/")):
+    if ".." in path and any(part == ".." for part in path.split("/")):
         return "climbs out of the repository with '..'"
     if "//" in path or _CONTROL.search(path):
         return "contains an empty segment or a control character"

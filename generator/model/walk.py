@@ -3,26 +3,29 @@
 Both the checker (references in prose) and the linker (backlinks) need the same
 answer to "which strings are prose", so it is decided once, here: a string is
 prose when its field's type carries the ``Prose`` marker (``Text``, ``Label``);
-a generic table's cells are prose too.
+a generic table's cells are prose too. The same walk gathers the texts that must be
+one line (``one_line_field``), which the check refuses on several lines (KB109).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
 from generator.model.base import Anchor, Quote
 from generator.model.meta import DataPath, is_prose
 from generator.model.prose import GenericTable, IncludeBlock, Paragraph, RecordsBlock, Section
+from generator.model.records import Limitation
 
 __all__ = ["Contents", "DataPath", "ProseText", "collect"]
 
 
-@dataclass(frozen=True, slots=True)
-class ProseText:
-    """One prose string and where it sits relative to the walk's starting object."""
+class ProseText(NamedTuple):
+    """One prose string and where it sits relative to the walk's starting object (a named
+    tuple: the walk makes one for every prose string of a system)."""
 
     path: DataPath
     text: str
@@ -40,18 +43,37 @@ class Contents:
     tables: list[tuple[DataPath, GenericTable]]
     # Every prose section, nested ones too, a section before those inside it.
     sections: list[tuple[DataPath, Section]]
+    # Every text that must be one line, with whether it is a mapping's key. A limitation's
+    # texts are not among them: its cells are written in a table of its own.
+    one_line: list[tuple[DataPath, str, bool]]
 
 
-_FIELDS_CACHE: dict[type[BaseModel], tuple[tuple[str, bool], ...]] = {}
+# Prose fields that are shown in a heading, a badge or an inline code span all the same.
+ONE_LINE_FIELDS = frozenset({"label", "title", "revision", "source_kind", "system"})
 
 
-def _fields_of(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
-    """(field name, is prose) pairs of a model class, computed once per class."""
+def one_line_field(info: Any, name: str) -> bool:
+    """Whether a field's text must be one line: it is not prose, or prose shown in a
+    heading, a badge or a code span."""
+    return name in ONE_LINE_FIELDS or not is_prose(info)
+
+
+_FIELDS_CACHE: dict[type[BaseModel], tuple[tuple[str, bool, bool], ...]] = {}
+
+
+def _fields_of(model: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
+    """(field name, is prose, must be one line) of a model class, computed once per class."""
     cached = _FIELDS_CACHE.get(model)
     if cached is None:
-        cached = tuple((name, is_prose(info)) for name, info in model.model_fields.items())
+        cached = tuple(
+            (name, is_prose(info), one_line_field(info, name)) for name, info in model.model_fields.items()
+        )
         _FIELDS_CACHE[model] = cached
     return cached
+
+
+# isinstance takes a tuple faster than a union (the walks visit every value of a system).
+_BRANCHES = (list, dict, BaseModel)
 
 
 def _table_cells(found: Contents, table: GenericTable, path: DataPath) -> None:
@@ -86,25 +108,117 @@ def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
 
 def collect(obj: Any) -> Contents:
     """Walk ``obj`` once and gather its prose, anchors, quotes, placements, includes,
-    tables and sections."""
-    found = Contents([], [], [], [], [], [], [])
+    tables, sections and one-line texts."""
+    found = Contents([], [], [], [], [], [], [], [])
+    texts, one_line = found.texts, found.one_line
 
-    def visit(value: Any, path: DataPath, prose: bool) -> None:
-        if isinstance(value, str):
-            if prose:
-                found.texts.append(ProseText(path, value))
-        elif isinstance(value, list):
+    # Every value of a system passes here: leaves (strings, None, numbers) are handled
+    # where they are met, and only collections and models are visited.
+    def visit_model(value: BaseModel, path: DataPath, lines: bool) -> None:
+        fields = _fields_of(type(value))
+        lines = lines and not isinstance(value, Limitation)
+        if lines:
+            _one_line_fields(one_line, value, fields, path)
+        if _gathered(found, value, path):
+            if lines:  # its texts are taken whole; its one-line texts are still wanted
+                for name, _, one_line_only in fields:
+                    item = getattr(value, name)
+                    if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
+                        one_line.extend(_one_line_texts(item, (*path, name)))
+            return
+        if isinstance(value, Section):
+            found.sections.append((path, value))
+        for name, is_prose_field, one_line_only in fields:
+            item = getattr(value, name)
+            if item is None:
+                continue
+            if isinstance(item, str):
+                if is_prose_field:
+                    texts.append(ProseText((*path, name), item))
+            elif isinstance(item, BaseModel):
+                visit_model(item, (*path, name), lines)
+            elif isinstance(item, (list, dict)) and item:
+                # A list of one-line texts was gathered whole above, and nothing inside it
+                # is gathered again (as the one-line walk never entered it).
+                inner = lines and not (one_line_only and _one_line_list(item))
+                visit(item, (*path, name), is_prose_field, inner)
+
+    def visit(value: Any, path: DataPath, prose: bool, lines: bool) -> None:
+        # ``lines``: one-line texts are gathered here (not inside a limitation).
+        if isinstance(value, list):
             for index, item in enumerate(value):
-                visit(item, (*path, index), prose)
+                if isinstance(item, str):
+                    if prose:
+                        texts.append(ProseText((*path, index), item))
+                elif isinstance(item, BaseModel):
+                    visit_model(item, (*path, index), lines)
+                elif isinstance(item, (list, dict)):
+                    visit(item, (*path, index), prose, lines)
         elif isinstance(value, dict):
             for key, item in value.items():
-                if not isinstance(item, str):
-                    visit(item, (*path, key), prose)
-        elif isinstance(value, BaseModel) and not _gathered(found, value, path):
-            if isinstance(value, Section):
-                found.sections.append((path, value))
-            for name, is_prose_field in _fields_of(type(value)):
-                visit(getattr(value, name), (*path, name), is_prose_field)
+                if lines and isinstance(key, str):
+                    one_line.append(((*path, key), key, True))
+                if isinstance(item, BaseModel):
+                    visit_model(item, (*path, key), lines)
+                elif isinstance(item, (list, dict)):
+                    visit(item, (*path, key), prose, lines)
+        elif isinstance(value, BaseModel):
+            visit_model(value, path, lines)
+        elif isinstance(value, str) and prose:
+            texts.append(ProseText(path, value))
 
-    visit(obj, (), True)
+    visit(obj, (), True, True)
+    return found
+
+
+def _one_line_list(item: Any) -> bool:
+    return isinstance(item, list) and bool(item) and isinstance(item[0], str)
+
+
+def _one_line_fields(
+    found: list[tuple[DataPath, str, bool]],
+    value: BaseModel,
+    fields: tuple[tuple[str, bool, bool], ...],
+    path: DataPath,
+) -> None:
+    """A model's own one-line texts: its one-line string fields, and each string of its
+    one-line fields that are lists of strings."""
+    for name, _, one_line_only in fields:
+        if not one_line_only:
+            continue
+        item = getattr(value, name)
+        if isinstance(item, str):
+            if not isinstance(item, StrEnum):
+                found.append(((*path, name), item, False))
+        elif _one_line_list(item):
+            for index, text in enumerate(item):
+                if isinstance(text, str):
+                    found.append(((*path, name, index), text, False))
+
+
+def _one_line_texts(value: Any, path: DataPath) -> list[tuple[DataPath, str, bool]]:
+    """The one-line texts below ``value``, for the parts of a gathered object the main walk
+    does not enter."""
+    found: list[tuple[DataPath, str, bool]] = []
+
+    def visit(value: Any, path: DataPath) -> None:
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, _BRANCHES):
+                    visit(item, (*path, index))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str):
+                    found.append(((*path, key), key, True))
+                if isinstance(item, _BRANCHES):
+                    visit(item, (*path, key))
+        elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
+            fields = _fields_of(type(value))
+            _one_line_fields(found, value, fields, path)
+            for name, _, one_line_only in fields:
+                item = getattr(value, name)
+                if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
+                    visit(item, (*path, name))
+
+    visit(value, path)
     return found

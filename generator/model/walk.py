@@ -106,6 +106,34 @@ def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
     return True
 
 
+_TAKEN_WHOLE = (Anchor, Quote, RecordsBlock, IncludeBlock, Paragraph, GenericTable)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What the walk does with a model type, decided once per type."""
+
+    fields: tuple[tuple[str, bool, bool], ...]  # (name, is prose, must be one line)
+    taken_whole: bool  # one of the objects the rules look at whole (``_gathered``)
+    section: bool
+    limitation: bool  # its texts are prose and none is a one-line text
+
+
+_PLANS: dict[type[BaseModel], _Plan] = {}
+
+
+def _plan_of(model: type[BaseModel]) -> _Plan:
+    plan = _PLANS.get(model)
+    if plan is None:
+        plan = _PLANS[model] = _Plan(
+            _fields_of(model),
+            issubclass(model, _TAKEN_WHOLE),
+            issubclass(model, Section),
+            issubclass(model, Limitation),
+        )
+    return plan
+
+
 def collect(obj: Any) -> Contents:
     """Walk ``obj`` once and gather its prose, anchors, quotes, placements, includes,
     tables, sections and one-line texts."""
@@ -115,33 +143,42 @@ def collect(obj: Any) -> Contents:
     # Every value of a system passes here: leaves (strings, None, numbers) are handled
     # where they are met, and only collections and models are visited.
     def visit_model(value: BaseModel, path: DataPath, lines: bool) -> None:
-        fields = _fields_of(type(value))
-        lines = lines and not isinstance(value, Limitation)
-        if lines:
-            _one_line_fields(one_line, value, fields, path)
-        if _gathered(found, value, path):
+        plan = _PLANS.get(type(value)) or _plan_of(type(value))
+        lines = lines and not plan.limitation
+        if plan.taken_whole:
+            _gathered(found, value, path)
             if lines:  # its texts are taken whole; its one-line texts are still wanted
-                for name, _, one_line_only in fields:
+                _one_line_fields(one_line, value, plan.fields, path)
+                for name, _, one_line_only in plan.fields:
                     item = getattr(value, name)
                     if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
                         one_line.extend(_one_line_texts(item, (*path, name)))
             return
-        if isinstance(value, Section):
+        if plan.section and isinstance(value, Section):  # the test narrows the type
             found.sections.append((path, value))
-        for name, is_prose_field, one_line_only in fields:
+        for name, is_prose_field, one_line_only in plan.fields:
             item = getattr(value, name)
             if item is None:
                 continue
             if isinstance(item, str):
                 if is_prose_field:
                     texts.append(ProseText((*path, name), item))
+                if lines and one_line_only and not isinstance(item, StrEnum):
+                    one_line.append(((*path, name), item, False))
             elif isinstance(item, BaseModel):
                 visit_model(item, (*path, name), lines)
             elif isinstance(item, (list, dict)) and item:
-                # A list of one-line texts was gathered whole above, and nothing inside it
-                # is gathered again (as the one-line walk never entered it).
-                inner = lines and not (one_line_only and _one_line_list(item))
-                visit(item, (*path, name), is_prose_field, inner)
+                if lines and one_line_only and _one_line_list(item):
+                    # A list of one-line texts: each is one, and nothing inside the list
+                    # is gathered as one (as the one-line walk never entered it).
+                    one_line.extend(
+                        ((*path, name, index), text, False)
+                        for index, text in enumerate(item)
+                        if isinstance(text, str)
+                    )
+                    visit(item, (*path, name), is_prose_field, False)
+                else:
+                    visit(item, (*path, name), is_prose_field, lines)
 
     def visit(value: Any, path: DataPath, prose: bool, lines: bool) -> None:
         # ``lines``: one-line texts are gathered here (not inside a limitation).

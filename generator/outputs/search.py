@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from html import unescape as html_unescape
 from html.parser import HTMLParser
 from itertools import chain
 from operator import attrgetter
@@ -371,11 +372,35 @@ class _TextOnly(HTMLParser):
         self.parts.append(data)
 
 
+# A start or end tag as the generator writes them: a lower- or upper-case name, attributes
+# with double-quoted values holding no '<' or '>' (its escaper writes those as entities).
+_PLAIN_TAG = re.compile(
+    r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:\s*=\s*\"[^\"<>]*\")?)*\s*/?>"
+)
+# Elements whose content HTMLParser reads as raw text, not as markup and entities.
+_RAW_TEXT_ELEMENT = re.compile(r"<(?:script|style)\b", re.IGNORECASE)
+
+
 def _text_of(html: str) -> str:
-    parser = _TextOnly()
-    parser.feed(html)
-    parser.close()
-    return " ".join("".join(parser.parts).split())
+    """The text of an HTML snippet, as ``HTMLParser`` reads it: tags left out, character
+    references resolved, whitespace collapsed.
+
+    The pages' sections are the generator's own HTML (the status matrix's are a few
+    megabytes at a hundred systems): where every '<' opens a plain tag, the text between
+    the tags is taken with one split, each stretch's references resolved apart (as the
+    parser resolves each stretch of data); anything else goes through the parser."""
+    if "<" not in html:
+        parts = [html_unescape(html)] if "&" in html else [html]
+    else:
+        pieces = _PLAIN_TAG.split(html)
+        if len(pieces) - 1 != html.count("<") or _RAW_TEXT_ELEMENT.search(html):
+            parser = _TextOnly()
+            parser.feed(html)
+            parser.close()
+            parts = parser.parts
+        else:
+            parts = [html_unescape(piece) if "&" in piece else piece for piece in pieces]
+    return " ".join("".join(parts).split())
 
 
 def page_documents(theme_docs: Iterable[Any]) -> list[Document]:

@@ -5,6 +5,7 @@
     python3 benchmarks/bench.py --systems 10,50,100   # KBs of many systems (see kb_sizes.py)
     python3 benchmarks/bench.py --plain    # kbgen build and check against MkDocs + Material
                                            # and the C-loader parse (see versus_plain.py)
+    python3 benchmarks/bench.py --plain --instructions   # the checks also in instructions
 
 1. ``check`` against a bare libyaml load of the same shipped record files.
 2. Growth: ``check`` and rendering on synthetic systems of N, 2N, 4N, 8N records;
@@ -153,6 +154,9 @@ def main() -> None:
     parser.add_argument("--build-sizes", default="10,50", help="KB sizes of --plain's builds")
     parser.add_argument("--check-sizes", default="10,50,100", help="KB sizes of --plain's checks")
     parser.add_argument("--repeat", type=int, default=3, help="runs per --plain figure (best of)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="--plain's checks also counted in instructions (valgrind)"
+    )
     parser.add_argument("--child-build", help=argparse.SUPPRESS)  # kb_sizes.py's timed build
     args = parser.parse_args()
     if args.child_build:
@@ -164,7 +168,7 @@ def main() -> None:
         from versus_plain import bench_versus_plain
 
         sizes = [[int(size) for size in text.split(",")] for text in (args.build_sizes, args.check_sizes)]
-        bench_versus_plain(sizes[0], sizes[1], args.repeat)
+        bench_versus_plain(sizes[0], sizes[1], args.repeat, count_instructions=args.instructions)
         return
     if args.systems:
         from kb_sizes import bench_sizes

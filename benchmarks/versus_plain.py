@@ -16,12 +16,20 @@ to compare. The generator's bytecode is written first (``compile_bytecode``), so
 side compiles its modules from source. The check's
 CPU per added system between sizes (interpreter start and imports cancel out) is the
 same at every size when it grows linearly.
+
+With ``--instructions``, the check and the parse are also run once each under valgrind's
+cachegrind, which counts the instructions a process executes: the same on a busy machine
+as on a quiet one, where the times above move by a fifth between minutes. A ratio of
+instructions is not one of times (Python code runs fewer instructions per cycle than
+libyaml's C), but it moves only when the code does.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -114,6 +122,30 @@ def check_versus_parse(project: Path, repeat: int) -> tuple[Timing, Timing]:
     )
 
 
+_INSTRUCTIONS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(command: list[str], cwd: Path) -> int | None:
+    """The instructions one child process executes (not its children), counted by valgrind's
+    cachegrind without its cache simulation; None where valgrind is not installed."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    counted = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command]
+    done = subprocess.run(counted, cwd=cwd, env=_environment(), capture_output=True, text=True, check=False)
+    found = _INSTRUCTIONS.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"{' '.join(command)} failed under valgrind:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def check_instructions(project: Path) -> tuple[int, int] | None:
+    """Instructions of ``kbgen check`` and of the C-loader parse of the same files."""
+    ours = instructions(kbgen("check", "records"), project)
+    parse = instructions([sys.executable, "-c", PARSE_SCRIPT, str(project / "records")], project)
+    return None if ours is None or parse is None else (ours, parse)
+
+
 def _line(name: str, timing: Timing) -> str:
     return f"    {name:<22} {timing.cpu:7.2f} s CPU {timing.wall:7.2f} s wall"
 
@@ -123,7 +155,11 @@ def _ratio(name: str, ours: Timing, theirs: Timing) -> str:
 
 
 def bench_versus_plain(
-    build_sizes: list[int], check_sizes: list[int], repeat: int, out: Callable[[str], None] = print
+    build_sizes: list[int],
+    check_sizes: list[int],
+    repeat: int,
+    out: Callable[[str], None] = print,
+    count_instructions: bool = False,
 ) -> None:
     compile_bytecode()
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,3 +181,13 @@ def bench_versus_plain(
         for (small, first), (large, last) in itertools.pairwise(checks):
             marginal = (last.cpu - first.cpu) / (large - small)
             out(f"[growth] kbgen check CPU per added system, {small} to {large}: {marginal * 1000:.1f} ms")
+        for systems in check_sizes if count_instructions else ():
+            counted = check_instructions(projects[systems])
+            if counted is None:
+                out("[instructions] valgrind is not installed: no instructions counted")
+                break
+            ours_count, parse_count = counted
+            out(f"[check, {systems} systems, instructions]")
+            out(f"    kbgen check            {ours_count / 1e6:9.0f} M")
+            out(f"    C-loader parse         {parse_count / 1e6:9.0f} M")
+            out(f"    ratio check/parse     {ours_count / parse_count:7.2f}")

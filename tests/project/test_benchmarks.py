@@ -4,6 +4,7 @@ machine is shared; the benchmark prints ratios to compare between revisions)."""
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -71,3 +72,33 @@ def test_the_benchmark_prints_build_and_check_against_plain_tools(versus_plain: 
         r"\[growth\] kbgen check CPU per added system, 1 to 2: -?\d+\.\d ms",
     ):
         assert re.search(expected, text), f"{expected!r} not in:\n{text}"
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind counts the instructions")
+def test_instructions_are_counted_in_the_child_alone(versus_plain: ModuleType, tmp_path: Path) -> None:
+    small = versus_plain.instructions([sys.executable, "-c", "pass"], tmp_path)
+    large = versus_plain.instructions([sys.executable, "-c", "sum(range(3_000_000))"], tmp_path)
+    assert small is not None and large is not None
+    assert large > small + 3_000_000  # each added step runs instructions of its own
+    with pytest.raises(SystemExit, match="failed under valgrind"):
+        versus_plain.instructions([sys.executable, "-c", "raise SystemExit(3)"], tmp_path)
+
+
+def test_the_check_is_printed_in_instructions_when_asked(
+    versus_plain: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    timing = versus_plain.Timing(1.0, 1.0)
+    monkeypatch.setattr(versus_plain, "check_versus_parse", lambda project, repeat: (timing, timing))
+    monkeypatch.setattr(versus_plain, "check_instructions", lambda project: (9_000_000_000, 3_600_000_000))
+    monkeypatch.setattr(versus_plain, "compile_bytecode", lambda: None)
+    monkeypatch.setattr(versus_plain, "synthesise", lambda folder, systems: folder)
+    lines: list[str] = []
+    versus_plain.bench_versus_plain([], [5], repeat=1, out=lines.append, count_instructions=True)
+    text = "\n".join(lines)
+    assert "[check, 5 systems, instructions]" in text
+    assert re.search(r"kbgen check\s+9000 M", text) and re.search(r"C-loader parse\s+3600 M", text)
+    assert re.search(r"ratio check/parse\s+2\.50", text)
+    monkeypatch.setattr(versus_plain, "check_instructions", lambda project: None)
+    lines.clear()
+    versus_plain.bench_versus_plain([], [5], repeat=1, out=lines.append, count_instructions=True)
+    assert lines[-1] == "[instructions] valgrind is not installed: no instructions counted"

@@ -18,6 +18,7 @@ linear in the text (markdown-it-py bounds its delimiter and bracket scans).
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,10 +28,19 @@ from markdown_it.rules_inline.emphasis import tokenize as _emphasis_rule
 from markdown_it.rules_inline.image import image as _image_rule
 from markdown_it.token import Token
 
-__all__ = ["ACTIVE", "normalized", "parse_inline", "plain_text"]
+__all__ = ["ACTIVE", "has_markup", "normalized", "parse_inline", "plain_text"]
 
 # The characters that can start markup; text without any of them is one text token.
 ACTIVE = frozenset("*`[\\")
+# One search for any of them, which stops at the first (a set intersection reads the whole
+# text into a set, and every record text is asked).
+_ACTIVE_CHARACTER = re.compile("[" + "".join(re.escape(character) for character in sorted(ACTIVE)) + "]")
+
+
+def has_markup(text: str) -> bool:
+    """Whether the text holds a character that can start markup (``ACTIVE``)."""
+    return _ACTIVE_CHARACTER.search(text) is not None
+
 
 _SPANS = "kb_spans"  # the env key of the protected spans: (starts, ends)
 
@@ -115,7 +125,7 @@ def parse_inline(text: str, spans: Sequence[tuple[int, int]] = ()) -> list[Token
     ``code_inline``, ``kb_span``, and ``strong``/``em``/``link`` ``_open``/``_close``
     pairs (a link's target is its ``href`` attribute, as written). ``spans`` are disjoint
     (start, end) positions, sorted."""
-    if not ACTIVE.intersection(text):
+    if not has_markup(text):
         return _without_markup(text, spans)
     env: dict[str, Any] = {_SPANS: ([start for start, _ in spans], [end for _, end in spans])}
     tokens = (_PARSER if "](" in text else _PARSER_WITHOUT_LINKS).parseInline(text, env)
@@ -147,7 +157,7 @@ def _token(kind: str, content: str) -> Token:
 def plain_text(text: str) -> str:
     """The text without its markers: what a reader sees, for titles, search and contents.
     A link is its text; a code span its content."""
-    if not ACTIVE.intersection(text):
+    if not has_markup(text):
         return text
     return "".join(
         "\n" if token.type == "hardbreak" else token.content

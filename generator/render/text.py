@@ -25,7 +25,7 @@ from markupsafe import Markup
 from generator.model.anchors import LineRange, find_anchors
 from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
-from generator.model.inline_markup import ACTIVE, normalized, parse_inline
+from generator.model.inline_markup import has_markup, normalized, parse_inline
 from generator.model.sets import MEMBER_FILES
 from generator.model.url_policy import web_url_problem
 from generator.render import urls
@@ -273,7 +273,7 @@ class Linker:
         escaped text, and links for record IDs and evidence anchors."""
         text = normalized(text)
         found = self._spans(text)
-        if not ACTIVE.intersection(text):  # no marker: the escaped text between the spans
+        if not has_markup(text):  # no marker: the escaped text between the spans
             return self._unmarked(text, found)
         spans = [(start, end) for start, end, _ in found]
         return write(self.form, parse_inline(text, spans), self._inline(text, found))

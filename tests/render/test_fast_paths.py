@@ -16,7 +16,7 @@ import pytest
 from markupsafe import Markup
 
 from generator.model.ids import grammar
-from generator.model.inline_markup import normalized, parse_inline
+from generator.model.inline_markup import ACTIVE, has_markup, normalized, parse_inline
 from generator.outputs import search
 from generator.outputs.record_index import FieldTerms
 from generator.pipeline import link_records
@@ -131,6 +131,12 @@ def test_spans_without_anchors_are_those_the_general_search_finds(shipped_linker
             starts = [start for start, _, _ in found]
             assert starts == sorted(starts)
             assert all(end <= next_start for (_, end, _), next_start in zip(found, starts[1:], strict=False))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_markup_is_found_where_the_set_of_markers_meets_the_text(seed: int) -> None:
+    for text in [*_texts(seed, 500, 12), "", "plain", "\\", "a*b", "`", "[x"]:
+        assert has_markup(text) == bool(ACTIVE.intersection(text)), repr(text)
 
 
 def _tidied_line_by_line(markdown: str) -> str:

@@ -138,24 +138,42 @@ def collect(obj: Any) -> Contents:
     """Walk ``obj`` once and gather its prose, anchors, quotes, placements, includes,
     tables, sections and one-line texts."""
     found = Contents([], [], [], [], [], [], [], [])
-    texts, one_line = found.texts, found.one_line
+    _Gathering(found).value(obj, (), True, True)
+    return found
 
-    # Every value of a system passes here: leaves (strings, None, numbers) are handled
-    # where they are met, and only collections and models are visited.
-    def visit_model(value: BaseModel, path: DataPath, lines: bool) -> None:
+
+class _Gathering:
+    """One walk and what it found. Methods, not nested functions: functions that call each
+    other and hold what they found form a reference cycle, which a check (its collector
+    paused while it loads) would keep until the next full collection.
+
+    Every value of a system passes here: leaves (strings, None, numbers) are handled where
+    they are met, and only collections and models are visited. ``lines``: one-line texts
+    are gathered here (not inside a limitation)."""
+
+    __slots__ = ("found", "one_line", "texts")
+
+    def __init__(self, found: Contents) -> None:
+        self.found = found
+        self.texts = found.texts
+        self.one_line = found.one_line
+
+    def model(self, value: BaseModel, path: DataPath, lines: bool) -> None:
         plan = _PLANS.get(type(value)) or _plan_of(type(value))
         lines = lines and not plan.limitation
+        one_line = self.one_line
         if plan.taken_whole:
-            _gathered(found, value, path)
+            _gathered(self.found, value, path)
             if lines:  # its texts are taken whole; its one-line texts are still wanted
                 _one_line_fields(one_line, value, plan.fields, path)
                 for name, _, one_line_only in plan.fields:
                     item = getattr(value, name)
                     if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
-                        one_line.extend(_one_line_texts(item, (*path, name)))
+                        _one_line_texts(one_line, item, (*path, name))
             return
         if plan.section and isinstance(value, Section):  # the test narrows the type
-            found.sections.append((path, value))
+            self.found.sections.append((path, value))
+        texts = self.texts
         for name, is_prose_field, one_line_only in plan.fields:
             item = getattr(value, name)
             if item is None:
@@ -166,7 +184,7 @@ def collect(obj: Any) -> Contents:
                 if lines and one_line_only and not isinstance(item, StrEnum):
                     one_line.append(((*path, name), item, False))
             elif isinstance(item, BaseModel):
-                visit_model(item, (*path, name), lines)
+                self.model(item, (*path, name), lines)
             elif isinstance(item, (list, dict)) and item:
                 if lines and one_line_only and _one_line_list(item):
                     # A list of one-line texts: each is one, and nothing inside the list
@@ -176,36 +194,32 @@ def collect(obj: Any) -> Contents:
                         for index, text in enumerate(item)
                         if isinstance(text, str)
                     )
-                    visit(item, (*path, name), is_prose_field, False)
+                    self.value(item, (*path, name), is_prose_field, False)
                 else:
-                    visit(item, (*path, name), is_prose_field, lines)
+                    self.value(item, (*path, name), is_prose_field, lines)
 
-    def visit(value: Any, path: DataPath, prose: bool, lines: bool) -> None:
-        # ``lines``: one-line texts are gathered here (not inside a limitation).
+    def value(self, value: Any, path: DataPath, prose: bool, lines: bool) -> None:
         if isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, str):
                     if prose:
-                        texts.append(ProseText((*path, index), item))
+                        self.texts.append(ProseText((*path, index), item))
                 elif isinstance(item, BaseModel):
-                    visit_model(item, (*path, index), lines)
+                    self.model(item, (*path, index), lines)
                 elif isinstance(item, (list, dict)):
-                    visit(item, (*path, index), prose, lines)
+                    self.value(item, (*path, index), prose, lines)
         elif isinstance(value, dict):
             for key, item in value.items():
                 if lines and isinstance(key, str):
-                    one_line.append(((*path, key), key, True))
+                    self.one_line.append(((*path, key), key, True))
                 if isinstance(item, BaseModel):
-                    visit_model(item, (*path, key), lines)
+                    self.model(item, (*path, key), lines)
                 elif isinstance(item, (list, dict)):
-                    visit(item, (*path, key), prose, lines)
+                    self.value(item, (*path, key), prose, lines)
         elif isinstance(value, BaseModel):
-            visit_model(value, path, lines)
+            self.model(value, path, lines)
         elif isinstance(value, str) and prose:
-            texts.append(ProseText(path, value))
-
-    visit(obj, (), True, True)
-    return found
+            self.texts.append(ProseText(path, value))
 
 
 def _one_line_list(item: Any) -> bool:
@@ -233,29 +247,23 @@ def _one_line_fields(
                     found.append(((*path, name, index), text, False))
 
 
-def _one_line_texts(value: Any, path: DataPath) -> list[tuple[DataPath, str, bool]]:
+def _one_line_texts(found: list[tuple[DataPath, str, bool]], value: Any, path: DataPath) -> None:
     """The one-line texts below ``value``, for the parts of a gathered object the main walk
-    does not enter."""
-    found: list[tuple[DataPath, str, bool]] = []
-
-    def visit(value: Any, path: DataPath) -> None:
-        if isinstance(value, list):
-            for index, item in enumerate(value):
-                if isinstance(item, _BRANCHES):
-                    visit(item, (*path, index))
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                if isinstance(key, str):
-                    found.append(((*path, key), key, True))
-                if isinstance(item, _BRANCHES):
-                    visit(item, (*path, key))
-        elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
-            fields = _fields_of(type(value))
-            _one_line_fields(found, value, fields, path)
-            for name, _, one_line_only in fields:
-                item = getattr(value, name)
-                if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
-                    visit(item, (*path, name))
-
-    visit(value, path)
-    return found
+    does not enter, added to ``found``."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, _BRANCHES):
+                _one_line_texts(found, item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                found.append(((*path, key), key, True))
+            if isinstance(item, _BRANCHES):
+                _one_line_texts(found, item, (*path, key))
+    elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
+        fields = _fields_of(type(value))
+        _one_line_fields(found, value, fields, path)
+        for name, _, one_line_only in fields:
+            item = getattr(value, name)
+            if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
+                _one_line_texts(found, item, (*path, name))

@@ -5,6 +5,7 @@ objects the walk takes whole)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -103,3 +104,19 @@ def test_one_line_texts_below_an_object_taken_whole_are_gathered() -> None:
     assert {"Owner", "Inner", "Deep", "Keyed", "a key", "one", "two", "k"} <= texts
     assert "Not one line\nhere" not in texts  # a limitation's title is a table cell
     assert [text.text for text in collect(owner).texts] == ["Prose.", "Prose."]
+
+
+def test_a_check_leaves_no_reference_cycle_behind() -> None:
+    """A check pauses the collector while it loads: a cycle left by the walk (functions that
+    call each other hold what they found) would keep every system's texts until the next
+    full collection."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        checked = check_records(ROOT / "records")
+        assert checked and sum(len(collect(owner).texts) for owner, _ in _owners(checked[0].records)) > 10
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()

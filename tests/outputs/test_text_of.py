@@ -5,7 +5,6 @@ on fragments made to trip it, and leaves to the parser whatever it cannot prove 
 from __future__ import annotations
 
 import random
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,8 @@ from generator.pipeline import run_pipeline
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-class _Reference(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
 def _by_the_parser(html: str) -> str:
-    parser = _Reference()
+    parser = search._TextOnly()  # HTMLParser, keeping what it reads as data
     parser.feed(html)
     parser.close()
     return " ".join("".join(parser.parts).split())

@@ -214,10 +214,11 @@ class SystemSource:
 class _Builder:
     """Turns a composed node tree into plain data, recording spots and refusing unsafe YAML.
 
-    ``aliases_possible``: the text holds a ``*``. Aliases are refused before building
-    (``_alias_uses``), and only an alias makes a node appear twice in the tree; should one
-    slip through, the repeat is refused here instead of expanded, at the cost of a set of
-    every node's identity, kept only where an alias can be written at all.
+    ``aliases_possible``: the text holds a ``*``. Only an alias makes a node appear twice
+    in the composed tree: the repeat is refused here instead of expanded, and
+    ``alias_found`` tells the loader to locate every alias where it is used
+    (``_alias_uses``), which the tree does not know. The set of every node's identity this
+    takes is kept only where an alias can be written at all.
     """
 
     def __init__(self, display: str, aliases_possible: bool = True, through_door: bool = False) -> None:
@@ -240,11 +241,9 @@ class _Builder:
         end = node.end_mark
         key = key_mark or mark
         kind = node.__class__
-        line = mark.line + 1
-        column = mark.column + 1
         self.spots[path] = ValueSpot(
-            line,
-            column,
+            mark.line + 1,
+            mark.column + 1,
             (node.style or None) if kind is _SCALAR else None,  # libyaml reports plain scalars as ''
             key.line + 1,
             key.column + 1,
@@ -393,10 +392,13 @@ def load_record_text(
     root = documents[0]
     # Only an alias makes the composed tree meet a node twice (and a merge key needs one):
     # the builder notices, without expanding it, and the aliases are then located where
-    # they are used, which the tree does not know.
-    builder = _Builder(display, aliases_possible="*" in text, through_door=through_door)
+    # they are used, which the tree does not know. A file refused for another reason may
+    # have hidden its alias's first use: it is scanned too where it can hold an alias, and
+    # its aliases are what it is refused for, as when every such file was scanned first.
+    aliases_possible = "*" in text
+    builder = _Builder(display, aliases_possible=aliases_possible, through_door=through_door)
     data = builder.build(root, ())
-    if builder.alias_found:
+    if builder.alias_found or (builder.diagnostics and aliases_possible and "&" in text):
         aliases = _alias_uses(text, display)
         if aliases:
             return None, aliases

@@ -63,6 +63,12 @@ def test_nested_aliases_are_refused_where_each_is_used_and_never_expanded() -> N
     assert found[0][1:3] == (2, 10)  # n1: &n1 [*n0, …
 
 
+def test_an_alias_behind_another_refusal_is_what_the_file_is_refused_for() -> None:
+    # The anchored value sits below a refused tag, so the builder meets it once only.
+    text = "a: !custom {x: &n [1]}\nb: *n\n"
+    assert [(code, line, col) for code, line, col, _ in _located(text)] == [("KB003", 2, 4)]
+
+
 def test_an_anchor_without_alias_and_stars_in_prose_load() -> None:
     text = "a: &unused Planner\nb: 'a * b & c'\nc: 2 * 3 & more\n"
     loaded, problems = load_record_text(text, "f.yaml", through_door=True)

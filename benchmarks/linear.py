@@ -24,6 +24,7 @@ from generator.lsp.yaml_context import context_at
 from generator.model.anchors import find_anchors
 from generator.model.ids import grammar, resolve_id
 from generator.model.sets import LEDGER_LABELS
+from generator.outputs.search import _text_of
 from generator.pipeline import run_pipeline
 from generator.render.markdown import escape
 from generator.render.rawhtml import code_block
@@ -149,6 +150,8 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("lsp completion: many nested keys", _completion_context, "  k:\n"),
         ("word diff: every 7th word changed", _word_diff_edits, "alpha beta gamma delta "),
         ("word diff: cyclic words reordered", _word_diff_shuffled, CYCLE_OF_WORDS),
+        ("search text: tags left open", _text_of, '<a b="x" '),
+        ("search text: open tags, then one '>'", _text_of, '>|<a b="x" ...'),
     ]
 
 

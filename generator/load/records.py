@@ -223,10 +223,7 @@ class _Builder:
 
     def __init__(self, display: str, aliases_possible: bool = True, through_door: bool = False) -> None:
         self.display = display
-        # A text read through the door (``readfs``) holds neither CR nor a control
-        # character, so only a double-quoted scalar's escapes can make one: its other
-        # strings need no search.
-        self._text_clean = through_door
+        self._text_clean = through_door  # no CR nor control character outside escapes
         self.alias_found = False  # a node met twice, or a merge key: ``_alias_uses`` says where
         self.spots: dict[DataPath, ValueSpot] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -260,12 +257,7 @@ class _Builder:
         tag = node.tag
         if tag == _STR_TAG and kind is _SCALAR:
             # The common case, without the constructor's bookkeeping.
-            value = node.value
-            if (node.style == '"' or not self._text_clean) and (
-                "\r" in value or CONTROL_CHARACTER.search(value) is not None
-            ):
-                return self._text(value, mark)
-            return value
+            return self._text(node.value, mark, node.style)
         if tag not in _PLAIN_TAGS:
             self._refuse(KB004, f"tag {tag!r} is not allowed in records", mark)
             return None
@@ -286,11 +278,7 @@ class _Builder:
         for key_node, value_node in node.value:
             tag = key_node.tag
             if tag == _STR_TAG and key_node.__class__ is _SCALAR:
-                key = key_node.value
-                if (key_node.style == '"' or not self._text_clean) and (
-                    "\r" in key or CONTROL_CHARACTER.search(key) is not None
-                ):
-                    key = self._text(key, key_node.start_mark)
+                key = self._text(key_node.value, key_node.start_mark, key_node.style)
             elif tag == "tag:yaml.org,2002:merge":
                 self.alias_found = True
                 self._refuse(
@@ -301,17 +289,20 @@ class _Builder:
                 self._refuse(KB101, "mapping keys must be plain strings", key_node.start_mark)
                 continue
             else:
-                key = self._text(str(key_node.value), key_node.start_mark)
+                key = self._text(str(key_node.value), key_node.start_mark, key_node.style)
             if key in result:
                 self._duplicate_key(key, key_node.start_mark, path)
                 continue
             result[key] = build(value_node, (*path, key), key_node.start_mark)
         return result
 
-    def _text(self, text: str, mark: yaml.Mark) -> str:
+    def _text(self, text: str, mark: yaml.Mark, style: str | None) -> str:
         """A string as every later stage sees it: one kind of line break, no control
-        character. The file's own bytes were checked at the door (``readfs``); a quoted
-        scalar's escapes (``"\\r"``, ``"\\e"``) make characters the file does not hold."""
+        character. The file's own bytes were checked at the door (``readfs``); a
+        double-quoted scalar's escapes (``"\\r"``, ``"\\e"``) make characters the file
+        does not hold, and only such a scalar is searched in a text read through it."""
+        if self._text_clean and style != '"':
+            return text
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         bad = CONTROL_CHARACTER.search(text)
@@ -468,10 +459,11 @@ def _too_deep(text: str, display: str) -> Diagnostic | None:
 # What may stand before a block collection's first token on its line: indentation, the
 # indicators of entries, keys and values, and properties (anchors, tags). Generous on
 # purpose: a longer prefix only loosens the bound below.
-_LINE_PREFIX = re.compile(r"^(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*", re.M)
-# The same prefix after each line break: led by a literal, the pattern is tried only at
-# line breaks, where ``^`` would be tried (and fail) at every character of the text.
-_PREFIX_AFTER_BREAK = re.compile(r"\n((?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*)", re.M)
+_PREFIX = r"(?:[ \t]+|[-?:]+(?=[ \t]|$)|[&!][^ \t\n]*)*"
+_FIRST_LINE_PREFIX = re.compile(_PREFIX, re.M)
+# Every other line's, after its line break: led by a literal, the pattern is tried only at
+# line breaks (led by ``^``, it was tried, and failed, at every character of the text).
+_PREFIX_AFTER_BREAK = re.compile(rf"\n({_PREFIX})", re.M)
 
 
 def _nesting_bound(text: str) -> int:
@@ -484,7 +476,7 @@ def _nesting_bound(text: str) -> int:
     Most record files are bounded well below MAX_DEPTH and skip the event scan.
     """
     flow = text.count("[") + text.count("{")
-    first = _LINE_PREFIX.match(text)
+    first = _FIRST_LINE_PREFIX.match(text)  # always matches, if only the empty prefix
     widest = max(map(len, _PREFIX_AFTER_BREAK.findall(text)), default=0)
     return flow + 2 * (max(widest, len(first.group(0)) if first else 0) + 1)
 

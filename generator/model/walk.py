@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from pydantic import BaseModel
 
@@ -58,18 +58,11 @@ def one_line_field(info: Any, name: str) -> bool:
     return name in ONE_LINE_FIELDS or not is_prose(info)
 
 
-_FIELDS_CACHE: dict[type[BaseModel], tuple[tuple[str, bool, bool], ...]] = {}
-
-
 def _fields_of(model: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
-    """(field name, is prose, must be one line) of a model class, computed once per class."""
-    cached = _FIELDS_CACHE.get(model)
-    if cached is None:
-        cached = tuple(
-            (name, is_prose(info), one_line_field(info, name)) for name, info in model.model_fields.items()
-        )
-        _FIELDS_CACHE[model] = cached
-    return cached
+    """(field name, is prose, must be one line) of a model class (kept in its ``_Plan``)."""
+    return tuple(
+        (name, is_prose(info), one_line_field(info, name)) for name, info in model.model_fields.items()
+    )
 
 
 # isinstance takes a tuple faster than a union (the walks visit every value of a system).
@@ -86,8 +79,8 @@ def _table_cells(found: Contents, table: GenericTable, path: DataPath) -> None:
             found.texts.append(ProseText((*path, "rows", row_index, col), cell))
 
 
-def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
-    """Take the objects the rules look at whole; True when ``value`` was one of them."""
+def _gathered(found: Contents, value: BaseModel, path: DataPath) -> None:
+    """Take one of the objects the rules look at whole (``_TAKEN_WHOLE``)."""
     if isinstance(value, Anchor):
         found.anchors.append((path, value))
     elif isinstance(value, Quote):
@@ -101,9 +94,6 @@ def _gathered(found: Contents, value: BaseModel, path: DataPath) -> bool:
     elif isinstance(value, GenericTable):
         found.tables.append((path, value))
         _table_cells(found, value, path)
-    else:
-        return False
-    return True
 
 
 _TAKEN_WHOLE = (Anchor, Quote, RecordsBlock, IncludeBlock, Paragraph, GenericTable)
@@ -165,11 +155,7 @@ class _Gathering:
         if plan.taken_whole:
             _gathered(self.found, value, path)
             if lines:  # its texts are taken whole; its one-line texts are still wanted
-                _one_line_fields(one_line, value, plan.fields, path)
-                for name, _, one_line_only in plan.fields:
-                    item = getattr(value, name)
-                    if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
-                        _one_line_texts(one_line, item, (*path, name))
+                _one_line_texts(one_line, value, path)
             return
         if plan.section and isinstance(value, Section):  # the test narrows the type
             self.found.sections.append((path, value))
@@ -189,11 +175,7 @@ class _Gathering:
                 if lines and one_line_only and _one_line_list(item):
                     # A list of one-line texts: each is one, and nothing inside the list
                     # is gathered as one (as the one-line walk never entered it).
-                    one_line.extend(
-                        ((*path, name, index), text, False)
-                        for index, text in enumerate(item)
-                        if isinstance(text, str)
-                    )
+                    _each_line(one_line, item, (*path, name))
                     self.value(item, (*path, name), is_prose_field, False)
                 else:
                     self.value(item, (*path, name), is_prose_field, lines)
@@ -222,7 +204,7 @@ class _Gathering:
             self.texts.append(ProseText(path, value))
 
 
-def _one_line_list(item: Any) -> bool:
+def _one_line_list(item: Any) -> TypeGuard[list[Any]]:
     return isinstance(item, list) and bool(item) and isinstance(item[0], str)
 
 
@@ -242,9 +224,12 @@ def _one_line_fields(
             if not isinstance(item, StrEnum):
                 found.append(((*path, name), item, False))
         elif _one_line_list(item):
-            for index, text in enumerate(item):
-                if isinstance(text, str):
-                    found.append(((*path, name, index), text, False))
+            _each_line(found, item, (*path, name))
+
+
+def _each_line(found: list[tuple[DataPath, str, bool]], items: list[Any], path: DataPath) -> None:
+    """Each string of a list of one-line texts."""
+    found.extend(((*path, index), text, False) for index, text in enumerate(items) if isinstance(text, str))
 
 
 def _one_line_texts(found: list[tuple[DataPath, str, bool]], value: Any, path: DataPath) -> None:
@@ -260,10 +245,12 @@ def _one_line_texts(found: list[tuple[DataPath, str, bool]], value: Any, path: D
                 found.append(((*path, key), key, True))
             if isinstance(item, _BRANCHES):
                 _one_line_texts(found, item, (*path, key))
-    elif isinstance(value, BaseModel) and not isinstance(value, Limitation):
-        fields = _fields_of(type(value))
-        _one_line_fields(found, value, fields, path)
-        for name, _, one_line_only in fields:
+    elif isinstance(value, BaseModel):
+        plan = _PLANS.get(type(value)) or _plan_of(type(value))
+        if plan.limitation:
+            return
+        _one_line_fields(found, value, plan.fields, path)
+        for name, _, one_line_only in plan.fields:
             item = getattr(value, name)
             if isinstance(item, _BRANCHES) and not (one_line_only and _one_line_list(item)):
                 _one_line_texts(found, item, (*path, name))

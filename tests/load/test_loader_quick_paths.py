@@ -28,7 +28,7 @@ def test_an_escaped_control_character_is_refused(
     text = "components:\n  - id: CMP-1\n    " + line.format(escape=escape) + "\n"
     loaded, problems = load_record_text(text, "f.yaml", through_door=through_door)
     assert loaded is None
-    assert [(p.rule.code, p.line, p.col) for p in problems] == [("KB012", 3, col)]
+    assert [(p.code, p.file, p.line, p.col) for p in problems] == [("KB012", "f.yaml", 3, col)]
 
 
 def test_an_escaped_carriage_return_becomes_a_line_feed() -> None:
@@ -44,13 +44,17 @@ def test_text_that_bypassed_the_door_is_searched_everywhere() -> None:
     assert problems == [] and loaded is not None
     assert loaded.data == {"a": "x\ty", "b": "one\ntwo\n"}
     loaded, problems = load_record_text("a: x\x07y\n", "f.yaml")
-    assert loaded is None and [p.rule.code for p in problems] == ["KB012"]
+    assert loaded is None and [(p.code, p.file, p.line, p.col) for p in problems] == [
+        ("KB012", "f.yaml", 1, 5)
+    ]
 
 
 def _located(text: str) -> list[tuple[str, int, int, str]]:
+    """Each problem's code, line, column and message (every one in ``f.yaml``)."""
     loaded, problems = load_record_text(text, "f.yaml", through_door=True)
     assert (loaded is None) == bool(problems)
-    return [(p.rule.code, p.line, p.col, p.message) for p in problems]
+    assert {p.file for p in problems} <= {"f.yaml"}
+    return [(p.code, p.line, p.col, p.message) for p in problems]
 
 
 def test_nested_aliases_are_refused_where_each_is_used_and_never_expanded() -> None:

@@ -96,3 +96,20 @@ def test_fragments_made_to_trip_it_read_as_the_parser_reads_them(seed: int) -> N
     for _ in range(2000):
         html = "".join(chooser.choice(PIECES) for _ in range(chooser.randint(1, 12)))
         assert search._text_of(html) == _by_the_parser(html), repr(html)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<p>a</p> <a b="x" <a b="x" &amp; tail',
+        "<script>if (a > b) <c &amp;",
+        "<style>p{}</style> <b <i &lt; x",
+        "<!-- c --> <!-- open &amp;",
+        "x > y <z",
+    ],
+)
+def test_a_tail_after_the_last_close_reads_as_the_parser_reads_it(html: str) -> None:
+    """After the last '>' no '<' can open anything: that tail is read without the parser,
+    which searched the rest of the text again for each '<' (time growing with the square)."""
+    assert search._text_of(html) == _by_the_parser(html)
+    assert search._text_of(html * 2000) == _by_the_parser(html * 2000)

@@ -8,7 +8,7 @@ One parser, one set of exit codes (``util/exit_codes.py``) and one module per co
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import NoReturn
 
 from generator import __version__
 from generator.cli.commands import (
@@ -28,6 +28,7 @@ from generator.cli.commands import (
 from generator.diagnostics import Rule
 from generator.util.console import human_console, say
 from generator.util.exit_codes import EXIT_ERRORS
+from generator.util.quick_exit import exit_now
 
 # argparse reports a wrong call itself (its usage message, exit 2); the rule documents it.
 KB900 = Rule(
@@ -82,5 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERRORS
 
 
+def run() -> NoReturn:
+    """The ``kbgen`` console script: ``main``, and the process ends at once with its code
+    (``util/quick_exit.py``: the interpreter does not free the KB object by object first)."""
+    exit_now(main())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 BUFFERED = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
 
 
+# The console script as it was: the interpreter's own exit.
+USUAL_EXIT = "import sys; from generator.cli.main import main; sys.exit(main())"
+
+
 def _run(script: str, tmp_path: Path, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
     """A Python process running ``script`` with the generator importable."""
     return subprocess.run(  # type: ignore[call-overload, no-any-return]
@@ -120,8 +124,7 @@ def test_the_console_script_ends_with_its_code(tmp_path: Path) -> None:
         timeout=120,
     )
     again = subprocess.run(
-        [sys.executable, "-c", "import sys; from generator.cli.main import main; sys.exit(main())", "check"]
-        + [str(tmp_path / "missing")],
+        [sys.executable, "-c", USUAL_EXIT, "check", str(tmp_path / "missing")],
         cwd=ROOT,
         capture_output=True,
         timeout=120,

@@ -6,8 +6,6 @@ caller's business (the MkDocs plugin adds virtual files, the CLI reports).
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,11 +36,6 @@ if TYPE_CHECKING:
     from generator.render.pages import RunPagesMemo
 
 T = TypeVar("T")
-
-# Systems from which a build renders them in forked workers: below it, starting the
-# workers costs more than the second core saves (benchmarks/versus_plain.py measures it).
-PARALLEL_FROM = 8
-WORKERS = 2
 
 
 @dataclass
@@ -111,7 +104,7 @@ class PerGraph(Generic[T]):
         return self._compute(graph)
 
     def keep(self, graph: SystemGraph, value: T) -> None:
-        """A value computed elsewhere (a forked worker of ``render_systems``) for the graph."""
+        """A value computed elsewhere (a forked render worker, ``render/workers.py``) for the graph."""
         self._kept[id(graph)] = (graph, value)
 
 
@@ -274,56 +267,6 @@ def _system_pages(graph: SystemGraph, stages: SystemStages | None) -> dict[str, 
     return stages.pages
 
 
-_forked_graphs: list[SystemGraph] = []  # what forked workers render, by index (inherited, not sent)
-_forked_alongside: Sequence[PerGraph[Any]] = ()  # the values they compute beside the pages
-
-
-def _render_forked(index: int) -> tuple[dict[str, str], list[Any]]:
-    from generator.render.pages import render_system
-
-    graph = _forked_graphs[index]
-    return render_system(graph), [memo.compute(graph) for memo in _forked_alongside]
-
-
-def forkable() -> bool:
-    """Whether this process may fork workers: a process with other threads running is not
-    forked (a lock one of them held would stay held in the child)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-
-
-def render_systems(
-    graphs: list[SystemGraph], alongside: Sequence[PerGraph[Any]] = ()
-) -> list[dict[str, str]]:
-    """Each system's pages, in the order of ``graphs``.
-
-    A KB of ``PARALLEL_FROM`` systems or more is rendered by ``WORKERS`` forked processes,
-    which inherit the graphs (nothing is pickled but what they send back); the first
-    system is rendered here first, so the workers inherit the compiled templates. The
-    workers also compute, for each graph, the value of each ``alongside`` (the record index
-    and export parts of a build's later steps), which are kept in them for those steps.
-    A process that may not fork (``forkable``) renders one system after the other, and
-    the later steps compute their values themselves.
-    """
-    from generator.render.pages import render_system
-
-    if len(graphs) < PARALLEL_FROM or not forkable():
-        return [render_system(graph) for graph in graphs]
-    global _forked_alongside
-    first = render_system(graphs[0])
-    _forked_graphs[:] = graphs
-    _forked_alongside = alongside
-    try:
-        with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
-            rest = pool.map(_render_forked, range(1, len(graphs)), chunksize=1)
-    finally:
-        _forked_graphs.clear()
-        _forked_alongside = ()
-    for graph, (_, values) in zip(graphs[1:], rest, strict=True):
-        for memo, value in zip(alongside, values, strict=True):
-            memo.keep(graph, value)
-    return [first, *(pages for pages, _ in rest)]
-
-
 def run_pipeline(
     records: Path,
     base: Path | None = None,
@@ -337,7 +280,8 @@ def run_pipeline(
     may hand ``alongside`` the per-system values its later steps need: where systems are
     rendered in forked workers, the workers compute them too.
     """
-    from generator.render.cross import render_cross_system
+    if cache is None:
+        return _build(records, base, alongside)
     from generator.render.pages import render_run_pages
 
     result, stages = _checked(records, base, cache)
@@ -346,22 +290,85 @@ def run_pipeline(
     runs = histories(result.systems)
     with collector_paused():
         pages: dict[str, str] = {}
-        graphs = [_graph(system, stages.get(id(system)), runs.get(id(system))) for system in result.systems]
-        if cache is None:  # a build: every system is rendered, on both cores when there are many
-            rendered = render_systems(graphs, alongside)
-        else:  # a rebuild while serving: the systems an edit changed, one by one
-            rendered = [
-                _system_pages(graph, stages.get(id(system)))
-                for system, graph in zip(result.systems, graphs, strict=True)
-            ]
-        for graph, system_pages in zip(graphs, rendered, strict=True):
+        for system in result.systems:  # a rebuild while serving: the systems an edit changed
+            graph = _graph(system, stages.get(id(system)), runs.get(id(system)))
             (result.graphs if graph.is_current else result.earlier_runs).append(graph)
-            pages.update(system_pages)
-        memo = cache.changes if cache is not None else None
-        pages.update(render_run_pages([*result.graphs, *result.earlier_runs], memo))
-        # The comparison, the status matrix and the other cross-system pages read the
-        # current run of each system.
-        pages.update(render_cross_system(result.graphs))
+            pages.update(_system_pages(graph, stages.get(id(system))))
+        pages.update(render_run_pages([*result.graphs, *result.earlier_runs], cache.changes))
+        pages.update(_cross_system_pages(result.graphs))
+    return _with_pages(result, pages)
+
+
+def _build(records: Path, base: Path | None, alongside: Sequence[PerGraph[Any]]) -> PipelineResult:
+    """A build: each system folder is linked as soon as it is checked, and rendered by
+    forked workers while the next folders are checked (``render/workers.py``).
+
+    What the check returns is what counts: a system linked meanwhile under another run
+    history than the whole records folder's is linked again, and nothing is rendered when
+    any system has errors (workers rendering are stopped at the first)."""
+    from generator.render.pages import render_run_pages
+    from generator.render.workers import RenderWorkers
+
+    base = (base or Path.cwd()).resolve()
+    workers = RenderWorkers(alongside)
+    linked: dict[int, SystemGraph] = {}  # by id of the checked system (the check keeps it)
+    clean = True
+
+    def link_folder(checked: list[CheckedSystem]) -> None:
+        nonlocal clean
+        clean = clean and not any(_has_errors(system) for system in checked)
+        if not clean:
+            workers.stop()
+            return
+        runs = histories(checked)
+        for system in checked:
+            linked[id(system)] = graph = _graph(system, None, runs.get(id(system)))
+            workers.add(graph)
+        workers.hand_off()
+
+    try:
+        check = folder_check(reserved_names())
+        systems = check_system_folders(records, base, check, link_folder) if records.is_dir() else []
+        result = PipelineResult(systems=systems, base=base)
+        if result.errors:
+            return result
+        runs = histories(result.systems)
+        with collector_paused():
+            for system in result.systems:
+                graph = linked.get(id(system))
+                if graph is None or graph.history != runs.get(id(system)):
+                    graph = _graph(system, None, runs.get(id(system)))
+                    workers.add(graph)
+                (result.graphs if graph.is_current else result.earlier_runs).append(graph)
+            across: dict[str, str] = {}
+
+            def pages_across() -> None:  # here, while the workers render the systems
+                across.update(render_run_pages([*result.graphs, *result.earlier_runs], None))
+                across.update(_cross_system_pages(result.graphs))
+
+            rendered = dict(zip(map(id, workers.graphs), workers.finish(pages_across), strict=True))
+            pages: dict[str, str] = {}
+            for graph in [*result.graphs, *result.earlier_runs]:
+                pages.update(rendered[id(graph)])
+            pages.update(across)
+    finally:
+        workers.stop()
+    return _with_pages(result, pages)
+
+
+def _has_errors(system: CheckedSystem) -> bool:
+    return any(d.severity is Severity.ERROR for d in system.diagnostics)
+
+
+def _cross_system_pages(graphs: list[SystemGraph]) -> dict[str, str]:
+    """The comparison, the status matrix and the other cross-system pages: they read the
+    current run of each system."""
+    from generator.render.cross import render_cross_system
+
+    return render_cross_system(graphs)
+
+
+def _with_pages(result: PipelineResult, pages: dict[str, str]) -> PipelineResult:
     result.pages = dict(sorted(pages.items()))
     result.artifacts = set_manifests(result.graphs)
     return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,7 +122,12 @@ def folder_check(reserved: frozenset[str]) -> FolderCheck:
     return functools.partial(check_folder, reserved=reserved)
 
 
-def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -> list[CheckedSystem]:
+def check_system_folders(
+    records: Path,
+    base: Path | None,
+    check: FolderCheck,
+    folder_checked: Callable[[list[CheckedSystem]], None] | None = None,
+) -> list[CheckedSystem]:
     """Load and check every system under a records folder (or one system folder, or one
     further run of a system: ``<system>/runs/<run>/``).
 
@@ -134,6 +139,9 @@ def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -
     A further run is checked with its system's other runs, as the records folder's check
     checks it (the rules across runs see them all), and only what concerns it is kept: the
     run, or why it could not be read (its ``runs/`` folder refused).
+
+    ``folder_checked`` is handed each system folder's runs as soon as they are checked
+    (a build links and renders them meanwhile); what is returned is what counts.
     """
     found = discover_systems(records, base)
     systems: list[CheckedSystem] = []
@@ -146,6 +154,8 @@ def check_system_folders(records: Path, base: Path | None, check: FolderCheck) -
             checked += [check(run, base, found.nested, run_of=folder.name) for run in runs.folders]
             check_run_history(checked)
             systems += checked
+            if folder_checked is not None:
+                folder_checked(checked)
     failed = [
         CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in refused
     ]

@@ -25,7 +25,7 @@ would show (at least WARNING, or the level the build's log prints from when lowe
 raised, or that the child never sent, is converted or themed in the build as if there
 were no child, so ``--strict`` and the messages are the same as on one core. A child
 prints nothing, never writes to the site folder and ends with ``os._exit``. ``kbgen
-serve`` (which has ``ServeMemory``) and a process that may not fork (``pipeline.forkable``)
+serve`` (which has ``ServeMemory``) and a process that may not fork (``render.workers.forkable``)
 do every page in the build itself.
 """
 
@@ -51,7 +51,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.mkdocs.pagecache import CACHED_OUTPUT, CACHED_TEMPLATE, THEME_DIR, Converted, restore_on_render
-from generator.pipeline import forkable
+from generator.render.workers import forkable
 
 # Generated pages from which a build forks: below it, forking and sending the pages back
 # costs about what the second core saves.

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import generator.pipeline
-from generator.pipeline import PARALLEL_FROM, run_pipeline
+import generator.render.workers
+from generator.pipeline import run_pipeline
+from generator.render.workers import PARALLEL_FROM
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "records" / "demo"
 
@@ -39,6 +40,7 @@ FORKED = """
 import json, multiprocessing, sys
 from pathlib import Path
 import generator.pipeline as pipeline
+import generator.render.workers as workers
 
 records = Path(sys.argv[1])
 contexts = []
@@ -46,7 +48,15 @@ get_context = multiprocessing.get_context
 def recorded(method):
     contexts.append(method)
     return get_context(method)
-pipeline.multiprocessing.get_context = recorded
+workers.multiprocessing.get_context = recorded
+forks = []
+fork = workers.RenderWorkers._fork
+def counted(self, positions):
+    forks.append(len(list(positions)) if isinstance(positions, list) else "shared")
+    return fork(self, positions)
+workers.RenderWorkers._fork = counted
+# A worker for every two systems linked while the rest are checked, then two sharing the rest.
+workers.PARALLEL_FROM, workers.HANDFUL = 2, 2
 from generator.outputs.export import export_memo
 from generator.outputs.search import site_index_memo
 index, export = site_index_memo(), export_memo()
@@ -56,10 +66,11 @@ def never(graph):
     raise AssertionError("computed again")
 index._compute = export._compute = never
 kept_index, kept_export = index.values(parallel.graphs[1:]), export.values(parallel.graphs[1:])
-pipeline.PARALLEL_FROM += 1
+workers.PARALLEL_FROM = 10**9
 serial = pipeline.run_pipeline(records, base=records.parent)
 print(json.dumps({
     "contexts": contexts,
+    "forks": forks,
     "same": list(parallel.pages.items()) == list(serial.pages.items()),
     "same_alongside": kept_index == site_index_memo().values(serial.graphs[1:])
     and kept_export == export_memo().values(serial.graphs[1:]),
@@ -81,6 +92,11 @@ def test_forked_workers_render_the_pages_one_by_one_rendering_makes(many_systems
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["contexts"] == ["fork"]
+    # Workers forked while systems were still being checked, each for the handful linked
+    # since the last, and the last two sharing what was left.
+    batches = [size for size in found["forks"] if size != "shared"]
+    assert batches and all(1 <= size <= 2 for size in batches)
+    assert found["forks"][-2:] == ["shared", "shared"]
     assert found["same"] is True
     assert found["same_alongside"] is True  # the record index and export parts
     assert found["slugs"] == [f"demo-{n}" for n in range(PARALLEL_FROM)]
@@ -93,6 +109,6 @@ def test_a_kb_below_the_threshold_is_rendered_without_workers(
     def no_fork(*args: object) -> None:
         raise AssertionError("a small KB started workers")
 
-    monkeypatch.setattr(generator.pipeline.multiprocessing, "get_context", no_fork)
+    monkeypatch.setattr(generator.render.workers.multiprocessing, "get_context", no_fork)
     shutil.rmtree(many_systems / "demo-0")
     assert run_pipeline(many_systems, base=many_systems.parent).pages

@@ -1,0 +1,194 @@
+"""``RenderWorkers``: pages rendered in forked workers while the build still checks and links,
+the same and in the same order as rendered one by one; a worker's failure reaches the build;
+no worker outlives it.
+
+Each case runs in a process of its own: a test worker has other threads (pytest-xdist's), and
+a process with other threads is never forked."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "records" / "demo"
+
+PRELUDE = """
+import json, multiprocessing, os, random, sys
+import generator.render.workers as workers
+from generator.render.workers import RenderWorkers, WorkerFailed
+
+class Kept:
+    # A value computed beside the pages, kept for the graph it was computed from.
+    def __init__(self):
+        self.kept = {}
+    def compute(self, graph):
+        return f"value of {graph}"
+    def keep(self, graph, value):
+        self.kept[graph] = value
+
+def pages_of(graph):
+    return {f"{graph}/index.md": f"page of {graph} in {os.getpid()}"}
+"""
+
+
+def _run(script: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PRELUDE + textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_pages_come_back_in_order_however_the_graphs_were_handed_off() -> None:
+    found = _run(
+        """
+        workers.PARALLEL_FROM, workers.HANDFUL = 3, 4
+        results = []
+        for seed in range(12):
+            chance = random.Random(seed)
+            kept = Kept()
+            made = RenderWorkers((kept,), render=pages_of)
+            names = [f"system-{seed}-{n}" for n in range(chance.randrange(0, 30))]
+            for name in names:
+                made.add(name)
+                if chance.random() < 0.5:
+                    made.hand_off()
+            pages = made.finish()
+            results.append({
+                "order": [next(iter(page)) for page in pages] == [f"{name}/index.md" for name in names],
+                "processes": len({page for found in pages for page in found.values()
+                                  for page in [page.rsplit(" ", 1)[1]]}),
+                "kept": all(kept.kept[name] == f"value of {name}" for name in names[1:])
+                        if len(names) >= 3 else not kept.kept,
+                "children": len(multiprocessing.active_children()),
+                "count": len(names),
+            })
+        print(json.dumps(results))
+        """
+    )
+    results = found if isinstance(found, list) else []
+    assert len(results) == 12
+    for result in results:
+        assert result["order"] is True
+        assert result["kept"] is True  # every graph a worker rendered, but the first (rendered here)
+        assert result["children"] == 0
+        if result["count"] >= 3:
+            assert result["processes"] >= 2  # this process and at least one worker
+
+
+def test_a_worker_failing_raises_in_the_build_and_stops_the_others() -> None:
+    found = _run(
+        """
+        workers.PARALLEL_FROM = 2
+        def failing(graph):
+            if graph == "system-5":
+                raise ValueError("cannot render system-5")
+            return pages_of(graph)
+        made = RenderWorkers(render=failing)
+        for n in range(12):
+            made.add(f"system-{n}")
+        try:
+            made.finish()
+            raised = None
+        except ValueError as exc:
+            raised = str(exc)
+        print(json.dumps({"raised": raised, "children": len(multiprocessing.active_children())}))
+        """
+    )
+    assert found == {"raised": "cannot render system-5", "children": 0}
+
+
+def test_a_worker_that_dies_is_a_failure_not_a_hang() -> None:
+    found = _run(
+        """
+        workers.PARALLEL_FROM = 2
+        def dying(graph):
+            if graph == "system-3":
+                os._exit(7)
+            return pages_of(graph)
+        made = RenderWorkers(render=dying)
+        for n in range(6):
+            made.add(f"system-{n}")
+        try:
+            made.finish()
+            raised = None
+        except WorkerFailed as exc:
+            raised = str(exc)
+        print(json.dumps({"raised": raised, "children": len(multiprocessing.active_children())}))
+        """
+    )
+    assert found == {"raised": "a render worker ended with code 7", "children": 0}
+
+
+def test_an_exception_that_cannot_be_pickled_arrives_as_its_text() -> None:
+    found = _run(
+        """
+        workers.PARALLEL_FROM = 2
+        class Odd(Exception):
+            def __init__(self, a, b):
+                super().__init__(a)
+        def odd(graph):
+            if graph == "system-2":
+                raise Odd("odd", 1)
+            return pages_of(graph)
+        made = RenderWorkers(render=odd)
+        for n in range(4):
+            made.add(f"system-{n}")
+        try:
+            made.finish()
+        except WorkerFailed as exc:
+            print(json.dumps({"raised": str(exc)}))
+        """
+    )
+    assert found == {"raised": "Odd: odd"}
+
+
+def test_a_build_with_an_error_in_a_later_system_renders_nothing_and_leaves_no_worker(
+    tmp_path: Path,
+) -> None:
+    records = tmp_path / "records"
+    for n in range(10):
+        target = records / f"demo-{n:02d}"
+        shutil.copytree(DEMO, target)
+        run = target / "run.yaml"
+        text = run.read_text(encoding="utf-8")
+        run.write_text(text.replace("-demo-01", f"-demo-{n:02d}-01"), encoding="utf-8")
+    broken = records / "demo-09" / "run.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8") + "\nnot: [closed\n", encoding="utf-8")
+    found = _run(
+        f"""
+        from pathlib import Path
+        import generator.pipeline as pipeline
+        workers.PARALLEL_FROM, workers.HANDFUL = 2, 2
+        forks = []
+        fork = RenderWorkers._fork
+        def counted(self, positions):
+            forks.append(1)
+            return fork(self, positions)
+        RenderWorkers._fork = counted
+        records = Path({str(records)!r})
+        result = pipeline.run_pipeline(records, base=records.parent)
+        print(json.dumps({{
+            "errors": [error.file for error in result.errors],
+            "pages": len(result.pages),
+            "graphs": len(result.graphs),
+            "forked": len(forks),
+            "children": len(multiprocessing.active_children()),
+        }}))
+        """
+    )
+    assert found["errors"] == ["records/demo-09/run.yaml"]
+    assert found["pages"] == 0 and found["graphs"] == 0
+    assert found["forked"]  # workers were rendering the systems checked before the broken one
+    assert found["children"] == 0

@@ -223,12 +223,3 @@ def _sendable(exc: BaseException) -> BaseException:
     except Exception:  # an exception that cannot be pickled: its text
         return WorkerFailed(f"{type(exc).__name__}: {exc}")
     return exc
-
-
-def render_systems(graphs: list[SystemGraph], alongside: Sequence[Alongside] = ()) -> list[dict[str, str]]:
-    """Each system's pages, in the order of ``graphs``: in workers from ``PARALLEL_FROM``
-    systems on, which also compute the ``alongside`` values (kept in them)."""
-    workers = RenderWorkers(alongside)
-    for graph in graphs:
-        workers.add(graph)
-    return workers.finish()

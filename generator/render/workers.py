@@ -3,9 +3,12 @@
 Rendering is most of a build's records stage; checking and linking the systems, which this
 process does, the rest. A worker forked now renders the systems linked so far, which it
 inherits (nothing is pickled on the way there: the graphs cannot be, and need not be).
-So a build forks one for each handful of systems it has linked while it checks the next,
-and once every system is linked, ``WORKERS`` workers share what is left, taking one system
-at a time, while this process renders the cross-system pages.
+So while a build checks, it forks a worker for the systems linked since the last one
+whenever none runs; once every system is linked, ``WORKERS`` workers share what is left,
+taking one system at a time, while this process renders the cross-system pages. They
+also take the systems a worker forked earlier has not begun yet (each worker's systems
+are handed out through a counter in shared memory), so no worker ends long after the
+others.
 
 What comes back from a worker is each system's pages (Markdown text) and the values
 computed beside them (``alongside``: the record index and export parts a build writes
@@ -20,6 +23,7 @@ import pickle
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkContext, ForkProcess
 from multiprocessing.sharedctypes import Synchronized
@@ -31,10 +35,6 @@ from generator.graph.system_graph import SystemGraph
 # workers costs more than the second core saves (benchmarks/versus_plain.py measures it).
 PARALLEL_FROM = 8
 WORKERS = 2
-# While this process still checks, a worker takes at most this many systems: it ends
-# about when this process has linked the next handful, and a last long one would end
-# after the rest.
-HANDFUL = 6
 
 
 class Alongside(Protocol):
@@ -59,6 +59,7 @@ class WorkerFailed(RuntimeError):
 class _Worker:
     process: ForkProcess
     results: Connection
+    taken: _Taken  # the positions it takes from (others may take them too)
 
 
 @dataclass
@@ -86,22 +87,18 @@ class RenderWorkers:
         if self._workers or len(self.graphs) < PARALLEL_FROM or not forkable():
             return
         self._render_first_here()
-        waiting = range(self._given, min(len(self.graphs), self._given + HANDFUL))
-        if waiting:
-            self._fork(list(waiting))
-            self._given = waiting.stop
+        if self._given < len(self.graphs):
+            self._fork([self._shared(len(self.graphs))])
 
     def finish(self, meanwhile: Callable[[], None] = lambda: None) -> list[dict[str, str]]:
         """Every graph's pages; ``meanwhile`` runs here while workers render the rest."""
         try:
             if len(self.graphs) >= PARALLEL_FROM and forkable():
                 self._render_first_here()
-                waiting = range(self._given, len(self.graphs))
-                if waiting:
-                    shared = self._context_of().Value("i", waiting.start)
-                    for _ in range(min(WORKERS, len(waiting))):
-                        self._fork(_Taken(shared, waiting.stop))
-                    self._given = waiting.stop
+                # The rest first, then what the running workers have not begun.
+                sources = [self._shared(len(self.graphs)), *(worker.taken for worker in self._workers)]
+                for _ in range(min(WORKERS, sum(map(_Taken.left, sources)))):
+                    self._fork(sources)
             meanwhile()
             for position in range(self._given, len(self.graphs)):
                 self._pages[position] = self.render(self.graphs[position])
@@ -132,14 +129,21 @@ class RenderWorkers:
             self._context = multiprocessing.get_context("fork")
         return self._context
 
-    def _fork(self, positions: list[int] | _Taken) -> None:
+    def _shared(self, stop: int) -> _Taken:
+        """The graphs not yet given, up to ``stop``, handed out through a shared counter."""
+        taken = _Taken(self._context_of().Value("i", self._given), self._given, stop)
+        self._given = stop
+        return taken
+
+    def _fork(self, sources: list[_Taken]) -> None:
+        """A worker taking positions from each of ``sources`` in turn, the first its own."""
         reader, writer = self._context_of().Pipe(duplex=False)
         process = self._context_of().Process(
-            target=_serve, args=(writer, self.graphs, positions, self.render, self.alongside), daemon=True
+            target=_serve, args=(writer, self.graphs, sources, self.render, self.alongside), daemon=True
         )
         process.start()
         writer.close()  # the worker's end: at the worker's exit, this end reads its end
-        self._workers.append(_Worker(process, reader))
+        self._workers.append(_Worker(process, reader, sources[0]))
 
     def _receive(self, *, block: bool) -> None:
         """What the workers sent: each system's pages and values, or a worker's end."""
@@ -178,10 +182,16 @@ class RenderWorkers:
 
 @dataclass(frozen=True)
 class _Taken:
-    """Positions shared by the last workers: each takes the next one not yet taken."""
+    """Positions ``start`` to ``stop`` handed out one at a time to the workers that share
+    them: each takes the next one not yet taken."""
 
     next: Synchronized[int]
+    start: int
     stop: int
+
+    def left(self) -> int:
+        """How many are not taken yet (more may be, meanwhile)."""
+        return max(0, self.stop - self.next.value)
 
     def __iter__(self) -> Any:
         while True:
@@ -202,13 +212,13 @@ def _render(graph: SystemGraph) -> dict[str, str]:
 def _serve(
     results: Connection,
     graphs: list[SystemGraph],
-    positions: Any,
+    sources: list[_Taken],
     render: Callable[[SystemGraph], dict[str, str]],
     alongside: Sequence[Alongside],
 ) -> None:
     """A worker: each position's pages and values sent as soon as they are made."""
     try:
-        for position in positions:
+        for position in chain.from_iterable(sources):
             graph = graphs[position]
             results.send((position, render(graph), [memo.compute(graph) for memo in alongside]))
     except BaseException as exc:  # sent to the parent, which raises it

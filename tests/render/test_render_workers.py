@@ -53,7 +53,7 @@ def _run(script: str) -> dict[str, object]:
 def test_pages_come_back_in_order_however_the_graphs_were_handed_off() -> None:
     found = _run(
         """
-        workers.PARALLEL_FROM, workers.HANDFUL = 3, 4
+        workers.PARALLEL_FROM = 3
         results = []
         for seed in range(12):
             chance = random.Random(seed)
@@ -170,7 +170,7 @@ def test_a_build_with_an_error_in_a_later_system_renders_nothing_and_leaves_no_w
         f"""
         from pathlib import Path
         import generator.pipeline as pipeline
-        workers.PARALLEL_FROM, workers.HANDFUL = 2, 2
+        workers.PARALLEL_FROM = 2
         forks = []
         fork = RenderWorkers._fork
         def counted(self, positions):
@@ -192,3 +192,27 @@ def test_a_build_with_an_error_in_a_later_system_renders_nothing_and_leaves_no_w
     assert found["pages"] == 0 and found["graphs"] == 0
     assert found["forked"]  # workers were rendering the systems checked before the broken one
     assert found["children"] == 0
+
+
+def test_the_last_workers_take_what_an_earlier_one_has_not_begun() -> None:
+    found = _run(
+        """
+        import time
+        workers.PARALLEL_FROM = 2
+        def slow(graph):
+            time.sleep(0.3)
+            return pages_of(graph)
+        made = RenderWorkers(render=slow)
+        names = [f"system-{n}" for n in range(12)]
+        for name in names:
+            made.add(name)
+        made.hand_off()  # one worker for systems 1 to 11
+        pages = made.finish()  # nothing is left but what that worker has not begun
+        print(json.dumps({
+            "order": [next(iter(page)) for page in pages] == [f"{name}/index.md" for name in names],
+            "processes": sorted({page.rsplit(" ", 1)[1] for found in pages[1:] for page in found.values()}),
+        }))
+        """
+    )
+    assert found["order"] is True
+    assert isinstance(found["processes"], list) and len(found["processes"]) == 3

@@ -13,9 +13,11 @@ in for the work:
   as soon as the raw blocks are spliced back (every later ``on_page_content`` hook then
   runs in the build, once). When the build's loop reaches the child's first page, it
   takes the results, and ``page.render`` restores each page's (as in serve);
-* **theming**: forked once every page is converted (``on_env``, the last event before
-  MkDocs' theming loop), the child runs the ``on_page_context`` hooks and the theme's
-  template of its pages and sends each page's output; the build prints it through
+* **theming**: planned once every page is converted (``on_env``, the last event before
+  MkDocs' theming loop) and forked when the build themes its first page, after the
+  theme's static pages (so it inherits the theme's templates compiled), the child runs
+  the ``on_page_context`` hooks and the theme's template of its pages and sends each
+  page's output; the build prints it through
   ``CACHED_TEMPLATE`` (as serve prints a remembered page), so ``on_post_page`` and the
   write of every page, and with them the build manifest, happen in the build alone.
 
@@ -187,6 +189,7 @@ class ParallelPages:
         self.enabled = enabled  # a one-shot build
         self._nav: Navigation | None = None
         self._child: _Child | None = None
+        self._deferred: Callable[[_Noted], dict[str, Any]] | None = None  # the theming child's work
         self._converting: set[str] = set()  # the pages the conversion child converts
         self._converted: dict[str, Converted] | None = None  # what it sent, once taken
         self._spliced: dict[str, Converted] | None = None  # in the conversion child: each page
@@ -282,9 +285,14 @@ class ParallelPages:
         doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
 
         def theme(noted: _Noted) -> dict[str, Any]:
-            self._theming = {}
+            templates, self._theming = self._theming, {}
+            # Forked while the build themes its first page: that page is not this child's.
+            building = config._current_page
+            if building is not None:
+                building.active = False
             done: dict[str, str] = {}
             for page in share:
+                page.meta["template"] = templates[page.file.src_uri]  # the build prints it
                 noted.noted = False
                 try:
                     output = theme_page(page, config, doc_files, nav, env)
@@ -294,7 +302,10 @@ class ParallelPages:
                     done[page.file.src_uri] = output
             return done
 
-        self._child = _fork(theme)
+        # Forked when the first page is themed: by then the build has rendered the theme's
+        # static pages (404.html extends main.html), and the child inherits the theme's
+        # templates compiled instead of compiling them a second time.
+        self._deferred = theme
         self._env, self._themed = env, None
         for page in share:
             self._theming[page.file.src_uri] = page.meta.get("template", "main.html")
@@ -304,6 +315,9 @@ class ParallelPages:
         """A page's ``on_page_context`` hooks begin: the first of the child's pages takes its
         results. A page the child themed hands the search plugin no content (as a page
         serve prints as remembered): its per-page rewrite of it has nothing to scan."""
+        work, self._deferred = self._deferred, None
+        if work is not None and forkable():
+            self._child = _fork(work)
         source = page.file.src_uri
         if source not in self._theming:
             return
@@ -338,6 +352,7 @@ class ParallelPages:
 
     def stop(self) -> None:
         """The build ends or fails: a child still running is stopped."""
+        self._deferred = None
         if self._child is not None:
             self._child.abandon()
             self._child = None

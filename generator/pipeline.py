@@ -314,7 +314,7 @@ def _build(records: Path, base: Path | None, alongside: Sequence[PerGraph[Any]])
     linked: dict[int, SystemGraph] = {}  # by id of the checked system (the check keeps it)
     clean = True
 
-    def link_folder(checked: list[CheckedSystem]) -> None:
+    def link_folder(checked: list[CheckedSystem], folders_left: int) -> None:
         nonlocal clean
         clean = clean and not any(_has_errors(system) for system in checked)
         if not clean:
@@ -324,7 +324,7 @@ def _build(records: Path, base: Path | None, alongside: Sequence[PerGraph[Any]])
         for system in checked:
             linked[id(system)] = graph = _graph(system, None, runs.get(id(system)))
             workers.add(graph)
-        workers.hand_off()
+        workers.hand_off(folders_left)
 
     try:
         check = folder_check(reserved_names())

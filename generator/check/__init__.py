@@ -126,7 +126,7 @@ def check_system_folders(
     records: Path,
     base: Path | None,
     check: FolderCheck,
-    folder_checked: Callable[[list[CheckedSystem]], None] | None = None,
+    folder_checked: Callable[[list[CheckedSystem], int], None] | None = None,
 ) -> list[CheckedSystem]:
     """Load and check every system under a records folder (or one system folder, or one
     further run of a system: ``<system>/runs/<run>/``).
@@ -140,14 +140,15 @@ def check_system_folders(
     checks it (the rules across runs see them all), and only what concerns it is kept: the
     run, or why it could not be read (its ``runs/`` folder refused).
 
-    ``folder_checked`` is handed each system folder's runs as soon as they are checked
-    (a build links and renders them meanwhile); what is returned is what counts.
+    ``folder_checked`` is handed each system folder's runs as soon as they are checked,
+    and how many folders are left (a build links and renders them meanwhile); what is
+    returned is what counts.
     """
     found = discover_systems(records, base)
     systems: list[CheckedSystem] = []
     refused = list(found.refused)
     with collector_paused():
-        for folder in found.folders:
+        for done, folder in enumerate(found.folders, start=1):
             runs = system_runs(folder, base)
             refused += runs.refused
             checked = [check(folder, base, found.nested)] if runs.own_run or not runs.folders else []
@@ -155,7 +156,7 @@ def check_system_folders(
             check_run_history(checked)
             systems += checked
             if folder_checked is not None:
-                folder_checked(checked)
+                folder_checked(checked, len(found.folders) - done)
     failed = [
         CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in refused
     ]

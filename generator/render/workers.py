@@ -67,8 +67,9 @@ class RenderWorkers:
     """The pages of the graphs ``add``-ed, in that order, from ``finish``.
 
     ``hand_off`` (between this process's own steps) forks a worker for the graphs added
-    since the last one, once ``PARALLEL_FROM`` graphs are known and no worker runs. A KB
-    of fewer systems, or a process that may not fork, renders every graph here."""
+    since the last one, when no worker runs, once ``PARALLEL_FROM`` graphs are known or
+    expected. A KB of fewer systems, or a process that may not fork, renders every graph
+    here."""
 
     alongside: Sequence[Alongside] = ()
     render: Callable[[SystemGraph], dict[str, str]] = field(default=lambda graph: _render(graph))
@@ -81,10 +82,13 @@ class RenderWorkers:
     def add(self, graph: SystemGraph) -> None:
         self.graphs.append(graph)
 
-    def hand_off(self) -> None:
-        """Take in what workers sent, and fork one for the graphs waiting if none runs."""
+    def hand_off(self, coming: int = 0) -> None:
+        """Take in what workers sent, and fork one for the graphs waiting if none runs;
+        ``coming``: how many more graphs are expected at least (the folders not yet checked)."""
         self._receive(block=False)
-        if self._workers or len(self.graphs) < PARALLEL_FROM or not forkable():
+        if self._workers or len(self.graphs) < 2 or len(self.graphs) + coming < PARALLEL_FROM:
+            return
+        if not forkable():
             return
         self._render_first_here()
         if self._given < len(self.graphs):

@@ -216,3 +216,28 @@ def test_the_last_workers_take_what_an_earlier_one_has_not_begun() -> None:
     )
     assert found["order"] is True
     assert isinstance(found["processes"], list) and len(found["processes"]) == 3
+
+
+def test_a_worker_starts_at_the_second_system_of_a_kb_expected_to_be_large() -> None:
+    found = _run(
+        """
+        forks = []
+        fork = RenderWorkers._fork
+        def counted(self, sources):
+            forks.append(len(self.graphs))
+            return fork(self, sources)
+        RenderWorkers._fork = counted
+        expected = RenderWorkers(render=pages_of)
+        expected.add("system-0")
+        expected.hand_off(20)  # one graph: nothing to give a worker yet
+        expected.add("system-1")
+        expected.hand_off(19)
+        expected.finish()
+        small, forks_then = RenderWorkers(render=pages_of), len(forks)
+        for n in range(3):
+            small.add(f"system-{n}")
+            small.hand_off(3 - n)  # six in all: below PARALLEL_FROM
+        print(json.dumps({"expected": forks[:forks_then], "small": forks[forks_then:]}))
+        """
+    )
+    assert found == {"expected": [2], "small": []}

@@ -3,15 +3,12 @@ same order, as rendered one by one."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forking_script import run_script
 
 import generator.render.workers
 from generator.pipeline import run_pipeline
@@ -81,16 +78,7 @@ print(json.dumps({
 
 
 def test_forked_workers_render_the_pages_one_by_one_rendering_makes(many_systems: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", FORKED, str(many_systems)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = run_script(FORKED, str(many_systems))
     assert found["contexts"] == ["fork"]
     # A worker forked while systems were still being checked.
     assert min(found["forks"]) < PARALLEL_FROM

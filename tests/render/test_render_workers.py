@@ -7,13 +7,13 @@ a process with other threads is never forked."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
+from forking_script import run_script
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "records" / "demo"
 
@@ -33,21 +33,23 @@ class Kept:
 
 def pages_of(graph):
     return {f"{graph}/index.md": f"page of {graph} in {os.getpid()}"}
+
+def outcome(render, count, caught):
+    # What finishing ``count`` graphs rendered by ``render`` raised, and the workers left.
+    made = RenderWorkers(render=render)
+    for n in range(count):
+        made.add(f"system-{n}")
+    try:
+        made.finish()
+        raised = None
+    except caught as exc:
+        raised = str(exc)
+    print(json.dumps({"raised": raised, "children": len(multiprocessing.active_children())}))
 """
 
 
-def _run(script: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", PRELUDE + textwrap.dedent(script)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
-    assert done.returncode == 0, done.stderr
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
+def _run(script: str) -> Any:
+    return run_script(PRELUDE + textwrap.dedent(script))
 
 
 def test_pages_come_back_in_order_however_the_graphs_were_handed_off() -> None:
@@ -87,71 +89,50 @@ def test_pages_come_back_in_order_however_the_graphs_were_handed_off() -> None:
             assert result["processes"] >= 2  # this process and at least one worker
 
 
-def test_a_worker_failing_raises_in_the_build_and_stops_the_others() -> None:
-    found = _run(
-        """
-        workers.PARALLEL_FROM = 2
-        def failing(graph):
-            if graph == "system-5":
-                raise ValueError("cannot render system-5")
-            return pages_of(graph)
-        made = RenderWorkers(render=failing)
-        for n in range(12):
-            made.add(f"system-{n}")
-        try:
-            made.finish()
-            raised = None
-        except ValueError as exc:
-            raised = str(exc)
-        print(json.dumps({"raised": raised, "children": len(multiprocessing.active_children())}))
-        """
-    )
-    assert found == {"raised": "cannot render system-5", "children": 0}
-
-
-def test_a_worker_that_dies_is_a_failure_not_a_hang() -> None:
-    found = _run(
-        """
-        workers.PARALLEL_FROM = 2
-        def dying(graph):
-            if graph == "system-3":
-                os._exit(7)
-            return pages_of(graph)
-        made = RenderWorkers(render=dying)
-        for n in range(6):
-            made.add(f"system-{n}")
-        try:
-            made.finish()
-            raised = None
-        except WorkerFailed as exc:
-            raised = str(exc)
-        print(json.dumps({"raised": raised, "children": len(multiprocessing.active_children())}))
-        """
-    )
-    assert found == {"raised": "a render worker ended with code 7", "children": 0}
-
-
-def test_an_exception_that_cannot_be_pickled_arrives_as_its_text() -> None:
-    found = _run(
-        """
-        workers.PARALLEL_FROM = 2
-        class Odd(Exception):
-            def __init__(self, a, b):
-                super().__init__(a)
-        def odd(graph):
-            if graph == "system-2":
-                raise Odd("odd", 1)
-            return pages_of(graph)
-        made = RenderWorkers(render=odd)
-        for n in range(4):
-            made.add(f"system-{n}")
-        try:
-            made.finish()
-        except WorkerFailed as exc:
-            print(json.dumps({"raised": str(exc)}))
-        """
-    )
-    assert found == {"raised": "Odd: odd"}
+@pytest.mark.parametrize(
+    ("script", "raised"),
+    [
+        pytest.param(
+            """
+            def render(graph):
+                if graph == "system-5":
+                    raise ValueError("cannot render system-5")
+                return pages_of(graph)
+            outcome(render, 12, ValueError)
+            """,
+            "cannot render system-5",
+            id="an exception, raised in the build",
+        ),
+        pytest.param(
+            """
+            def render(graph):
+                if graph == "system-3":
+                    os._exit(7)
+                return pages_of(graph)
+            outcome(render, 6, WorkerFailed)
+            """,
+            "a render worker ended with code 7",
+            id="a worker that dies: a failure, not a wait",
+        ),
+        pytest.param(
+            """
+            class Odd(Exception):
+                def __init__(self, a, b):
+                    super().__init__(a)
+            def render(graph):
+                if graph == "system-2":
+                    raise Odd("odd", 1)
+                return pages_of(graph)
+            outcome(render, 4, WorkerFailed)
+            """,
+            "Odd: odd",
+            id="an exception that cannot be pickled: its text",
+        ),
+    ],
+)
+def test_a_worker_failing_fails_the_build_and_leaves_no_worker(script: str, raised: str) -> None:
+    found = _run("workers.PARALLEL_FROM = 2\n" + textwrap.dedent(script))
+    assert found == {"raised": raised, "children": 0}
 
 
 def test_a_build_with_an_error_in_a_later_system_renders_nothing_and_leaves_no_worker(

@@ -1,0 +1,25 @@
+"""A Python script run in a process of its own, for tests of what forks: a test worker has
+other threads (pytest-xdist's), and a process with other threads is never forked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+
+def run_script(script: str, *args: str) -> Any:
+    """The JSON the script prints last, once it exits cleanly (else the test fails with its
+    error output)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -52,7 +52,8 @@ def forkable() -> bool:
 
 
 class WorkerFailed(RuntimeError):
-    """A worker ended without sending every system it took."""
+    """A worker ended with another code than 0 (killed, or ended by its render), or met an
+    exception that could not be sent as it was (its type and text are)."""
 
 
 @dataclass

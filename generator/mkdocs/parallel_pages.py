@@ -2,16 +2,17 @@
 
 MkDocs converts every page (``_populate_page``) in one loop and themes every page
 (``_build_page``) in another, on one core. In a one-shot build of ``PARALLEL_FROM``
-generated pages or more, each loop gets one forked child, which does the last of the
-generated pages (``CONVERSION_SHARE`` and ``THEMING_SHARE`` of their estimated work) while
-the build does the rest, and sends back what ``kbgen serve`` already knows how to stand
-in for the work:
+generated pages or more, each loop gets one forked child. The generated pages are shared
+from both ends (``SharedEnds``): the build takes them in its order from the first, the
+child from the last backwards, and whoever reaches a page first does it, so the two end
+together however the machine shares its cores between them. The child sends back what
+``kbgen serve`` already knows how to stand in for the work:
 
 * **converting**: forked when the navigation is built (the last event before MkDocs'
   conversion loop), the child converts its pages exactly as ``_populate_page`` does,
   every plugin's hooks included, and sends each page's ``pagecache.Converted``, taken
   as soon as the raw blocks are spliced back (every later ``on_page_content`` hook then
-  runs in the build, once). When the build's loop reaches the child's first page, it
+  runs in the build, once). When the build's loop reaches a page the child took, it
   takes the results, and ``page.render`` restores each page's (as in serve);
 * **theming**: planned once every page is converted (``on_env``, the last event before
   MkDocs' theming loop) and forked when the build themes its first page, after the
@@ -35,11 +36,12 @@ from __future__ import annotations
 
 import gc
 import logging
+import multiprocessing
 import os
 import pickle
 import signal
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
@@ -58,24 +60,43 @@ from generator.render.workers import forkable
 # Generated pages from which a build forks: below it, forking and sending the pages back
 # costs about what the second core saves.
 PARALLEL_FROM = 24
-# The share of the generated pages' work a child does: the build converts the hand-written
-# pages too, and before theming it copies the theme's files and renders its static pages.
-CONVERSION_SHARE = 0.46
-THEMING_SHARE = 0.6
-# What a page costs besides its size, in characters of Markdown (conversion: a Markdown
-# converter made per page) or of converted HTML (theming: the navigation every page prints).
-CONVERSION_BASE = 4_000
-THEMING_BASE = 40_000
 
 
-def child_share(pages: Sequence[Page], weight: Callable[[Page], int], share: float) -> list[Page]:
-    """The last of ``pages`` that weigh about ``share`` of them all; never the first page."""
-    target = sum(weight(page) for page in pages) * share
-    start, taken = len(pages), 0
-    while start > 1 and taken + weight(pages[start - 1]) <= target:
-        start -= 1
-        taken += weight(pages[start])
-    return list(pages[start:])
+class SharedEnds:
+    """Pages shared between the build and a forked child from both ends: the build takes
+    them in order from the first, the child from the last backwards, until they meet.
+
+    Made before the child is forked (the two ends live in shared memory). The child never
+    takes the first page: the build is at work on it (or about to be) when it forks."""
+
+    def __init__(self, pages: Sequence[Page]) -> None:
+        self.pages = list(pages)
+        self._index = {page.file.src_uri: at for at, page in enumerate(self.pages)}
+        # The build's next page, and the first the child has taken (its pages are that one
+        # and those after it).
+        self._ends = multiprocessing.get_context("fork").Array("i", [0, len(self.pages)])
+
+    def build_takes(self, source: str) -> bool | None:
+        """Whether the build does the page itself; ``None``: not a shared page. The build
+        asks for its pages in their order; once the child has a page, it has the rest."""
+        at = self._index.get(source)
+        if at is None:
+            return None
+        with self._ends.get_lock():
+            if at >= self._ends[1]:
+                return False
+            self._ends[0] = at + 1
+            return True
+
+    def child_pages(self) -> Iterator[Page]:
+        """In the child: its pages from the last backwards, each taken as it is reached,
+        while the build has not taken it."""
+        for at in range(len(self.pages) - 1, 0, -1):
+            with self._ends.get_lock():
+                if at < self._ends[0]:
+                    return
+                self._ends[1] = at
+            yield self.pages[at]
 
 
 def shown_from() -> int:
@@ -190,10 +211,11 @@ class ParallelPages:
         self._nav: Navigation | None = None
         self._child: _Child | None = None
         self._deferred: Callable[[_Noted], dict[str, Any]] | None = None  # the theming child's work
-        self._converting: set[str] = set()  # the pages the conversion child converts
+        self._converting: SharedEnds | None = None  # the pages shared with the conversion child
         self._converted: dict[str, Converted] | None = None  # what it sent, once taken
         self._spliced: dict[str, Converted] | None = None  # in the conversion child: each page
-        self._theming: dict[str, str] = {}  # the pages the theming child themes → their template
+        self._theming: dict[str, str] = {}  # the pages the theming child may theme → their template
+        self._theming_ends: SharedEnds | None = None
         self._themed: dict[str, str] | None = None  # what it sent, once taken
         self._env: Environment | None = None
         # The pages whose child's work stood in (for tests and measurements).
@@ -204,7 +226,8 @@ class ParallelPages:
         """A build begins: CACHED_TEMPLATE joins the theme (last: it never shadows a template)."""
         self.stop()
         self._nav, self._env = None, None
-        self._converting, self._converted, self._theming, self._themed = set(), None, {}, None
+        self._converting, self._converted, self._theming, self._themed = None, None, {}, None
+        self._theming_ends = None
         self.converted_elsewhere, self.themed_elsewhere = [], []
         if self.enabled and str(THEME_DIR) not in config.theme.dirs:
             config.theme.dirs.append(str(THEME_DIR))
@@ -222,19 +245,17 @@ class ParallelPages:
         self, nav: Navigation, config: MkDocsConfig, files: Files, generated: Mapping[str, str]
     ) -> None:
         """The navigation is built and MkDocs converts the pages next: fork the child that
-        converts the last generated pages."""
+        converts the generated pages from the last backwards."""
         self._nav = nav
         pages = self._generated(files, generated)
         if not self.enabled or len(pages) < PARALLEL_FROM or not forkable():
             return
-        share = child_share(
-            pages, lambda page: CONVERSION_BASE + len(generated[page.file.src_uri]), CONVERSION_SHARE
-        )
+        ends = SharedEnds(pages)
 
         def convert(noted: _Noted) -> dict[str, Any]:
-            self._converting, self._spliced = set(), {}
+            self._converting, self._spliced = None, {}
             done: dict[str, Converted] = {}
-            for page in share:
+            for page in ends.child_pages():
                 noted.noted = False
                 try:
                     _populate_page(page, config, files)
@@ -246,7 +267,7 @@ class ParallelPages:
             return done
 
         self._child = _fork(convert)
-        self._converting = {page.file.src_uri for page in share}
+        self._converting = ends
         self._converted = None
 
     def spliced(self, page: Page, html: str) -> None:
@@ -258,7 +279,7 @@ class ParallelPages:
         """Whether the child's conversion stands in for converting the page (``page.render``
         then restores it); the first of the child's pages takes its results."""
         source = page.file.src_uri
-        if source not in self._converting:
+        if self._converting is None or self._converting.build_takes(source) is not False:
             return False
         if self._converted is None:
             self._converted = self._take()
@@ -274,14 +295,15 @@ class ParallelPages:
     def fork_theming(
         self, env: Environment, config: MkDocsConfig, files: Files, generated: Mapping[str, str]
     ) -> None:
-        """Every page is converted and MkDocs themes them next: fork the child that themes
-        the last generated pages; the build prints them through CACHED_TEMPLATE."""
+        """Every page is converted and MkDocs themes them next: plan the child that themes
+        the generated pages from the last backwards; the build prints them through
+        CACHED_TEMPLATE."""
         self.stop()
         pages = self._generated(files, generated)
         nav = self._nav
         if not self.enabled or nav is None or len(pages) < PARALLEL_FROM or not forkable():
             return
-        share = child_share(pages, lambda page: THEMING_BASE + len(page.content or ""), THEMING_SHARE)
+        ends = SharedEnds(pages)
         doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
 
         def theme(noted: _Noted) -> dict[str, Any]:
@@ -291,7 +313,7 @@ class ParallelPages:
             if building is not None:
                 building.active = False
             done: dict[str, str] = {}
-            for page in share:
+            for page in ends.child_pages():
                 page.meta["template"] = templates[page.file.src_uri]  # the build prints it
                 noted.noted = False
                 try:
@@ -306,8 +328,12 @@ class ParallelPages:
         # static pages (404.html extends main.html), and the child inherits the theme's
         # templates compiled instead of compiling them a second time.
         self._deferred = theme
-        self._env, self._themed = env, None
-        for page in share:
+        self._env, self._themed, self._theming_ends = env, None, ends
+        # MkDocs looks a page's template up before its context hooks, where the build learns
+        # whether the child has the page: every page the child may theme is printed through
+        # CACHED_TEMPLATE, which prints the page's own template rendered here when the
+        # build themes it (``page_context``).
+        for page in pages[1:]:
             self._theming[page.file.src_uri] = page.meta.get("template", "main.html")
             page.meta["template"] = CACHED_TEMPLATE
 
@@ -320,6 +346,10 @@ class ParallelPages:
             self._child = _fork(work)
         source = page.file.src_uri
         if source not in self._theming:
+            return
+        ends = self._theming_ends
+        if ends is not None and ends.build_takes(source):
+            page.meta["template"] = self._theming[source]
             return
         if self._themed is None:
             self._themed = self._take()

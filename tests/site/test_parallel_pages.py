@@ -1,6 +1,7 @@
-"""A one-shot build converts and themes the last generated pages in forked children
-(generator/mkdocs/parallel_pages.py): the site, the messages and the strict failure are
-those of a build on one core, also when a child warns, fails or sends nothing."""
+"""A one-shot build shares the converting and theming of its generated pages with forked
+children, the build from the first page, a child from the last (generator/mkdocs/
+parallel_pages.py): the site, the messages and the strict failure are those of a build on
+one core, also when a child warns, fails or sends nothing."""
 
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ from pathlib import Path
 import pytest
 from site_support import REPO_ROOT, make_project, tree_hashes
 
-from generator.mkdocs.parallel_pages import child_share
+from generator.mkdocs.parallel_pages import SharedEnds
 from generator.mkdocs.plugin import RecordsPlugin
 
 # Each build runs in a process of its own: a test worker has other threads (pytest-xdist's),
-# and a process with other threads is never forked. ``trouble`` makes the last page of
-# each child's share (or the pages named) warn in every process, or fail in the child alone.
+# and a process with other threads is never forked. ``trouble`` makes the last page but one
+# of the pages shared with each child (the second a child takes; or the pages named) warn in
+# every process, or fail in the child alone. The build waits a little on each page, so that
+# a child, which takes pages from the last, reaches that page first.
 BUILD = """
-import json, logging, os, sys
+import json, logging, os, sys, time
 import generator.mkdocs.parallel_pages as parallel
 from generator.mkdocs.plugin import RecordsPlugin
 from material.plugins.search.plugin import SearchPlugin
@@ -34,16 +37,17 @@ build_pid = os.getpid()
 shares = []
 troubled = dict(zip(("converting", "theming"), sys.argv[4:]))
 
-def recorded_share(pages, weight, share):
-    chosen = child_share(pages, weight, share)
-    shares.append([page.file.src_uri for page in chosen])
-    troubled.setdefault("converting" if len(shares) == 1 else "theming", chosen[-1].file.src_uri)
-    return chosen
+class RecordedEnds(parallel.SharedEnds):
+    def __init__(self, pages):
+        super().__init__(pages)
+        shares.append([page.file.src_uri for page in pages])
+        troubled.setdefault("converting" if len(shares) == 1 else "theming", pages[-2].file.src_uri)
 
-child_share = parallel.child_share
-parallel.child_share = recorded_share
+parallel.SharedEnds = RecordedEnds
 
 def make_trouble(step, page):
+    if os.getpid() == build_pid and forking:
+        time.sleep(0.02)
     if troubled.get(step) != page.file.src_uri:
         return
     if trouble == "warn":
@@ -121,11 +125,12 @@ def test_a_build_on_two_cores_writes_the_site_of_one_core(
     assert one["code"] == two["code"] == 0, two_messages
     assert one["shares"] == [] and one["converted"] == one["themed"] == []
     converting, theming = two["shares"]
-    assert two["converted"] and two["themed"]
-    if trouble == "none":
-        assert two["converted"] == converting and two["themed"] == theming
-    else:  # the child stopped at its last page, which the build did itself
-        assert two["converted"] == converting[:-1] and two["themed"] == theming[:-1]
+    for shared, done in ((converting, two["converted"]), (theming, two["themed"])):
+        if trouble == "none":  # the child's pages are the last ones, the build's the first
+            assert done and shared[0] not in done
+            assert sorted(done) == sorted(shared[len(shared) - len(done) :])
+        else:  # the child failed on its second page, which the build did itself, and the rest
+            assert done == [shared[-1]]
     one_site, two_site = tree_hashes(tmp_path / "one"), tree_hashes(tmp_path / "two")
     assert "kb-manifest.json" in two_site and "sitemap.xml.gz" in two_site
     assert [
@@ -150,16 +155,39 @@ def test_a_page_that_warns_in_a_child_fails_the_strict_build_as_on_one_core(
     assert two_messages == one_messages
 
 
-def test_the_share_is_the_last_pages_and_never_all() -> None:
-    class Sized:
-        def __init__(self, size: int) -> None:
-            self.size = size
+class _File:
+    def __init__(self, name: str) -> None:
+        self.src_uri = name
 
-    pages = [Sized(size) for size in (5, 1, 1, 2, 2)]
-    weight = lambda page: page.size  # noqa: E731
-    assert [page.size for page in child_share(pages, weight, 0.5)] == [1, 2, 2]  # type: ignore[arg-type]
-    assert [page.size for page in child_share(pages[:1], weight, 1.0)] == []  # type: ignore[arg-type]
-    assert child_share(pages, weight, 0.0) == []  # type: ignore[arg-type]
+
+class _Page:
+    def __init__(self, name: str) -> None:
+        self.file = _File(name)
+
+
+def test_shared_pages_go_to_whoever_reaches_them_first_and_the_first_to_the_build() -> None:
+    names = [f"p{n}.md" for n in range(6)]
+    ends = SharedEnds([_Page(name) for name in names])  # type: ignore[misc]
+    child = ends.child_pages()
+    assert ends.build_takes("p0.md") is True
+    assert next(child).file.src_uri == "p5.md"
+    assert ends.build_takes("p1.md") is True
+    assert next(child).file.src_uri == "p4.md"
+    assert ends.build_takes("p2.md") is True
+    assert ends.build_takes("p3.md") is True  # the build reached it first
+    assert list(child) == []  # the child stops where the build is
+    assert ends.build_takes("p4.md") is False  # the child's, and so is the rest
+    assert ends.build_takes("p5.md") is False
+    assert ends.build_takes("hand-written.md") is None
+
+
+def test_a_child_never_takes_the_first_page_and_a_lone_page_stays_with_the_build() -> None:
+    ends = SharedEnds([_Page(f"p{n}.md") for n in range(3)])  # type: ignore[misc]
+    assert [page.file.src_uri for page in ends.child_pages()] == ["p2.md", "p1.md"]
+    assert ends.build_takes("p0.md") is True and ends.build_takes("p1.md") is False
+    alone = SharedEnds([_Page("only.md")])  # type: ignore[misc]
+    assert list(alone.child_pages()) == []
+    assert alone.build_takes("only.md") is True
 
 
 def test_only_a_one_shot_build_shares_its_pages() -> None:

@@ -31,6 +31,7 @@ from generator.mkdocs.publishing import RECORD_ERRORS
 from generator.mkdocs.site_guard import site_refusal
 from generator.util.console import say
 from generator.util.exit_codes import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from generator.util.lazy_imports import defer_unused_by_builds
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -241,6 +242,7 @@ def load_project(
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
 
+    defer_unused_by_builds()  # before the plugins are imported
     overrides = {"site_url": site_url} if site_url else {}
     try:
         config = load_config(str(config_file), strict=True, **overrides)
@@ -316,6 +318,7 @@ def serve_site(
         return EXIT_USAGE
     folder = Path(records).resolve() if records else None
     options: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
+    defer_unused_by_builds()
     # A preview shows INFO too: the address it serves on, each rebuild, the records' errors.
     with _environment(config_file, folder), _mkdocs_log(err, logging.INFO), event_watching(not poll):
         try:

@@ -19,6 +19,8 @@ from generator.check import (
     collector_paused,
     folder_check,
 )
+from generator.check.in_two import check_in_two
+from generator.check.report import Reported
 from generator.diagnostics import Diagnostic, Severity
 from generator.graph.system_graph import SystemGraph, link_system
 from generator.load.fingerprint import FileDigests, folder_fingerprint
@@ -164,6 +166,12 @@ def check_records(records: Path, base: Path | None = None) -> list[CheckedSystem
     """Load and check every system under a records folder (or one system folder), with
     the names the site keeps for itself reserved; nothing is linked or rendered."""
     return check_system_folders(records, base, folder_check(reserved_names()))
+
+
+def report_records(records: Path, base: Path | None = None) -> list[Reported]:
+    """``check_records`` as the reports say it (the records themselves are not kept), on
+    two cores where the records folder holds enough systems (``check/in_two.py``)."""
+    return check_in_two(records, base, folder_check(reserved_names()))
 
 
 def check_system(

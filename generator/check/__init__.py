@@ -149,17 +149,12 @@ def check_system_folders(
     refused = list(found.refused)
     with collector_paused():
         for done, folder in enumerate(found.folders, start=1):
-            runs = system_runs(folder, base)
-            refused += runs.refused
-            checked = [check(folder, base, found.nested)] if runs.own_run or not runs.folders else []
-            checked += [check(run, base, found.nested, run_of=folder.name) for run in runs.folders]
-            check_run_history(checked)
+            checked, refused_runs = check_system_folder(folder, base, found.nested, check)
+            refused += refused_runs
             systems += checked
             if folder_checked is not None:
                 folder_checked(checked, len(found.folders) - done)
-    failed = [
-        CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics) for source in refused
-    ]
+    failed = [failed_system(source) for source in refused]
     if found.run:
         runs_folder = found.folders[0] / RUNS_FOLDER
         concerned = (runs_folder, runs_folder / found.run)
@@ -167,5 +162,27 @@ def check_system_folders(
         failed = [system for system in failed if system.source.folder in concerned]
     if systems and found.ignored:
         first = systems[0]
-        first.diagnostics = sorted(dict.fromkeys([*first.diagnostics, *found.ignored]), key=_report_order)
+        first.diagnostics = with_ignored(first.diagnostics, found.ignored)
     return sorted([*systems, *failed], key=lambda system: (system.source.slug, system.source.run_folder))
+
+
+def check_system_folder(
+    folder: Path, base: Path | None, nested: bool, check: FolderCheck
+) -> tuple[list[CheckedSystem], list[SystemSource]]:
+    """One system folder's runs checked (its own, then those below its ``runs/``, with the
+    rules across them), and the entries of its ``runs/`` folder that were refused."""
+    runs = system_runs(folder, base)
+    checked = [check(folder, base, nested)] if runs.own_run or not runs.folders else []
+    checked += [check(run, base, nested, run_of=folder.name) for run in runs.folders]
+    check_run_history(checked)
+    return checked, runs.refused
+
+
+def failed_system(source: SystemSource) -> CheckedSystem:
+    """A refused entry as a system that failed to load: no records, its diagnostics."""
+    return CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics)
+
+
+def with_ignored(diagnostics: list[Diagnostic], ignored: list[Diagnostic]) -> list[Diagnostic]:
+    """A first system's diagnostics with the records folder's ignored names added."""
+    return sorted(dict.fromkeys([*diagnostics, *ignored]), key=_report_order)

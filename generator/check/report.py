@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.markup import escape
@@ -28,7 +29,27 @@ def record_counts(system: CheckedSystem) -> dict[str, int]:
     return ordered
 
 
-def _all(systems: Iterable[CheckedSystem]) -> list[Diagnostic]:
+@dataclass
+class Reported:
+    """What the reports say of one checked system, without its records: what a check in a
+    forked child sends back (``check/in_two.py``)."""
+
+    slug: str
+    run_folder: str
+    counts: dict[str, int]
+    diagnostics: list[Diagnostic]
+
+    @classmethod
+    def of(cls, system: CheckedSystem) -> Reported:
+        source = system.source
+        return cls(source.slug, source.run_folder, record_counts(system), system.diagnostics)
+
+
+def reported(systems: Sequence[CheckedSystem | Reported]) -> list[Reported]:
+    return [system if isinstance(system, Reported) else Reported.of(system) for system in systems]
+
+
+def _all(systems: Iterable[CheckedSystem | Reported]) -> list[Diagnostic]:
     return [d for system in systems for d in system.diagnostics]
 
 
@@ -74,7 +95,8 @@ def _more_lines(file: str, counts: Counter[str]) -> Iterator[str]:
         yield f"… and {number} more {code} in {file}"
 
 
-def print_human(systems: list[CheckedSystem], console: Console) -> None:
+def print_human(checked: Sequence[CheckedSystem | Reported], console: Console) -> None:
+    systems = reported(checked)
     for item in capped(_all(systems)):
         if isinstance(item, str):
             console.print(escape(item), style="dim", soft_wrap=True, highlight=False)
@@ -92,30 +114,31 @@ def print_human(systems: list[CheckedSystem], console: Console) -> None:
             f"    hint: {escape(diagnostic.full_hint)}", style="dim", soft_wrap=True, highlight=False
         )
     for system in systems:
-        counts = ", ".join(_count(n, name) for name, n in record_counts(system).items() if n)
+        counts = ", ".join(_count(n, name) for name, n in system.counts.items() if n)
         errors = sum(1 for d in system.diagnostics if d.severity is Severity.ERROR)
         warnings = len(system.diagnostics) - errors
         status = "[green]ok[/green]" if not errors else "[red]failed[/red]"
-        run = f" (runs/{system.source.run_folder})" if system.source.run_folder else ""
+        run = f" (runs/{system.run_folder})" if system.run_folder else ""
         console.print(
-            f"{escape(printable(system.source.slug + run))}: {status} — {counts or 'no records'}; "
+            f"{escape(printable(system.slug + run))}: {status} — {counts or 'no records'}; "
             f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
             soft_wrap=True,
             highlight=False,
         )
 
 
-def as_json(systems: list[CheckedSystem]) -> str:
+def as_json(checked: Sequence[CheckedSystem | Reported]) -> str:
     """Every diagnostic (never capped), one compact object per line.
 
     Written line by line so the C encoder handles each object: a pretty-printed dump
     of a few hundred thousand diagnostics takes the pure-Python encoder many seconds.
     """
+    systems = reported(checked)
     summary = [
         {
-            "slug": system.source.slug,
-            **({"run_folder": system.source.run_folder} if system.source.run_folder else {}),
-            "counts": record_counts(system),
+            "slug": system.slug,
+            **({"run_folder": system.run_folder} if system.run_folder else {}),
+            "counts": system.counts,
             "errors": sum(1 for d in system.diagnostics if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in system.diagnostics if d.severity is Severity.WARNING),
         }
@@ -134,7 +157,7 @@ def _github_escape(text: str, property_value: bool = False) -> str:
     return text
 
 
-def as_github(systems: list[CheckedSystem]) -> str:
+def as_github(systems: Sequence[CheckedSystem | Reported]) -> str:
     """GitHub Actions workflow commands: one ::error/::warning line per diagnostic."""
     lines = []
     for d in capped(_all(systems)):

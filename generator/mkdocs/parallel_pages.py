@@ -28,23 +28,15 @@ would show (at least WARNING, or the level the build's log prints from when lowe
 raised, or that the child never sent, is converted or themed in the build as if there
 were no child, so ``--strict`` and the messages are the same as on one core. A child
 prints nothing, never writes to the site folder and ends with ``os._exit``. ``kbgen
-serve`` (which has ``ServeMemory``) and a process that may not fork (``render.workers.forkable``)
+serve`` (which has ``ServeMemory``) and a process that may not fork (``util.forking.forkable``)
 do every page in the build itself.
 """
 
 from __future__ import annotations
 
-import gc
 import logging
-import multiprocessing
-import os
-import pickle
-import signal
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from multiprocessing import Pipe
-from multiprocessing.connection import Connection
 from typing import Any
 
 from jinja2 import Environment
@@ -55,7 +47,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.mkdocs.pagecache import CACHED_OUTPUT, CACHED_TEMPLATE, THEME_DIR, Converted, restore_on_render
-from generator.render.workers import forkable
+from generator.util.forking import Child, TwoEnds, fork_child, forkable
 
 # Generated pages from which a build forks: below it, forking and sending the pages back
 # costs about what the second core saves.
@@ -63,40 +55,25 @@ PARALLEL_FROM = 24
 
 
 class SharedEnds:
-    """Pages shared between the build and a forked child from both ends: the build takes
-    them in order from the first, the child from the last backwards, until they meet.
-
-    Made before the child is forked (the two ends live in shared memory). The child never
-    takes the first page: the build is at work on it (or about to be) when it forks."""
+    """The generated pages of one loop shared between the build and its child
+    (``util.forking.TwoEnds``): the build takes them in its order from the first, the child
+    from the last backwards, until they meet; the child never takes the first page."""
 
     def __init__(self, pages: Sequence[Page]) -> None:
         self.pages = list(pages)
         self._index = {page.file.src_uri: at for at, page in enumerate(self.pages)}
-        # The build's next page, and the first the child has taken (its pages are that one
-        # and those after it).
-        self._ends = multiprocessing.get_context("fork").Array("i", [0, len(self.pages)])
+        self._ends = TwoEnds(len(self.pages))
 
     def build_takes(self, source: str) -> bool | None:
         """Whether the build does the page itself; ``None``: not a shared page. The build
         asks for its pages in their order; once the child has a page, it has the rest."""
         at = self._index.get(source)
-        if at is None:
-            return None
-        with self._ends.get_lock():
-            if at >= self._ends[1]:
-                return False
-            self._ends[0] = at + 1
-            return True
+        return None if at is None else self._ends.build_takes(at)
 
     def child_pages(self) -> Iterator[Page]:
         """In the child: its pages from the last backwards, each taken as it is reached,
         while the build has not taken it."""
-        for at in range(len(self.pages) - 1, 0, -1):
-            with self._ends.get_lock():
-                if at < self._ends[0]:
-                    return
-                self._ends[1] = at
-            yield self.pages[at]
+        return map(self.pages.__getitem__, self._ends.child_items())
 
 
 def shown_from() -> int:
@@ -141,49 +118,11 @@ def _silence(level: int) -> _Noted:
     return noted
 
 
-@dataclass
-class _Child:
-    """A forked child, and the end of the pipe it sends its results through."""
-
-    pid: int
-    results: Connection
-
-    def take(self) -> dict[str, Any]:
-        """What the child sent (nothing if it failed); the child is reaped."""
-        try:
-            found = self.results.recv()
-        except (EOFError, OSError, pickle.UnpicklingError):
-            found = {}
-        finally:
-            self.results.close()
-            os.waitpid(self.pid, 0)
-        return found if isinstance(found, dict) else {}
-
-    def abandon(self) -> None:
-        self.results.close()
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-
-
-def _fork(work: Callable[[_Noted], dict[str, Any]]) -> _Child:
-    """Run ``work`` in a forked child, which sends back what it returns and exits."""
+def _fork(work: Callable[[_Noted], dict[str, Any]]) -> Child:
+    """Run ``work`` in a forked child that prints nothing, notes what it would have logged,
+    and sends back what ``work`` returns."""
     level = shown_from()
-    receiving, sending = Pipe(duplex=False)
-    pid = os.fork()
-    if pid == 0:  # the child: never returns to MkDocs, never runs the build's exit handlers
-        code = 1
-        try:
-            receiving.close()
-            gc.freeze()  # the collector leaves the build's objects alone: fewer pages copied
-            sending.send(work(_silence(level)))
-            code = 0
-        finally:
-            os._exit(code)
-    sending.close()
-    return _Child(pid, receiving)
+    return fork_child(lambda: work(_silence(level)))
 
 
 def theme_page(
@@ -209,7 +148,7 @@ class ParallelPages:
     def __init__(self, enabled: bool = False) -> None:
         self.enabled = enabled  # a one-shot build
         self._nav: Navigation | None = None
-        self._child: _Child | None = None
+        self._child: Child | None = None
         self._deferred: Callable[[_Noted], dict[str, Any]] | None = None  # the theming child's work
         self._converting: SharedEnds | None = None  # the pages shared with the conversion child
         self._converted: dict[str, Converted] | None = None  # what it sent, once taken
@@ -378,7 +317,8 @@ class ParallelPages:
 
     def _take(self) -> dict[str, Any]:
         child, self._child = self._child, None
-        return child.take() if child is not None else {}
+        found = child.take({}) if child is not None else {}
+        return found if isinstance(found, dict) else {}
 
     def stop(self) -> None:
         """The build ends or fails: a child still running is stopped."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -30,6 +29,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
 from generator.graph.system_graph import SystemGraph
+from generator.util.forking import forkable
 
 # Systems from which a build renders them in forked workers: below it, starting the
 # workers costs more than the second core saves (benchmarks/versus_plain.py measures it).
@@ -43,12 +43,6 @@ class Alongside(Protocol):
     def compute(self, graph: SystemGraph) -> Any: ...
 
     def keep(self, graph: SystemGraph, value: Any) -> None: ...
-
-
-def forkable() -> bool:
-    """Whether this process may fork workers: a process with other threads running is not
-    forked (a lock one of them held would stay held in the child)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 class WorkerFailed(RuntimeError):

@@ -243,10 +243,11 @@ class _Pairing:
     def _assign(
         self, group: tuple[list[int], list[int], set[tuple[int, int]]], mapping: dict[str, str]
     ) -> dict[tuple[int, int], Basis]:
-        # Imported here: SciPy takes longer to import than a whole check of ten systems, and
-        # only pairing runs needs it (kbgen check and most builds have one run per system).
+        # Imported here: NumPy takes longer to import than a check of a few systems, and only
+        # pairing runs needs it (kbgen check and most builds have one run per system).
         import numpy as np
-        from scipy.optimize import linear_sum_assignment
+
+        from generator.graph.assignment import linear_sum_assignment
 
         olds, news, candidates = group
         large = max(len(olds), len(news)) > MAX_ASSIGNMENT
@@ -261,7 +262,7 @@ class _Pairing:
                 scores[row[i], column[j]] = basis.confidence
         if max(len(olds), len(news)) > MAX_ASSIGNMENT:
             return _greedy(bases)
-        rows, columns = linear_sum_assignment(scores, maximize=True)
+        rows, columns = linear_sum_assignment()(scores, maximize=True)
         chosen = {}
         for r, c in zip(rows.tolist(), columns.tolist(), strict=True):
             pair = (olds[r], news[c])

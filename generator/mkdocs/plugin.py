@@ -21,7 +21,7 @@ index replaces it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -41,9 +41,11 @@ from generator.mkdocs.serve_memory import ServeMemory
 from generator.mkdocs.site_guard import guard_site_dir
 from generator.mkdocs.site_outputs import SiteOutputs
 from generator.mkdocs.splice import RawHtmlSplicer
-from generator.mkdocs.watch import RecordsWatch
 from generator.outputs.export import site_exports
 from generator.pipeline import PipelineResult
+
+if TYPE_CHECKING:
+    from generator.mkdocs.watch import RecordsWatch
 
 
 class RecordsConfig(Config):
@@ -269,6 +271,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     on_post_build = CombinedEvent(_write_outputs, _sweep_served_folder)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        # Imported here: a one-shot build needs neither the live-reload server nor watchdog.
+        from generator.mkdocs.watch import RecordsWatch
+
         if self.records is not None and self._watch is None:
             self._watch = RecordsWatch(server, self.records)
         return server

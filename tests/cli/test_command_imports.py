@@ -65,3 +65,31 @@ def test_the_renderer_is_loaded_when_a_page_is_rendered() -> None:
     for view in lazy:
         module = importlib.import_module(view.module)
         assert callable(getattr(module, view.name)), view
+
+
+# What a one-shot build of the shipped KB (further runs included, whose changes pages pair
+# records) never uses: the preview's live-reload server and file watching, the optimizers of
+# scipy.optimize besides the assignment (generator/graph/assignment.py), and requests, which
+# mkdocs-macros-plugin imports for a PyPI look-up (generator/util/lazy_imports.py).
+NOT_FOR_BUILDING = ("watchdog", "mkdocs.livereload", "generator.mkdocs.watch", "scipy.optimize")
+BUILD_PROBE = f"""
+import json, sys
+from generator.cli.main import main
+code = main(sys.argv[1:])
+loaded = [m for m in {NOT_FOR_BUILDING!r} if m in sys.modules]
+print(json.dumps({{"code": code, "loaded": loaded, "requests": type(sys.modules["requests"]).__name__,
+                  "paired": "scipy.optimize._lsap" in sys.modules}}))
+"""
+
+
+def test_build_loads_no_preview_server_no_optimizers_and_no_http_client(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD_PROBE, "build", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found == {"code": 0, "loaded": [], "requests": "_Deferred", "paired": True}

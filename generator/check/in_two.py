@@ -25,7 +25,7 @@ from generator.check import (
 )
 from generator.check.report import Reported
 from generator.load.records import discover_systems
-from generator.util.forking import TwoEnds, fork_child, forkable
+from generator.util.forking import fork_child, forkable, two_ends
 
 # System folders from which a check forks: below it, the child's start costs about what
 # the second core saves.
@@ -39,14 +39,13 @@ def check_in_two(records: Path, base: Path | None, check: FolderCheck) -> list[R
     """What ``check_system_folders`` finds, as the reports say it, checked on two cores."""
     found = discover_systems(records, base)
     folders = found.folders
-    if found.run or len(folders) < PARALLEL_FROM or not forkable():
+    ends = two_ends(len(folders)) if not found.run and len(folders) >= PARALLEL_FROM and forkable() else None
+    if ends is None:
         return [Reported.of(system) for system in check_system_folders(records, base, check)]
 
     def reports(at: int) -> FolderReports:
         checked, refused = check_system_folder(folders[at], base, found.nested, check)
         return [Reported.of(s) for s in checked], [Reported.of(failed_system(s)) for s in refused]
-
-    ends = TwoEnds(len(folders))
 
     def child_work() -> dict[int, FolderReports]:
         with collector_paused():

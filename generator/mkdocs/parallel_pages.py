@@ -47,7 +47,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.mkdocs.pagecache import CACHED_OUTPUT, CACHED_TEMPLATE, THEME_DIR, Converted, restore_on_render
-from generator.util.forking import Child, TwoEnds, fork_child, forkable
+from generator.util.forking import Child, TwoEnds, fork_child, forkable, two_ends
 
 # Generated pages from which a build forks: below it, forking and sending the pages back
 # costs about what the second core saves.
@@ -59,10 +59,16 @@ class SharedEnds:
     (``util.forking.TwoEnds``): the build takes them in its order from the first, the child
     from the last backwards, until they meet; the child never takes the first page."""
 
-    def __init__(self, pages: Sequence[Page]) -> None:
+    def __init__(self, pages: Sequence[Page], ends: TwoEnds) -> None:
         self.pages = list(pages)
         self._index = {page.file.src_uri: at for at, page in enumerate(self.pages)}
-        self._ends = TwoEnds(len(self.pages))
+        self._ends = ends
+
+    @classmethod
+    def of(cls, pages: Sequence[Page]) -> SharedEnds | None:
+        """The pages shared, or None where processes cannot share a lock here."""
+        ends = two_ends(len(pages))
+        return cls(pages, ends) if ends is not None else None
 
     def build_takes(self, source: str) -> bool | None:
         """Whether the build does the page itself; ``None``: not a shared page. The build
@@ -189,7 +195,9 @@ class ParallelPages:
         pages = self._generated(files, generated)
         if not self.enabled or len(pages) < PARALLEL_FROM or not forkable():
             return
-        ends = SharedEnds(pages)
+        ends = SharedEnds.of(pages)
+        if ends is None:
+            return
 
         def convert(noted: _Noted) -> dict[str, Any]:
             self._converting, self._spliced = None, {}
@@ -242,7 +250,9 @@ class ParallelPages:
         nav = self._nav
         if not self.enabled or nav is None or len(pages) < PARALLEL_FROM or not forkable():
             return
-        ends = SharedEnds(pages)
+        ends = SharedEnds.of(pages)
+        if ends is None:
+            return
         doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
 
         def theme(noted: _Noted) -> dict[str, Any]:

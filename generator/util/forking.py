@@ -10,6 +10,7 @@ handlers.
 
 from __future__ import annotations
 
+import functools
 import gc
 import multiprocessing
 import os
@@ -25,8 +26,23 @@ from typing import Any
 
 def forkable() -> bool:
     """Whether this process may fork workers: a process with other threads running is not
-    forked (a lock one of them held would stay held in the child)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    forked (a lock one of them held would stay held in the child), nor one where processes
+    cannot share a lock (no working ``sem_open``, as in some containers), which the workers
+    take their work through."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and _locks_shared()
+    )
+
+
+@functools.cache
+def _locks_shared() -> bool:
+    try:
+        multiprocessing.get_context("fork").Lock()
+    except (OSError, ImportError):
+        return False
+    return True
 
 
 class TwoEnds:
@@ -60,6 +76,16 @@ class TwoEnds:
                     return
                 self._ends[1] = at
             yield at
+
+
+def two_ends(count: int) -> TwoEnds | None:
+    """``TwoEnds`` over ``count`` items, or None where this system cannot share a lock
+    between processes (no working ``sem_open``, as in some containers): the work then
+    stays on one core."""
+    try:
+        return TwoEnds(count)
+    except (OSError, ImportError):
+        return None
 
 
 @dataclass

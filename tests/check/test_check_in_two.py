@@ -142,3 +142,49 @@ def test_a_small_records_folder_is_checked_without_a_child(tmp_path: Path) -> No
         "print(json.dumps([r.slug for r in report_records(Path(sys.argv[1]))]))\n"
     )
     assert run_script(script, str(records)) == ["napkin"] * 3  # its three runs
+
+
+NO_LOCK = """
+import json, sys
+from pathlib import Path
+import generator.check.in_two as in_two
+from generator.util import forking
+from generator.check import check_system_folders
+from generator.check.report import Reported
+from generator.pipeline import folder_check, report_records, reserved_names
+
+def no_sem_open(self, count):
+    raise OSError("no /dev/shm")
+
+def no_fork(work):
+    raise AssertionError("forked without a shared lock")
+
+forking.TwoEnds.__init__ = no_sem_open
+in_two.fork_child = no_fork
+records = Path(sys.argv[1])
+reports = report_records(records, records.parent)
+one = [Reported.of(s) for s in check_system_folders(records, records.parent, folder_check(reserved_names()))]
+same = [vars(r) for r in reports] == [vars(r) for r in one]
+print(json.dumps({"same": same, "systems": len(reports)}))
+"""
+
+
+def test_where_processes_cannot_share_a_lock_the_check_stays_on_one_core(mixed: Path) -> None:
+    found = run_script(NO_LOCK, str(mixed))
+    assert found["same"] is True and found["systems"] > 100
+
+
+NO_SEM_OPEN = """
+import json, multiprocessing.context as context
+def no_sem_open(*args, **kwargs):
+    raise ImportError("This platform lacks a functioning sem_open implementation")
+context.ForkContext.Lock = no_sem_open
+from generator.util.forking import forkable
+print(json.dumps(forkable()))
+"""
+
+
+def test_a_process_that_cannot_share_a_lock_is_not_forked() -> None:
+    assert run_script(NO_SEM_OPEN) is False
+    probe = "import json\nfrom generator.util.forking import forkable\nprint(json.dumps(forkable()))"
+    assert run_script(probe) is True

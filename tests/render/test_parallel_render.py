@@ -79,7 +79,7 @@ print(json.dumps({
 
 def test_forked_workers_render_the_pages_one_by_one_rendering_makes(many_systems: Path) -> None:
     found = run_script(FORKED, str(many_systems))
-    assert found["contexts"] == ["fork"]
+    assert set(found["contexts"]) == {"fork"}  # workers are forked, never spawned
     # A worker forked while systems were still being checked.
     assert min(found["forks"]) < PARALLEL_FROM
     assert found["same"] is True

@@ -38,8 +38,8 @@ shares = []
 troubled = dict(zip(("converting", "theming"), sys.argv[4:]))
 
 class RecordedEnds(parallel.SharedEnds):
-    def __init__(self, pages):
-        super().__init__(pages)
+    def __init__(self, pages, ends):
+        super().__init__(pages, ends)
         shares.append([page.file.src_uri for page in pages])
         troubled.setdefault("converting" if len(shares) == 1 else "theming", pages[-2].file.src_uri)
 
@@ -167,7 +167,8 @@ class _Page:
 
 def test_shared_pages_go_to_whoever_reaches_them_first_and_the_first_to_the_build() -> None:
     names = [f"p{n}.md" for n in range(6)]
-    ends = SharedEnds([_Page(name) for name in names])  # type: ignore[misc]
+    ends = SharedEnds.of([_Page(name) for name in names])  # type: ignore[misc]
+    assert ends is not None
     child = ends.child_pages()
     assert ends.build_takes("p0.md") is True
     assert next(child).file.src_uri == "p5.md"
@@ -182,12 +183,26 @@ def test_shared_pages_go_to_whoever_reaches_them_first_and_the_first_to_the_buil
 
 
 def test_a_child_never_takes_the_first_page_and_a_lone_page_stays_with_the_build() -> None:
-    ends = SharedEnds([_Page(f"p{n}.md") for n in range(3)])  # type: ignore[misc]
+    ends = SharedEnds.of([_Page(f"p{n}.md") for n in range(3)])  # type: ignore[misc]
+    assert ends is not None
     assert [page.file.src_uri for page in ends.child_pages()] == ["p2.md", "p1.md"]
     assert ends.build_takes("p0.md") is True and ends.build_takes("p1.md") is False
-    alone = SharedEnds([_Page("only.md")])  # type: ignore[misc]
+    alone = SharedEnds.of([_Page("only.md")])  # type: ignore[misc]
+    assert alone is not None
     assert list(alone.child_pages()) == []
     assert alone.build_takes("only.md") is True
+
+
+def test_without_a_lock_processes_can_share_the_pages_stay_with_the_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from generator.util import forking
+
+    def no_sem_open(self: object, count: int) -> None:
+        raise ImportError("This platform lacks a functioning sem_open implementation")
+
+    monkeypatch.setattr(forking.TwoEnds, "__init__", no_sem_open)
+    assert SharedEnds.of([_Page("p0.md"), _Page("p1.md")]) is None  # type: ignore[list-item]
 
 
 def test_only_a_one_shot_build_shares_its_pages() -> None:

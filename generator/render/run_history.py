@@ -13,13 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.graph.run_diff import diff_runs
 from generator.model.runs import RunEntry
 from generator.render import urls
 from generator.render.environment import frontmatter, render
 from generator.render.markdown import Md
 from generator.render.registry import SYSTEM_PAGE, PageRequest, across_runs_pages
-from generator.render.run_changes import render_run_changes as render_diff
 from generator.render.summary import pages_of
 from generator.render.views import frontmatter_title
 
@@ -172,6 +170,11 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
             )
 
         return href
+
+    # Imported here: the comparison (rapidfuzz, the record pairing) is loaded only by a KB
+    # that has a system with further runs.
+    from generator.graph.run_diff import diff_runs
+    from generator.render.run_changes import render_run_changes as render_diff
 
     system = newer.system.run.system if newer.system.run else newer.system.slug
     body = render_diff(diff_runs(older.system, newer.system), href_in(older), href_in(newer))

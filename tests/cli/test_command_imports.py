@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+from site_support import make_project
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_FOR_CHECKING = (
@@ -93,3 +96,25 @@ def test_build_loads_no_preview_server_no_optimizers_and_no_http_client(tmp_path
     )
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found == {"code": 0, "loaded": [], "requests": "_Deferred", "paired": True}
+
+
+def test_a_build_without_further_runs_loads_no_run_comparison(tmp_path: Path) -> None:
+    """Only a system with further runs has a changes page, whose comparison (rapidfuzz, the
+    record pairing, NumPy) is imported when the first one is rendered."""
+    project = make_project(tmp_path / "project", git=False)
+    assert not list((project / "records").glob("*/runs"))
+    probe = (
+        "import json, sys\nfrom generator.cli.main import main\ncode = main(sys.argv[1:])\n"
+        "print(json.dumps([code, [m for m in ('generator.graph.run_diff', 'rapidfuzz', 'numpy')"
+        " if m in sys.modules]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "build", "--site-dir", str(tmp_path / "site")],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [0, []]

@@ -85,16 +85,22 @@ print(json.dumps({{"code": code, "loaded": loaded, "requests": type(sys.modules[
 """
 
 
-def test_build_loads_no_preview_server_no_optimizers_and_no_http_client(tmp_path: Path) -> None:
+def _built_with(probe: str, project: Path, site: Path) -> object:
+    """What ``probe`` prints last after running ``kbgen build`` in ``project``."""
     done = subprocess.run(
-        [sys.executable, "-c", BUILD_PROBE, "build", "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT,
+        [sys.executable, "-c", probe, "build", "--site-dir", str(site)],
+        cwd=project,
         capture_output=True,
         text=True,
         check=True,
         timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_build_loads_no_preview_server_no_optimizers_and_no_http_client(tmp_path: Path) -> None:
+    found = _built_with(BUILD_PROBE, ROOT, tmp_path / "site")
     assert found == {"code": 0, "loaded": [], "requests": "_Deferred", "paired": True}
 
 
@@ -108,13 +114,4 @@ def test_a_build_without_further_runs_loads_no_run_comparison(tmp_path: Path) ->
         "print(json.dumps([code, [m for m in ('generator.graph.run_diff', 'rapidfuzz', 'numpy')"
         " if m in sys.modules]]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, "build", "--site-dir", str(tmp_path / "site")],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [0, []]
+    assert _built_with(probe, project, tmp_path / "site") == [0, []]

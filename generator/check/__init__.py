@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from generator.check.checks import run_rules
 from generator.check.history_rules import check_run_history
@@ -21,6 +21,7 @@ from generator.load.records import (
     KB003,
     KB004,
     KB006,
+    Discovery,
     SystemSource,
     discover_systems,
     load_system,
@@ -144,7 +145,16 @@ def check_system_folders(
     and how many folders are left (a build links and renders them meanwhile); what is
     returned is what counts.
     """
-    found = discover_systems(records, base)
+    return check_discovered(discover_systems(records, base), base, check, folder_checked)
+
+
+def check_discovered(
+    found: Discovery,
+    base: Path | None,
+    check: FolderCheck,
+    folder_checked: Callable[[list[CheckedSystem], int], None] | None = None,
+) -> list[CheckedSystem]:
+    """``check_system_folders`` once the records folder has been read."""
     systems: list[CheckedSystem] = []
     refused = list(found.refused)
     with collector_paused():
@@ -160,10 +170,11 @@ def check_system_folders(
         concerned = (runs_folder, runs_folder / found.run)
         systems = [system for system in systems if system.source.run_folder == found.run]
         failed = [system for system in failed if system.source.folder in concerned]
-    if systems and found.ignored:
-        first = systems[0]
-        first.diagnostics = with_ignored(first.diagnostics, found.ignored)
-    return sorted([*systems, *failed], key=lambda system: (system.source.slug, system.source.run_folder))
+    return assembled(systems, failed, found.ignored, _by_system_and_run)
+
+
+def _by_system_and_run(system: CheckedSystem) -> tuple[str, str]:
+    return system.source.slug, system.source.run_folder
 
 
 def check_system_folder(
@@ -183,6 +194,23 @@ def failed_system(source: SystemSource) -> CheckedSystem:
     return CheckedSystem(source, SystemRecords(slug=source.slug), source.diagnostics)
 
 
-def with_ignored(diagnostics: list[Diagnostic], ignored: list[Diagnostic]) -> list[Diagnostic]:
-    """A first system's diagnostics with the records folder's ignored names added."""
-    return sorted(dict.fromkeys([*diagnostics, *ignored]), key=_report_order)
+class _Diagnosed(Protocol):
+    diagnostics: list[Diagnostic]
+
+
+Diagnosed = TypeVar("Diagnosed", bound=_Diagnosed)
+
+
+def assembled(
+    systems: list[Diagnosed],
+    failed: list[Diagnosed],
+    ignored: list[Diagnostic],
+    key: Callable[[Diagnosed], tuple[str, str]],
+) -> list[Diagnosed]:
+    """A records folder's check as reported: the records folder's ignored names among the
+    first system's diagnostics, the systems and the refused entries sorted by system and
+    run (``CheckedSystem``, or ``report.Reported`` for a check on two cores)."""
+    if systems and ignored:
+        first = systems[0]
+        first.diagnostics = sorted(dict.fromkeys([*first.diagnostics, *ignored]), key=_report_order)
+    return sorted([*systems, *failed], key=key)

@@ -3,12 +3,12 @@ forked child, this process taking them from the first and the child from the las
 (``util.forking.TwoEnds``), and the child sends back what the reports say of its systems
 (``report.Reported``: the checked records themselves cannot be pickled).
 
-Each system folder is checked as ``check_system_folders`` checks it, its runs together;
-the list is assembled as it assembles it (refused entries as failed systems, ignored names
-on the first system, sorted by system and run), so the reports are the same as on one
-core. A folder the child took and did not send (it raised or died) is checked here. A
-small records folder, a single system or run, and a process that may not fork are checked
-on one core.
+Each system folder is checked as ``check_system_folders`` checks it, its runs together
+(``check_system_folder``), and the list is assembled by the same ``assembled`` (refused
+entries as failed systems, ignored names on the first system, sorted by system and run),
+so the reports are the same as on one core. A folder the child took and did not send (it
+raised or died) is checked here. A small records folder, a single system or run, and a
+process that may not fork are checked on one core.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from pathlib import Path
 
 from generator.check import (
     FolderCheck,
+    assembled,
+    check_discovered,
     check_system_folder,
-    check_system_folders,
     collector_paused,
     failed_system,
-    with_ignored,
 )
 from generator.check.report import Reported
 from generator.load.records import discover_systems
@@ -41,7 +41,7 @@ def check_in_two(records: Path, base: Path | None, check: FolderCheck) -> list[R
     folders = found.folders
     ends = two_ends(len(folders)) if not found.run and len(folders) >= PARALLEL_FROM and forkable() else None
     if ends is None:
-        return [Reported.of(system) for system in check_system_folders(records, base, check)]
+        return [Reported.of(system) for system in check_discovered(found, base, check)]
 
     def reports(at: int) -> FolderReports:
         checked, refused = check_system_folder(folders[at], base, found.nested, check)
@@ -66,6 +66,4 @@ def check_in_two(records: Path, base: Path | None, check: FolderCheck) -> list[R
     systems = [system for at in range(len(folders)) for system in done[at][0]]
     failed = [Reported.of(failed_system(source)) for source in found.refused]
     failed += [system for at in range(len(folders)) for system in done[at][1]]
-    if systems and found.ignored:
-        systems[0].diagnostics = with_ignored(systems[0].diagnostics, found.ignored)
-    return sorted([*systems, *failed], key=lambda system: (system.slug, system.run_folder))
+    return assembled(systems, failed, found.ignored, lambda system: (system.slug, system.run_folder))

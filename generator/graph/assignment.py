@@ -12,6 +12,7 @@ it, the public import is used instead.
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import importlib.util
 import sys
@@ -21,14 +22,11 @@ from typing import Any
 
 COMPILED_MODULE = "scipy.optimize._lsap"
 
-_found: list[Callable[..., Any]] = []
 
-
+@functools.cache
 def linear_sum_assignment() -> Callable[..., Any]:
     """SciPy's ``linear_sum_assignment``, loaded on first use."""
-    if not _found:
-        _found.append(_compiled() or _public())
-    return _found[0]
+    return _compiled() or _public()
 
 
 def _compiled() -> Callable[..., Any] | None:

@@ -17,26 +17,34 @@ together however the machine shares its cores between them. The child sends back
 * **theming**: planned once every page is converted (``on_env``, the last event before
   MkDocs' theming loop) and forked when the build themes its first page, after the
   theme's static pages (so it inherits the theme's templates compiled), the child runs
-  the ``on_page_context`` hooks and the theme's template of its pages and sends each
-  page's output; the build prints it through
-  ``CACHED_TEMPLATE`` (as serve prints a remembered page), so ``on_post_page`` and the
-  write of every page, and with them the build manifest, happen in the build alone.
+  the ``on_page_context`` hooks and the theme's template of its pages. Where the
+  kb-records plugin's is the only ``on_post_page`` hook (``child_writes``), the child
+  writes each page into the site folder as MkDocs' ``_build_page`` would, and sends the
+  SHA-256 of the bytes (``Written``: the build manifest lists it); the build prints the
+  page empty, which MkDocs skips (its note that it did is left out of the log), so no
+  page's megabytes cross the pipe and are written a second time. With another plugin's
+  ``on_post_page`` hook, which may keep what it sees, the child sends each page's output
+  and the build prints it through ``CACHED_TEMPLATE`` (as serve prints a remembered
+  page), so that hook and the write of every page happen in the build.
 
 Only generated pages go to a child: hand-written pages pass through the macros plugin,
 whose state lives in the build. A page for which the child logged anything the build
 would show (at least WARNING, or the level the build's log prints from when lower), or
 raised, or that the child never sent, is converted or themed in the build as if there
 were no child, so ``--strict`` and the messages are the same as on one core. A child
-prints nothing, never writes to the site folder and ends with ``os._exit``. ``kbgen
+prints nothing, writes nothing but the pages it themed (and only when ``child_writes``)
+and ends with ``os._exit``. ``kbgen
 serve`` (which has ``ServeMemory``) and a process that may not fork (``util.forking.forkable``)
 do every page in the build itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment
@@ -45,6 +53,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import write_file
 
 from generator.mkdocs.pagecache import CACHED_OUTPUT, CACHED_TEMPLATE, THEME_DIR, Converted, restore_on_render
 from generator.util.forking import Child, TwoEnds, fork_child, forkable, two_ends
@@ -131,6 +140,45 @@ def _fork(work: Callable[[_Noted], dict[str, Any]]) -> Child:
     return fork_child(lambda: work(_silence(level)))
 
 
+@dataclass(frozen=True)
+class Written:
+    """A page the theming child wrote into the site folder: the SHA-256 of its bytes."""
+
+    sha256: str
+
+
+def write_page(page: Page, output: str) -> Written | None:
+    """Write a themed page's output as MkDocs' ``_build_page`` writes it; None where the
+    build must see to the page itself (MkDocs writes no blank page; the write failed)."""
+    if not output or output.isspace():
+        return None
+    data = output.encode("utf-8", errors="xmlcharrefreplace")
+    try:
+        write_file(data, page.file.abs_dest_path)
+    except OSError:
+        return None
+    return Written(hashlib.sha256(data).hexdigest())
+
+
+class _SkippedNotLogged(logging.Filter):
+    """Leaves out MkDocs' note that it skipped a page the theming child wrote (the build
+    prints such a page empty, and MkDocs skips an empty page)."""
+
+    def __init__(self, written: Mapping[str, str]) -> None:
+        super().__init__()
+        self.written = written
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if not message.startswith("Page skipped: '"):
+            return True
+        return message[len("Page skipped: '") :].partition("'")[0] not in self.written
+
+
+# MkDocs' logger of its build loop, where a skipped page is noted.
+_BUILD_LOG = logging.getLogger("mkdocs.commands.build")
+
+
 def theme_page(
     page: Page, config: MkDocsConfig, doc_files: Sequence[File], nav: Navigation, env: Environment
 ) -> str:
@@ -161,8 +209,11 @@ class ParallelPages:
         self._spliced: dict[str, Converted] | None = None  # in the conversion child: each page
         self._theming: dict[str, str] = {}  # the pages the theming child may theme → their template
         self._theming_ends: SharedEnds | None = None
-        self._themed: dict[str, str] | None = None  # what it sent, once taken
+        self._themed: dict[str, str | Written] | None = None  # what it sent, once taken
         self._env: Environment | None = None
+        # The pages the child wrote and the build prints empty → the SHA-256 of what was written.
+        self._written: dict[str, str] = {}
+        self._skipped_filter = _SkippedNotLogged(self._written)
         # The pages whose child's work stood in (for tests and measurements).
         self.converted_elsewhere: list[str] = []
         self.themed_elsewhere: list[str] = []
@@ -173,6 +224,7 @@ class ParallelPages:
         self._nav, self._env = None, None
         self._converting, self._converted, self._theming, self._themed = None, None, {}, None
         self._theming_ends = None
+        self._written.clear()
         self.converted_elsewhere, self.themed_elsewhere = [], []
         if self.enabled and str(THEME_DIR) not in config.theme.dirs:
             config.theme.dirs.append(str(THEME_DIR))
@@ -240,11 +292,17 @@ class ParallelPages:
     # ------------------------------------------------------------------ theming
 
     def fork_theming(
-        self, env: Environment, config: MkDocsConfig, files: Files, generated: Mapping[str, str]
+        self,
+        env: Environment,
+        config: MkDocsConfig,
+        files: Files,
+        generated: Mapping[str, str],
+        child_writes: bool = False,
     ) -> None:
         """Every page is converted and MkDocs themes them next: plan the child that themes
         the generated pages from the last backwards; the build prints them through
-        CACHED_TEMPLATE."""
+        CACHED_TEMPLATE. With ``child_writes`` (no ``on_post_page`` hook but the kb-records
+        plugin's), the child writes its pages itself."""
         self.stop()
         pages = self._generated(files, generated)
         nav = self._nav
@@ -261,7 +319,7 @@ class ParallelPages:
             building = config._current_page
             if building is not None:
                 building.active = False
-            done: dict[str, str] = {}
+            done: dict[str, str | Written] = {}
             for page in ends.child_pages():
                 page.meta["template"] = templates[page.file.src_uri]  # the build prints it
                 noted.noted = False
@@ -269,8 +327,11 @@ class ParallelPages:
                     output = theme_page(page, config, doc_files, nav, env)
                 except Exception:
                     break  # the build themes this page and the rest, and says why
-                if not noted.noted:
-                    done[page.file.src_uri] = output
+                if noted.noted:
+                    continue
+                written = write_page(page, output) if child_writes else None
+                if written is not None or not child_writes:
+                    done[page.file.src_uri] = written or output
             return done
 
         # Forked when the first page is themed: by then the build has rendered the theme's
@@ -285,6 +346,8 @@ class ParallelPages:
         for page in pages[1:]:
             self._theming[page.file.src_uri] = page.meta.get("template", "main.html")
             page.meta["template"] = CACHED_TEMPLATE
+        if child_writes:
+            _BUILD_LOG.addFilter(self._skipped_filter)
 
     def before_context(self, page: Page) -> None:
         """A page's ``on_page_context`` hooks begin: the first of the child's pages takes its
@@ -320,8 +383,20 @@ class ParallelPages:
             output = self._env.get_template(template).render(context)
         else:
             self.themed_elsewhere.append(source)
+        if isinstance(output, Written):
+            self._written[source] = output.sha256
+            output = ""  # written: MkDocs skips an empty page
         context[CACHED_OUTPUT] = output
         return context
+
+    def written_elsewhere(self, page: Page) -> str | None:
+        """The SHA-256 of the page as the theming child wrote it; None if it did not."""
+        return self._written.get(page.file.src_uri)
+
+    @property
+    def written(self) -> list[str]:
+        """The pages the theming child wrote, in the order the build reached them."""
+        return list(self._written)
 
     # ------------------------------------------------------------------ the children
 
@@ -333,6 +408,7 @@ class ParallelPages:
     def stop(self) -> None:
         """The build ends or fails: a child still running is stopped."""
         self._deferred = None
+        _BUILD_LOG.removeFilter(self._skipped_filter)
         if self._child is not None:
             self._child.abandon()
             self._child = None

@@ -188,7 +188,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         if self.memory is not None and self.publisher.published is not None:
             self.memory.pick_replayed(env, files, self.publisher.published.pages)
         if self.publisher.published is not None:
-            self.parallel.fork_theming(env, config, files, self.publisher.published.pages)
+            # Another plugin's on_post_page hook sees every page in the build: the child sends them.
+            hooks = config.plugins.events["post_page"]
+            child_writes = all(getattr(hook, "__self__", None) is self for hook in hooks)
+            self.parallel.fork_theming(env, config, files, self.publisher.published.pages, child_writes)
         return env
 
     @event_priority(100)  # first: what the other plugins see of a page a child themed
@@ -228,6 +231,10 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
 
     @event_priority(-100)  # last: what is remembered is what gets written
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        written = self.parallel.written_elsewhere(page)
+        if written is not None:  # the theming child wrote it; printed empty, MkDocs skips it
+            self.outputs.page_written(page.file.src_uri, written)
+            return ""
         generated = self.publisher.is_generated(page.file.src_uri)
         remembered = self.memory is not None and self.memory.remembers(page)
         # MkDocs writes no page of whitespace only (``isspace`` stops at the first letter,

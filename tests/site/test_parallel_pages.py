@@ -32,6 +32,13 @@ from mkdocs.plugins import CombinedEvent
 from mkdocs.structure.pages import Page
 
 site, forking, trouble = sys.argv[1], sys.argv[2] == "fork", sys.argv[3]
+# "hook": another plugin's on_post_page hook, which sees every page's output in the build.
+seen_after = {}
+if trouble == "hook":
+    def on_post_page(self, output, *, page, config):
+        seen_after[page.file.src_uri] = len(output)
+        return output
+    SearchPlugin.on_post_page = on_post_page
 parallel.PARALLEL_FROM = 2 if forking else 10**9
 build_pid = os.getpid()
 shares = []
@@ -72,6 +79,8 @@ counts = {}
 def counted_write_outputs(self, *, config):
     counts["converted"] = self.parallel.converted_elsewhere
     counts["themed"] = self.parallel.themed_elsewhere
+    counts["written"] = self.parallel.written
+    counts["seen_after"] = seen_after
     return write_outputs(self, config=config)
 # The plugin's post-build event is two steps (CombinedEvent): the first is counted.
 RecordsPlugin.on_post_build = CombinedEvent(counted_write_outputs, RecordsPlugin._sweep_served_folder)
@@ -116,21 +125,28 @@ def _build(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("trouble", ["none", "fail"])
+@pytest.mark.parametrize("trouble", ["none", "fail", "hook"])
 def test_a_build_on_two_cores_writes_the_site_of_one_core(
     project: Path, tmp_path: Path, trouble: str
 ) -> None:
-    one, one_messages = _build(project, tmp_path / "one", forking=False)
+    one, one_messages = _build(
+        project, tmp_path / "one", forking=False, trouble="hook" if trouble == "hook" else "none"
+    )
     two, two_messages = _build(project, tmp_path / "two", forking=True, trouble=trouble)
     assert one["code"] == two["code"] == 0, two_messages
-    assert one["shares"] == [] and one["converted"] == one["themed"] == []
+    assert one["shares"] == [] and one["converted"] == one["themed"] == one["written"] == []
     converting, theming = two["shares"]
     for shared, done in ((converting, two["converted"]), (theming, two["themed"])):
-        if trouble == "none":  # the child's pages are the last ones, the build's the first
+        if trouble != "fail":  # the child's pages are the last ones, the build's the first
             assert done and shared[0] not in done
             assert sorted(done) == sorted(shared[len(shared) - len(done) :])
         else:  # the child failed on its second page, which the build did itself, and the rest
             assert done == [shared[-1]]
+    if trouble == "hook":  # another plugin sees each page: the child sends them, the build writes
+        assert two["written"] == []
+        assert two["seen_after"] == one["seen_after"] and set(theming) <= set(two["seen_after"])
+    else:  # the theming child wrote the pages it themed; the manifest lists them all the same
+        assert two["written"] == two["themed"]
     one_site, two_site = tree_hashes(tmp_path / "one"), tree_hashes(tmp_path / "two")
     assert "kb-manifest.json" in two_site and "sitemap.xml.gz" in two_site
     assert [
@@ -153,6 +169,45 @@ def test_a_page_that_warns_in_a_child_fails_the_strict_build_as_on_one_core(
     assert converting not in two["converted"] and theming not in two["themed"]
     assert two["converted"] and two["themed"]  # the other pages came from the children
     assert two_messages == one_messages
+
+
+def test_mkdocs_note_of_a_page_the_child_wrote_is_left_out_of_the_log() -> None:
+    """The build prints a page the theming child wrote empty, and MkDocs notes that it
+    skipped an empty page: that note is not shown, any other is."""
+    import logging
+
+    from generator.mkdocs.parallel_pages import _SkippedNotLogged
+
+    def record(message: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("mkdocs.commands.build", logging.INFO, __file__, 1, message, args, None)
+
+    written = {"systems/demo/index.md": "0" * 64}
+    skipped = _SkippedNotLogged(written)
+    assert not skipped.filter(record("Page skipped: 'systems/demo/index.md'. Generated empty output."))
+    assert skipped.filter(record("Page skipped: '%s'. Generated empty output.", "about.md"))
+    assert skipped.filter(record("Building page systems/demo/index.md"))
+
+
+def test_the_child_writes_a_page_as_mkdocs_does_and_leaves_what_it_cannot_write_to_the_build(
+    tmp_path: Path,
+) -> None:
+    import hashlib
+    from types import SimpleNamespace
+
+    from generator.mkdocs.parallel_pages import Written, write_page
+
+    def page(path: Path) -> SimpleNamespace:
+        return SimpleNamespace(file=SimpleNamespace(abs_dest_path=str(path)))
+
+    output = "<p>caf\u00e9 \ud800</p>\n"  # a lone surrogate: MkDocs writes a character reference
+    target = tmp_path / "a" / "b" / "index.html"
+    written = write_page(page(target), output)  # type: ignore[arg-type]
+    data = output.encode("utf-8", errors="xmlcharrefreplace")
+    assert written == Written(hashlib.sha256(data).hexdigest()) and target.read_bytes() == data
+    assert write_page(page(tmp_path / "blank.html"), " \n") is None  # type: ignore[arg-type]
+    assert not (tmp_path / "blank.html").exists()  # MkDocs writes no blank page
+    (tmp_path / "taken").mkdir()
+    assert write_page(page(tmp_path / "taken"), output) is None  # type: ignore[arg-type]
 
 
 class _File:

@@ -117,10 +117,14 @@ class RenderWorkers:
         self._workers.clear()
 
     def _render_first_here(self) -> None:
-        # The first graph is rendered here before any fork: the workers inherit the
-        # compiled templates and what rendering remembers.
+        # The first graph is rendered here before any fork, its values computed beside: the
+        # workers inherit the compiled templates and what rendering and the values remember
+        # (the record index's terms of each word met so far, as lunr stems them).
         if self._given == 0:
-            self._pages[0] = self.render(self.graphs[0])
+            graph = self.graphs[0]
+            self._pages[0] = self.render(graph)
+            for memo in self.alongside:
+                memo.keep(graph, memo.compute(graph))
             self._given = 1
 
     def _context_of(self) -> ForkContext:

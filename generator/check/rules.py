@@ -704,7 +704,7 @@ def build_context(system: SystemRecords, source: SystemSource) -> Context:
         ),
         supplied=frozenset(s.id for s in system.supplied),
         sources=_source_ids(system),
-        owners=[(owner, origin, collect(owner)) for owner, origin in _owners(system)],
+        owners=[(owner, origin, system.contents(owner)) for owner, origin in _owners(system)],
         folder=source.display,
         manifest=source.manifest,
     )

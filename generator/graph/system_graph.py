@@ -37,7 +37,7 @@ from generator.model.url_policy import (
     SourceLinks,
     source_links,
 )
-from generator.model.walk import collect
+from generator.model.walk import Contents, collect
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,10 +347,11 @@ def _section_places(
         yield Place(graph.slug, page, anchor, shown), value, anchors
 
 
-def _ids_in(value: object) -> Iterator[str]:
-    """Every ID the texts of ``value`` write, and every ID a range between two of them
-    spans (``RTE-21–RTE-29`` cites RTE-22 to RTE-28 too)."""
-    for text in collect(value).texts:
+def _ids_in(value: object, contents: Contents | None = None) -> Iterator[str]:
+    """Every ID the texts of ``value`` write (``contents``: what its walk found, if known),
+    and every ID a range between two of them spans (``RTE-21–RTE-29`` cites RTE-22 to
+    RTE-28 too)."""
+    for text in (contents or collect(value)).texts:
         for match in grammar().in_text.finditer(text.text):
             yield match.group(0)
         if "–" in text.text or "—" in text.text:
@@ -395,7 +396,7 @@ class _References:
 
 def _record_targets(graph: SystemGraph, record_id: str, record: RecordBase) -> set[str]:
     """What a record cites: IDs in its texts, its parent, affected findings, evidence sources."""
-    targets = {graph.resolve(token) for token in _ids_in(record)}
+    targets = {graph.resolve(token) for token in _ids_in(record, graph.system.contents(record))}
     if record.part_of:
         targets.add(record.part_of)
     for amendment in record.amendments:

@@ -13,6 +13,7 @@ from generator.model.profile import MemoryComparison
 from generator.model.prose import MemoryReport, Result
 from generator.model.records import Annotation, Limitation, RecordBase, Source, Supplied
 from generator.model.sets import AnalysisSet, EpistemicReport, Overview, ReconciliationReport, RuntimeReport
+from generator.model.walk import Contents, collect
 
 __all__ = ["DataPath", "Origin", "SystemRecords"]
 
@@ -58,6 +59,8 @@ class SystemRecords:
     run_declared: bool = False  # a 'run' key exists, even if it failed validation
     # Top-level keys of one mapping per system that some file declares, valid or not.
     declared_keys: set[str] = field(default_factory=set)
+    # id(declared object) → the object and what ``walk.collect`` found in it (``contents``).
+    _walked: dict[int, tuple[Any, Contents]] = field(default_factory=dict, compare=False, repr=False)
 
     def source_records(self) -> dict[str, Source | Supplied]:
         """Every source an anchor may cite, by ID: declared sources first, then supplied ones."""
@@ -73,3 +76,12 @@ class SystemRecords:
     def origin(self, obj: Any) -> Origin | None:
         """Where a validated object was declared."""
         return self.origins.get(id(obj))
+
+    def contents(self, obj: Any) -> Contents:
+        """What ``walk.collect`` finds in a declared object, walked once: the rules and the
+        linker both read a record's texts. The object is held with what was found, so its
+        id is not another's meanwhile."""
+        known = self._walked.get(id(obj))
+        if known is None or known[0] is not obj:
+            known = self._walked[id(obj)] = (obj, collect(obj))
+        return known[1]

@@ -123,14 +123,16 @@ def text_terms(text: str) -> FieldTerms:
     numbered = grammar().numbered
     memo = _TOKEN_TERMS.setdefault(numbered, {})
     found = TOKEN.findall(text)
-    missing = set(found).difference(memo)
-    if missing:
+    try:  # most texts hold no token not met before: the lookups need no set of the tokens
+        terms = list(chain.from_iterable(map(memo.__getitem__, found)))
+    except KeyError:
+        missing = set(found).difference(memo)
         if len(memo) + len(missing) > _TOKEN_TERMS_KEPT:
             memo.clear()
             missing = set(found)
         for token in missing:
             memo[token] = _token_terms(token, numbered)
-    terms = list(chain.from_iterable(map(memo.__getitem__, found)))
+        terms = list(chain.from_iterable(map(memo.__getitem__, found)))
     return FieldTerms(len(terms), dict(Counter(terms)))
 
 

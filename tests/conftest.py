@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+# Templates the tests' builds compile are kept in a folder of the tests' own, never in
+# the user's cache (set before the generator is imported: its page templates' environment
+# takes the cache when it is made).
+os.environ.setdefault(
+    "KBGEN_TEMPLATE_CACHE", str(Path(tempfile.gettempdir()) / f"kbgen-tests-templates-{os.getuid()}")
+)
 
 from generator.cli.main import main
 

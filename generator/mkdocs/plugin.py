@@ -43,6 +43,7 @@ from generator.mkdocs.site_outputs import SiteOutputs
 from generator.mkdocs.splice import RawHtmlSplicer
 from generator.outputs.export import site_exports
 from generator.pipeline import PipelineResult
+from generator.util.template_cache import caching
 
 if TYPE_CHECKING:
     from generator.mkdocs.watch import RecordsWatch
@@ -106,7 +107,14 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
             self._watch.stop()
             self._watch = None
 
-    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+    @event_priority(100)  # first: the search plugin's configuration renders theme templates
+    def _cache_theme_templates(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Every environment the theme makes this build (MkDocs' own, and the search
+        # plugin's for its translations) keeps its compiled templates in the machine's cache.
+        config.theme.get_env = caching(config.theme.get_env)  # type: ignore[method-assign]
+        return config
+
+    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         require_config(config)
         self.records = self.records_folder(config)
         if self.command != "serve":  # serve builds into a temporary folder of its own
@@ -122,6 +130,8 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         alongside = self.outputs.per_system_parts() if self.memory is None else ()
         self.publisher.publish(self.records, systems, self.config.max_diagnostics, alongside)
         return self.publisher.configure_site(config)
+
+    on_config = CombinedEvent(_cache_theme_templates, _configure)
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         assert self.publisher.published is not None

@@ -31,6 +31,7 @@ from generator.render.link_markup import link
 from generator.render.markdown import Md, block_quote, code_block, code_span, escape
 from generator.render.registry import registered_pages
 from generator.render.urls import slugify
+from generator.util.template_cache import use_template_cache
 
 
 def printed(value: Any) -> str:
@@ -93,6 +94,7 @@ def _environment() -> Environment:
     env.filters["html"] = rawhtml.html_value
     # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
     env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
+    use_template_cache(env)
     return env
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from hostile_support import make_records
+from mkdocs.plugins import CombinedEvent
 from pydantic import Field
 
 from generator.check.checks import CHECKS, using_checks
@@ -150,6 +151,13 @@ def test_the_plugin_is_a_dispatcher() -> None:
         (name, member)
         for name, member in inspect.getmembers(RecordsPlugin, inspect.isfunction)
         if name.startswith("on_") or name.startswith("_splice") or name.startswith("_check")
+    ]
+    # An event of several steps (CombinedEvent): each step is an event's work.
+    events += [
+        (f"{name}:{step.__name__}", step)
+        for name, member in vars(RecordsPlugin).items()
+        if name.startswith("on_") and isinstance(member, CombinedEvent)
+        for step in member.methods
     ]
     assert len(events) >= 12
     for name, method in events:

@@ -5,7 +5,10 @@ On the same synthetic KB (renamed copies of the shipped systems, see kb_sizes.py
 * ``kbgen build`` against plain MkDocs + Material building the very same Markdown:
   ``kbgen render --out DIR`` writes the pages and a standalone mkdocs.yml with the same
   theme and Markdown extensions and no ``kb-records`` plugin; ``mkdocs build`` there is
-  the plain build (the render itself is not timed);
+  the plain build (the render itself is not timed). ``kbgen build`` keeps its compiled
+  templates in a cache of the benchmark's own, filled by one build before the timed
+  ones (as the generator's bytecode is written first, below); the same build with the
+  cache off, every template compiled, is timed beside it;
 * ``kbgen check`` against a process that parses the same YAML files with PyYAML's C
   loader (``yaml.load`` with ``CSafeLoader``), at three sizes for the growth.
 
@@ -40,6 +43,8 @@ from pathlib import Path
 
 from kb_sizes import ROOT, _environment, synthesise
 
+from generator.util.template_cache import CACHE_ENV
+
 # The whole C-loader parse, as a process of its own like ``kbgen check``.
 PARSE_SCRIPT = """
 import sys
@@ -56,11 +61,16 @@ class Timing:
     cpu: float
 
 
-def run_timed(command: list[str], cwd: Path) -> Timing:
-    """Wall clock and CPU seconds (user + system) of one child process; it must succeed."""
+def run_timed(command: list[str], cwd: Path, settings: dict[str, str] | None = None) -> Timing:
+    """Wall clock and CPU seconds (user + system) of one child process; it must succeed.
+    ``settings``: environment variables of its own."""
     start = time.perf_counter()
     child = subprocess.Popen(
-        command, cwd=cwd, env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command,
+        cwd=cwd,
+        env={**_environment(), **(settings or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     assert child.stderr is not None
     errors = child.stderr.read()
@@ -78,13 +88,11 @@ def best_of(timings: list[Timing]) -> Timing:
     return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
 
 
-def alternately(
-    ours: Callable[[], Timing], theirs: Callable[[], Timing], repeat: int
-) -> tuple[Timing, Timing]:
-    """Best-of timings of two commands run one after the other, ``repeat`` times: on a
-    shared machine a busy minute then slows both alike."""
-    pairs = [(ours(), theirs()) for _ in range(repeat)]
-    return best_of([a for a, _ in pairs]), best_of([b for _, b in pairs])
+def alternately(repeat: int, *runs: Callable[[], Timing]) -> list[Timing]:
+    """Best-of timings of commands run one after the other, ``repeat`` times: on a shared
+    machine a busy minute then slows them alike."""
+    rounds = [[run() for run in runs] for _ in range(repeat)]
+    return [best_of([timings[at] for timings in rounds]) for at in range(len(runs))]
 
 
 def compile_bytecode() -> None:
@@ -102,24 +110,32 @@ def kbgen(*arguments: str) -> list[str]:
     return [sys.executable, "-m", "generator.cli.main", *arguments]
 
 
-def build_versus_plain(project: Path, repeat: int) -> tuple[Timing, Timing]:
-    """Best-of timings of ``kbgen build`` and of plain MkDocs + Material on its Markdown."""
+def build_versus_plain(project: Path, repeat: int) -> tuple[Timing, Timing, Timing]:
+    """Best-of timings of ``kbgen build`` (its templates compiled before), of ``kbgen
+    build`` compiling its templates (the cache off), and of plain MkDocs + Material on
+    its Markdown."""
     rendered = project.parent / f"{project.name}-render"
-    run_timed(kbgen("render", "--out", str(rendered)), project)
+    cached = {CACHE_ENV: str(project.parent / f"{project.name}-templates")}
+    build = kbgen("build", "--site-dir", str(project / "site"))
+    run_timed(kbgen("render", "--out", str(rendered)), project, cached)
+    run_timed(build, project, cached)  # compiles the templates into the cache
     plain_build = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", "mkdocs.yml"]
-    return alternately(
-        lambda: run_timed(kbgen("build", "--site-dir", str(project / "site")), project),
-        lambda: run_timed(plain_build, rendered),
+    ours, compiling, plain = alternately(
         repeat,
+        lambda: run_timed(build, project, cached),
+        lambda: run_timed(build, project, {CACHE_ENV: "off"}),
+        lambda: run_timed(plain_build, rendered),
     )
+    return ours, compiling, plain
 
 
 def check_versus_parse(project: Path, repeat: int) -> tuple[Timing, Timing]:
     """Best-of timings of ``kbgen check`` and of the C-loader parse of the same files."""
     parse = [sys.executable, "-c", PARSE_SCRIPT, str(project / "records")]
-    return alternately(
-        lambda: run_timed(kbgen("check", "records"), project), lambda: run_timed(parse, project), repeat
+    ours, bare = alternately(
+        repeat, lambda: run_timed(kbgen("check", "records"), project), lambda: run_timed(parse, project)
     )
+    return ours, bare
 
 
 _INSTRUCTIONS = re.compile(r"I\s+refs:\s+([\d,]+)")
@@ -168,11 +184,13 @@ def bench_versus_plain(
     with tempfile.TemporaryDirectory() as tmp:
         projects = {n: synthesise(Path(tmp) / f"kb{n}", n) for n in sorted({*build_sizes, *check_sizes})}
         for systems in build_sizes:
-            ours, plain = build_versus_plain(projects[systems], repeat)
+            ours, compiling, plain = build_versus_plain(projects[systems], repeat)
             out(f"[build, {systems} systems, best of {repeat}]")
             out(_line("kbgen build", ours))
+            out(_line("  templates compiled", compiling))
             out(_line("plain MkDocs + Material", plain))
             out(_ratio("kbgen/plain", ours, plain))
+            out(_ratio("compiled/plain", compiling, plain))
         checks = []
         for systems in check_sizes:
             ours, bare = check_versus_parse(projects[systems], repeat)

@@ -46,12 +46,26 @@ def test_the_two_sides_take_turns(versus_plain: ModuleType) -> None:
         order.append(name)
         return versus_plain.Timing(cpu * 2, cpu)
 
-    cpus = iter([3.0, 5.0, 1.0, 6.0])
-    ours, theirs = versus_plain.alternately(
-        lambda: timed("ours", next(cpus)), lambda: timed("theirs", next(cpus)), 2
+    cpus = iter([3.0, 5.0, 2.0, 1.0, 6.0, 4.0])
+    ours, off, theirs = versus_plain.alternately(
+        2,
+        lambda: timed("ours", next(cpus)),
+        lambda: timed("off", next(cpus)),
+        lambda: timed("theirs", next(cpus)),
     )
-    assert order == ["ours", "theirs", "ours", "theirs"]
-    assert (ours, theirs) == (versus_plain.Timing(2.0, 1.0), versus_plain.Timing(10.0, 5.0))
+    assert order == ["ours", "off", "theirs", "ours", "off", "theirs"]
+    assert (ours, off, theirs) == (
+        versus_plain.Timing(2.0, 1.0),
+        versus_plain.Timing(10.0, 5.0),
+        versus_plain.Timing(4.0, 2.0),
+    )
+
+
+def test_a_child_is_given_settings_of_its_own(versus_plain: ModuleType, tmp_path: Path) -> None:
+    told = tmp_path / "told"
+    script = f"import os, pathlib; pathlib.Path({str(told)!r}).write_text(os.environ['KBGEN_TEMPLATE_CACHE'])"
+    versus_plain.run_timed([sys.executable, "-c", script], tmp_path, {"KBGEN_TEMPLATE_CACHE": "off"})
+    assert told.read_text() == "off"
 
 
 @pytest.mark.slow
@@ -63,8 +77,10 @@ def test_the_benchmark_prints_build_and_check_against_plain_tools(versus_plain: 
     for expected in (
         r"\[build, 1 systems, best of 1\]",
         rf"kbgen build{figure}",
+        rf"  templates compiled{figure}",
         rf"plain MkDocs \+ Material{figure}",
         r"ratio kbgen/plain\s+\d+\.\d\d CPU\s+\d+\.\d\d wall",
+        r"ratio compiled/plain\s+\d+\.\d\d CPU\s+\d+\.\d\d wall",
         r"\[check, 2 systems, best of 1\]",
         rf"kbgen check{figure}",
         rf"C-loader parse{figure}",

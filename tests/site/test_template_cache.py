@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forking_script import run_script
 from jinja2 import DictLoader, Environment, pass_context
-from site_support import REPO_ROOT, make_project, tree_hashes
+from site_support import make_project, tree_hashes
 
 from generator.util import template_cache
 from generator.util.template_cache import CACHE_ENV, cache_folder, environment_key, use_template_cache
@@ -168,24 +167,16 @@ print(json.dumps({"code": code, "compiled": compiled}))
 def test_a_build_with_the_cache_cold_warm_or_off_writes_the_same_site(tmp_path: Path) -> None:
     project = make_project(tmp_path, git=False)
     cache = tmp_path / "cache"
-    built = {}
-    for run, setting in (("cold", str(cache)), ("warm", str(cache)), ("off", "off")):
-        environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT), CACHE_ENV: setting}
-        environment["SOURCE_DATE_EPOCH"] = "1700000000"
-        done = subprocess.run(
-            [sys.executable, "-c", COUNTED_BUILD, str(tmp_path / run)],
+    built = {
+        run: run_script(
+            COUNTED_BUILD,
+            str(tmp_path / run),
             cwd=project,
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
+            settings={CACHE_ENV: setting, "SOURCE_DATE_EPOCH": "1700000000"},
         )
-        assert done.returncode == 0, done.stderr
-        built[run] = done.stdout.strip().splitlines()[-1]
-    import json
-
-    cold, warm, off = (json.loads(built[run]) for run in ("cold", "warm", "off"))
+        for run, setting in (("cold", str(cache)), ("warm", str(cache)), ("off", "off"))
+    }
+    cold, warm, off = built["cold"], built["warm"], built["off"]
     assert cold["code"] == warm["code"] == off["code"] == 0
     assert "_blocks.md.j2" in cold["compiled"] and "main.html" in cold["compiled"]
     # The page templates and the theme's (the search plugin's translations too) come from

@@ -33,9 +33,8 @@ would show (at least WARNING, or the level the build's log prints from when lowe
 raised, or that the child never sent, is converted or themed in the build as if there
 were no child, so ``--strict`` and the messages are the same as on one core. A child
 prints nothing, writes nothing but the pages it themed (and only when ``child_writes``)
-and ends with ``os._exit``. ``kbgen
-serve`` (which has ``ServeMemory``) and a process that may not fork (``util.forking.forkable``)
-do every page in the build itself.
+and ends with ``os._exit``. ``kbgen serve`` (which has ``ServeMemory``) and a process
+that may not fork (``util.forking.forkable``) do every page in the build itself.
 """
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ class _Deferred(types.ModuleType):
     def __getattr__(self, attribute: str) -> Any:  # only for what the stand-in lacks
         name = self.__name__
         real = sys.modules.get(name)
-        if real is self or real is None:
-            del sys.modules[name]
+        if real is self or real is None:  # None: something took the stand-in out meanwhile
+            sys.modules.pop(name, None)
             real = importlib.import_module(name)
         return getattr(real, attribute)
 

@@ -54,6 +54,25 @@ def test_a_deferred_module_runs_once_on_first_use_and_imports_its_submodules(tmp
     assert done.stdout.split("\n")[:3] == ["_Deferred", "hello 1", "module 1"]
 
 
+TAKEN_OUT = """
+import os, sys
+from generator.util.lazy_imports import defer
+assert defer("noisy")
+import noisy
+del sys.modules["noisy"]  # something takes the stand-in out before the first use
+print(noisy.hello(), os.environ["NOISY_RAN"])
+"""
+
+
+def test_a_stand_in_taken_out_of_the_modules_still_imports_on_first_use(tmp_path: Path) -> None:
+    for name, text in PACKAGE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    done = _run(TAKEN_OUT, tmp_path, str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "hello 1"
+
+
 LOAD = """
 import sys
 from rich.console import Console

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from generator.check.route_contract import run_contract
 from generator.load.records import DataPath, LoadedFile
-from generator.model.contracts import contract_named
 from generator.model.ids import resolve_id
 from generator.model.system import Origin, SystemRecords
 from generator.model.walk import Contents
@@ -30,9 +30,9 @@ class Context:
 
     @cached_property
     def today_contract(self) -> bool:
-        """Whether the run was written under today's contract (it names none, or today's)."""
-        run = self.system.run
-        return contract_named(run.contract if run is not None else None).is_today
+        """Whether the run is checked under today's contract (it names none or today's, or
+        its claim of an earlier one is refused)."""
+        return run_contract(self.system).is_today
 
     def resolve(self, token: str) -> str | None:
         """The declared ID a prose token names; memoised, as floods repeat one token."""

@@ -1,16 +1,20 @@
 """What a run's route contract makes of its routes: the gaps today's contract finds in a
 route's labelled fields (KB304 reports them in a run under today's contract), the contract
-a run was written under, and what today's would flag in a run under an earlier one (the
-findings its pages list, never errors)."""
+a run was written under (a claim its dates do not allow is refused, KB310, and the run is
+checked under the contract in force at its date), and what today's would flag in a run
+under an earlier one (the findings its pages list, never errors)."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.model.anchors import find_anchors, unsafe_path_reason
-from generator.model.contracts import RouteContract, contract_named
+from generator.model.contracts import TODAY, RouteContract, contract_at, contract_named
+from generator.model.files import Run
+from generator.model.ids import run_id_date
 from generator.model.records import ROUTE_FIELD_LABELS, Route
 from generator.model.system import SystemRecords
 from generator.model.walk import collect
@@ -43,9 +47,55 @@ def route_field_gaps(system: SystemRecords) -> Iterator[RouteFieldGap]:
                 yield RouteFieldGap(record, name, label, value, reasonless)
 
 
+def run_dates(run: Run) -> tuple[tuple[str, datetime.date], ...]:
+    """The dates a run states, each with what states it: its run date and the date its run
+    ID carries (once when they agree; the run ID's alone when the run date is absent)."""
+    dates: list[tuple[str, datetime.date]] = []
+    if run.run_date is not None:
+        dates.append(("run date", run.run_date))
+    carried = run_id_date(run.run_id)
+    if carried is not None and carried != run.run_date:
+        dates.append(("run ID's date", carried))
+    return tuple(dates)
+
+
+@dataclass(frozen=True)
+class RefusedClaim:
+    """A run's claim of an earlier route contract that its dates do not allow (KB310): a
+    date it states falls outside the dates the contract was in force, or it states none."""
+
+    claimed: RouteContract
+    stated_as: str | None  # what states the date outside ("run date", "run ID's date"); None: no date
+    date: datetime.date | None
+    in_force: RouteContract  # the contract in force at that date (today's without a date)
+
+
+def refused_claim(run: Run | None) -> RefusedClaim | None:
+    """Why the run may not claim the contract it names, or None when it may (or names none).
+    Every date the run states must allow the claim, so a run date and a run ID that disagree
+    cannot pick the date that suits them."""
+    if run is None or run.contract is None:
+        return None
+    claimed = contract_named(run.contract)
+    if claimed.is_today:
+        return None
+    dates = run_dates(run)
+    if not dates:
+        return RefusedClaim(claimed, None, None, TODAY)
+    for stated_as, date in dates:
+        if not claimed.may_be_claimed_on(date):
+            return RefusedClaim(claimed, stated_as, date, contract_at(date))
+    return None
+
+
 def run_contract(system: SystemRecords) -> RouteContract:
-    """The route contract the system's run was written under (today's when it names none)."""
-    return contract_named(system.run.contract if system.run is not None else None)
+    """The route contract the system's run is checked under: the one it names, today's when
+    it names none, and the one in force at its date when its claim is refused (KB310)."""
+    run = system.run
+    refused = refused_claim(run)
+    if refused is not None:
+        return refused.in_force
+    return contract_named(run.contract if run is not None else None)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,11 @@ route fields it named, whether their labels were exact, and which rules it did n
 (those rules are not applied to its runs). The versions are read from the published
 documents themselves (see "Route contract versions" in docs/authoring.md): nothing here
 is history the documents do not show.
+
+A contract binds by date: its ``first_seen`` and ``last_seen`` are the dates it was in
+force, and a run dated outside them may not claim it (KB310), so naming an earlier
+contract is no way out of today's checks. Today's contract has no last date, and a run of
+any date may claim it: it holds the run to every rule.
 """
 
 from __future__ import annotations
@@ -33,13 +38,24 @@ class RouteContract:
     route_fields: tuple[str, ...]  # the labelled fields it named (RouteFields' names)
     exact_labels: bool  # its fields are the exact labels, each stated once (else any wording)
     lacks: frozenset[str]  # the codes of the rules it did not have
-    first_seen: datetime.date  # the earliest run date a document written under it carries
-    last_seen: datetime.date | None  # the latest, for a version since replaced
+    # The dates it was in force: the earliest and latest run date a document written under
+    # it carries (no last date for today's).
+    first_seen: datetime.date
+    last_seen: datetime.date | None
     summary: str
 
     @property
     def is_today(self) -> bool:
         return self.name is TODAY.name
+
+    def in_force_on(self, date: datetime.date) -> bool:
+        """Whether the contract was in force on ``date``."""
+        return self.first_seen <= date and (self.last_seen is None or date <= self.last_seen)
+
+    def may_be_claimed_on(self, date: datetime.date) -> bool:
+        """Whether a run dated ``date`` may claim this contract: today's by any run (it lacks
+        no rule), an earlier one only by a run of the dates it was in force."""
+        return self.is_today or self.in_force_on(date)
 
     def has_rule(self, code: str) -> bool:
         """Whether runs under this contract are held to the rule ``code``."""
@@ -70,6 +86,6 @@ def contract_at(run_date: datetime.date | None) -> RouteContract:
     if run_date is None:
         return TODAY
     for contract in CONTRACTS[:-1]:
-        if contract.last_seen is not None and contract.first_seen <= run_date <= contract.last_seen:
+        if contract.in_force_on(run_date):
             return contract
     return TODAY

@@ -11,6 +11,7 @@ ID tells which grammar it follows.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Collection
 from contextvars import ContextVar, Token
@@ -230,6 +231,17 @@ RUN_ID_PATTERN = (
     r"^AAS-(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<seq>[0-9]{2})$"
 )
 RUN_ID = whole_string(RUN_ID_PATTERN)  # a whole run ID, its date and system slug as groups
+
+
+def run_id_date(run_id: str | None) -> datetime.date | None:
+    """The date a run ID carries (``AAS-2026-09-27-…``), or None when it carries no real one."""
+    match = RUN_ID.match(run_id or "")
+    if match is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(match.group("date"))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,6 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.check.route_contract import contract_findings, run_contract
-from generator.model.contracts import TODAY
 from generator.model.ids import sort_key
 from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
@@ -24,8 +22,9 @@ from generator.model.prose import (
 from generator.model.records import RecordBase
 from generator.model.set_manifest import manifest_digest
 from generator.render import rawhtml, urls
+from generator.render.contract_view import contract_statement, contract_view
 from generator.render.environment import frontmatter, render
-from generator.render.link_markup import link
+from generator.render.link_markup import html_link, link
 from generator.render.rawhtml import Html
 from generator.render.registry import (
     RESULT_PAGE,
@@ -72,21 +71,25 @@ def result_view(request: PageRequest) -> dict[str, Any]:
     result = graph.system.result
     assert result is not None
     view = RecordPageView(graph, request.spec.key, result)
+    contract = contract_view(graph)
+    # Today's findings, for a run under an earlier contract, are listed below the run table.
+    contract_cell = contract_statement(contract, Html("below"))
     return {
         **view.context(),
         "doc": result,
-        "run_rows": _run_rows(graph.system.run, result.type, view),
+        "run_rows": _run_rows(graph.system.run, result.type, view, contract_cell),
         "run": graph.system.run,
         "section_titles": RESULT_SECTION_TITLES,
         "sources": sources_of(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": frontmatter_title(result.title)}),
-        **contract_view(graph),
+        **contract,
     }
 
 
-def _run_rows(run: Any, doc_type: str, view: RecordPageView) -> list[list[Html]]:
-    """The result page's run table (Field, Value), as HTML cells: the run's identity and
-    the companion files it names, each path and SHA-256 as code."""
+def _run_rows(run: Any, doc_type: str, view: RecordPageView, contract: Html) -> list[list[Html]]:
+    """The result page's run table (Field, Value), as HTML cells: the run's identity, the
+    route contract it is checked under, and the companion files it names, each path and
+    SHA-256 as code."""
     if run is None:
         return []
     stated = rawhtml.escape("not stated")
@@ -100,6 +103,7 @@ def _run_rows(run: Any, doc_type: str, view: RecordPageView) -> list[list[Html]]
         ("Result disposition", vocab(run.disposition)),
         ("Document type", rawhtml.code_span(doc_type)),
         ("Evidence tier", vocab(run.evidence_tier)),
+        ("Route contract", contract),
     ]
     for ref in run.references:
         parts = [rawhtml.code_span(ref.path)] if ref.path else []
@@ -107,16 +111,6 @@ def _run_rows(run: Any, doc_type: str, view: RecordPageView) -> list[list[Html]]
             parts.append(Html(f"SHA-256 {rawhtml.code_span(ref.sha256)}"))
         rows.append((ref.role.value.capitalize(), Html(", ".join(parts))))
     return [[rawhtml.escape(name), value] for name, value in rows]
-
-
-def contract_view(graph: SystemGraph) -> dict[str, Any]:
-    """The route contract the run was written under, and what today's would flag in it
-    (findings, shown on its pages; none for a run under today's contract)."""
-    return {
-        "contract": run_contract(graph.system),
-        "today_contract": TODAY,
-        "contract_findings": [finding.text for finding in contract_findings(graph.system)],
-    }
 
 
 def review_view(request: PageRequest) -> dict[str, Any]:
@@ -131,11 +125,15 @@ def review_view(request: PageRequest) -> dict[str, Any]:
     result_sha256 = hashlib.sha256(request.rendered[result_path].encode("utf-8")).hexdigest()
     title = f"{system_name(graph)} — review"
     projected_from = urls.file_href(request.path, result_path)
+    run_identity = view.section_anchor(result.run_identity, RESULT_SECTION_TITLES["run_identity"])
+    findings_at = html_link("full result", urls.url_href(request.path, result_path, run_identity))
+    contract = contract_view(graph)
     return {
         **view.context(),
         "doc": result,
         "title": title,
         "evidence_basis": evidence_basis(graph, view.html_linker),
+        "route_contract": contract_statement(contract, Html(f"on the {findings_at}")),
         "result_sha256": result_sha256,
         "result_href": projected_from,
         "frontmatter": _run_frontmatter(

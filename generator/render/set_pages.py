@@ -32,6 +32,7 @@ from generator.model.sets import (
 from generator.model.system import SystemRecords
 from generator.model.vocab import Member
 from generator.render import urls
+from generator.render.contract_view import contract_statement, contract_view
 from generator.render.environment import frontmatter
 from generator.render.link_markup import link
 from generator.render.registry import OVERVIEW_PAGE, PageRequest
@@ -123,6 +124,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     artifact, text_copy = f"{folder}/{MANIFEST_FILE}", f"{folder}/{MANIFEST_TEXT_FILE}"
     title = system_name(graph)
     source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
+    contract = contract_view(graph)
     values: dict[str, Any] = {
         "type": _review_type(overview.type),
         "title": frontmatter_title(f"{title} — review"),
@@ -142,6 +144,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         "doc": overview,
         "title": f"{title} — review",
         "evidence_basis": evidence_basis(graph, view.html_linker),
+        "route_contract": contract_statement(contract),
         "manifest_sha256": digest,
         # The link opens the text copy: a browser would download the .yaml.
         "manifest_link": link(MANIFEST_FILE, urls.file_href(request.path, text_copy)),

@@ -22,3 +22,13 @@ def test_any_other_document_is_read_under_todays() -> None:
     assert contract_from_frontmatter({"run-date": "2026-10-03"}, True) is TODAY
     assert contract_from_frontmatter({"run-date": "2026-09-05"}, True) is TODAY  # no document shows it
     assert contract_from_frontmatter({"run-date": "not a date"}, True) is TODAY
+
+
+def test_the_contract_an_import_writes_may_be_claimed_by_the_run_it_writes() -> None:
+    # The run date written is the frontmatter's run date (else the run ID's), the date the
+    # contract is read by: a genuine document never trips KB310.
+    start = datetime.date(2026, 9, 1)
+    for offset in range(60):
+        date = start + datetime.timedelta(days=offset)
+        for front in ({"run-date": date.isoformat()}, {"run-id": f"AAS-{date.isoformat()}-napkin-01"}):
+            assert contract_from_frontmatter(front, True).may_be_claimed_on(date), front

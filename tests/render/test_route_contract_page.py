@@ -82,3 +82,52 @@ def test_a_lookalike_anchor_under_todays_contract_is_a_warning(tmp_path: Path) -
     result = run_pipeline(case / "records", case)
     # Today's contract holds the run to KB304 too (the route states 4 of 7 fields).
     assert {d.code for d in result.diagnostics} == {"KB409", "KB304"}
+
+
+def _row(page: str, field: str) -> str:
+    """The value cell of a row of the result page's run table."""
+    lines = page.splitlines()
+    at = lines.index(f"<td>{field}</td>")
+    return lines[at + 1]
+
+
+def test_the_result_page_states_the_contract_and_its_dates_in_force() -> None:
+    earlier = _row(_result_page("clean-route-contract-earlier"), "Route contract")
+    assert earlier == (
+        "<td><code>six-fields-free-wording</code>, in force from 2026-09-26 to 2026-09-27; the run is "
+        "checked as that contract had it. Today's contract, <code>seven-fields-exact-labels</code>, "
+        "would flag 1 finding in it, listed below.</td>"
+    )
+    today = _row(_result_page("clean-run"), "Route contract")
+    assert today == "<td><code>seven-fields-exact-labels</code> (today's), in force since 2026-10-02.</td>"
+
+
+def test_the_review_states_the_contract_and_where_todays_findings_are() -> None:
+    line = (
+        "<p><strong>Route contract:</strong> <code>six-fields-free-wording</code>, in force from "
+        "2026-09-26 to 2026-09-27; the run is checked as that contract had it. Today's contract, "
+        "<code>seven-fields-exact-labels</code>, would flag 1 finding in it, listed on the "
+        '<a href="../result/#run-identity">full result</a>.</p>'
+    )
+    assert line in _pages("clean-route-contract-earlier")["systems/demo/review.md"].splitlines()
+    today = (
+        "<p><strong>Route contract:</strong> <code>seven-fields-exact-labels</code> (today's), in force "
+        "since 2026-10-02.</p>"
+    )
+    assert today in _pages("clean-run")["systems/demo/review.md"].splitlines()
+
+
+def test_an_earlier_contract_without_findings_says_today_s_flags_nothing(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(CASES / "clean-route-contract-earlier", tmp_path / "case")
+    records = tmp_path / "case" / "records" / "demo" / "records.yaml"
+    text = records.read_text(encoding="utf-8")
+    start = text.index("  - id: RTE-10\n")
+    records.write_text(text[:start], encoding="utf-8")
+    result = run_pipeline(tmp_path / "case" / "records", tmp_path / "case")
+    assert result.errors == []
+    assert NOTE not in result.pages["systems/demo/result.md"]
+    assert _row(result.pages["systems/demo/result.md"], "Route contract").endswith(
+        "Today's contract, <code>seven-fields-exact-labels</code>, would flag nothing in it.</td>"
+    )

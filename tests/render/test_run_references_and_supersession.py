@@ -42,6 +42,8 @@ def test_the_result_page_s_run_table_lists_them_too() -> None:
     text = _pages("clean-run-references")["systems/demo/result.md"]
     cells = re.findall(r"(?m)^<td>(.*)</td>$", text)
     tier = cells.index("Evidence tier")
+    assert cells[tier + 2] == "Route contract"  # the run's identity, then its companion files
+    tier += 2
     assert cells[tier + 2 : tier + 8] == [
         "Run state",
         f"<code>{RUN_STATE}</code>",

@@ -23,7 +23,7 @@ from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import MODELINE, RUN_MODELINE, dump_file
 from generator.importer.import_rules import KB610
-from generator.importer.sets import merge_members, pinned_members, verify_members
+from generator.importer.sets import SET_FILE, merge_members, pinned_members, verify_members
 from generator.importer.structure import Structure, lost_structure
 from generator.importer.write import target_problem
 from generator.importer.write import write_folder as _write_folder
@@ -133,15 +133,18 @@ def _guarded(run: Callable[_P, ImportOutcome]) -> Callable[_P, ImportOutcome]:
     return guarded
 
 
-def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
-    """Convert an analysis set folder (``ARTIFACT.yaml`` and its members) into ``records/slug``,
-    after checking every member's bytes against the manifest."""
+def render_set(
+    folder: Path, slug: str, schema_line: str = MODELINE
+) -> tuple[Measured | None, list[Diagnostic]]:
+    """The record files an analysis set folder (``ARTIFACT.yaml`` and its members) becomes,
+    after checking every member's bytes against the manifest; None, and the problems, when
+    a member does not match (``schema_line`` as for ``render_measured``)."""
     manifest, problems = read_document(folder / MANIFEST_FILE)
     if manifest is None:
-        return ImportOutcome(None, problems)
+        return None, problems
     pinned, problems = pinned_members(manifest, (folder / MANIFEST_FILE).as_posix())
     if problems:
-        return ImportOutcome(None, problems)
+        return None, problems
     texts: dict[str, str] = {}
     for child in sorted(folder.iterdir()):
         if child.name.endswith(".md"):
@@ -151,9 +154,24 @@ def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
                 texts[child.name] = text
     problems.extend(verify_members(folder, pinned, texts))
     if problems:
+        return None, problems
+    files, diagnostics, coverage, structure = merge_members(texts, folder, slug, schema_line)
+    return Measured(files, diagnostics, coverage, structure), []
+
+
+def _is_set(path: Path) -> bool:
+    """A folder given to the importer is an analysis set (a symlink is read as a document,
+    and refused by the reader)."""
+    return path.is_dir() and not path.is_symlink()
+
+
+def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
+    """Convert an analysis set folder into ``records/slug``."""
+    measured, problems = render_set(folder, slug)
+    if measured is None:
         return ImportOutcome(None, problems)
-    files, diagnostics, coverage, structure = merge_members(texts, folder, slug)
-    return ImportOutcome(write_folder(records, slug, files), diagnostics, coverage, structure)
+    folder_written = write_folder(records, slug, measured.files)
+    return ImportOutcome(folder_written, measured.diagnostics, measured.coverage, measured.structure)
 
 
 @_guarded
@@ -163,7 +181,7 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
     problem = target_problem(records, slug, force)
     if problem is not None:
         return ImportOutcome(None, [problem])
-    if path.is_dir() and not path.is_symlink():
+    if _is_set(path):
         return import_set(path, slug, records)
     text, problems = read_document(path)
     if text is None:
@@ -175,28 +193,34 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
 
 @_guarded
 def import_run(path: Path, slug: str, records: Path, force: bool = False) -> ImportOutcome:
-    """Convert a document into a further run of the existing system ``records/slug``:
-    ``records/slug/runs/<run-id>/``, named by the run ID the document states."""
+    """Convert a document, or an analysis set folder, into a further run of the existing
+    system ``records/slug``: ``records/slug/runs/<run-id>/``, named by the run ID the
+    document (a set's overview) states, holding the files its import as a system would."""
     system = records / slug
     display = f"{records.as_posix()}/{slug}"
     if system.is_symlink() or not system.is_dir():
         return ImportOutcome(None, [error(KB610, "there is no system folder to add a run to", display)])
-    if path.is_dir():
-        return ImportOutcome(
-            None, [error(KB610, "a further run is imported from one document", path.as_posix())]
-        )
-    text, problems = read_document(path)
-    if text is None:
-        return ImportOutcome(None, problems)
     # The run's folder is two below the system's (runs/<run-id>/): so is the schema.
-    measured = render_measured(text, path.as_posix(), slug, RUN_MODELINE)
+    if _is_set(path):
+        measured, problems = render_set(path, slug, RUN_MODELINE)
+        if measured is None:
+            return ImportOutcome(None, problems)
+    else:
+        text, problems = read_document(path)
+        if text is None:
+            return ImportOutcome(None, problems)
+        measured = render_measured(text, path.as_posix(), slug, RUN_MODELINE)
     files, diagnostics = measured.files, measured.diagnostics
-    run_id = _run_id(files.get("run.yaml", ""))
+    run_id = _run_id(files.get("run.yaml", "") or files.get(SET_FILE, ""))
     if run_id is None:
-        hint = "State the run ID (run-id in the frontmatter) so the run folder can be named by it."
+        hint = (
+            "State the run ID (run-id in the frontmatter, a set's in its overview's) so the run "
+            "folder can be named by it."
+        )
+        stating = "the set's overview" if _is_set(path) else "the document"
         unnamed = error(
             KB610,
-            "the document states no run ID (AAS-YYYY-MM-DD-<system>-NN); nothing written",
+            f"{stating} states no run ID (AAS-YYYY-MM-DD-<system>-NN); nothing written",
             path.as_posix(),
             hint=hint,
         )

@@ -21,7 +21,7 @@ from generator.diagnostics import Diagnostic, Rule, error
 from generator.importer.build import build
 from generator.importer.coverage import Coverage, combined, lost_text
 from generator.importer.document import parse_document
-from generator.importer.emit import dump_file
+from generator.importer.emit import MODELINE, dump_file
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.import_rules import KB607
 from generator.importer.structure import Structure, lost_structure
@@ -29,6 +29,10 @@ from generator.importer.structure import combined as combined_structure
 from generator.model.files import Run
 from generator.model.sets import MEMBER_FILES, MEMBER_KEYS, MEMBER_ORDER
 from generator.model.vocab import Member
+
+# The set's run, its analysis_set and the records no member declares: a single document's
+# run.yaml, for the set.
+SET_FILE = "set.yaml"
 
 KB611 = Rule(
     "KB611",
@@ -115,11 +119,11 @@ def _front(text: str) -> dict[str, Any]:
 
 
 def merge_members(
-    texts: dict[str, str], folder: Path, slug: str
+    texts: dict[str, str], folder: Path, slug: str, schema_line: str = MODELINE
 ) -> tuple[dict[str, str], list[Diagnostic], Coverage, Structure]:
-    """The system folder's files (name → YAML text) built from the member texts, the
-    findings, and what of the members the files keep (each measured against its own files
-    and the set's run)."""
+    """The system (or run) folder's files (name → YAML text, each opening with
+    ``schema_line``) built from the member texts, the findings, and what of the members the
+    files keep (each measured against its own files and the set's run)."""
     members = [member for member in MEMBER_ORDER if MEMBER_FILES[member] in texts]
     merged: dict[str, dict[str, Any]] = {}
     supplied: list[dict[str, Any]] = []
@@ -144,23 +148,23 @@ def merge_members(
     overview_front = _front(texts.get(MEMBER_FILES[Member.OVERVIEW], ""))
     # The overview's run fields are read (and what the model refuses kept as prose) by its import.
     run = {key: run[key] for key in Run.model_fields if key in run}
-    merged["set.yaml"] = {"run": run, "analysis_set": _analysis_set(texts, members, overview_front)}
+    merged[SET_FILE] = {"run": run, "analysis_set": _analysis_set(texts, members, overview_front)}
     # A record another member declares is not 'supplied': drop the importer's notes on it.
     findings = [d for d in findings if not (d.rule == KB607 and d.message.split(" ", 1)[0] in declared)]
     elsewhere = _still_elsewhere(supplied, declared)
     if elsewhere:
-        merged["set.yaml"]["supplied"] = elsewhere
+        merged[SET_FILE]["supplied"] = elsewhere
     parts = []
     shapes = []
     for name, mappings in own_files.items():
         display = f"{folder.as_posix()}/{name}"
-        shape, lost_records = lost_structure(texts[name], [*mappings, merged["set.yaml"]], display)
+        shape, lost_records = lost_structure(texts[name], [*mappings, merged[SET_FILE]], display)
         shapes.append(shape)
         findings.extend(lost_records)
-        part, lost = lost_text(texts[name], [*mappings, merged["set.yaml"]], display)
+        part, lost = lost_text(texts[name], [*mappings, merged[SET_FILE]], display)
         parts.append(part)
         findings.extend(lost)
-    files = {name: dump_file(mapping) for name, mapping in sorted(merged.items())}
+    files = {name: dump_file(mapping, schema_line) for name, mapping in sorted(merged.items())}
     return files, findings, combined(parts), combined_structure(shapes)
 
 

@@ -1,4 +1,5 @@
-"""Data export: every record and profile as JSON, the memory comparison as CSV.
+"""Data export: every record and profile as JSON, the memory comparison as CSV (in this
+project's layout, or in the corpus's: ``corpus_comparison.py``).
 
 Both are built from a rendered pipeline result (the CSV carries the SHA-256 of each
 system's report page), are deterministic (sorted systems and records, ``\\n`` line
@@ -21,6 +22,8 @@ from generator.load.fingerprint import TextDigests
 from generator.model.ids import kind_of
 from generator.model.kinds import kind_names, qualified_status_fields
 from generator.model.profile import ALL_AXES
+from generator.outputs.corpus_comparison import corpus_header, corpus_row
+from generator.outputs.csv_layouts import CsvLayout
 from generator.pipeline import PerGraph
 from generator.render import urls
 from generator.render.comparison import run_page
@@ -291,16 +294,24 @@ def _csv_row(result: PipelineResult, graph: SystemGraph, digests: TextDigests) -
     return [*cells, path if markdown is not None else "", digest]
 
 
-def export_csv(result: PipelineResult, system: str | None = None, digests: TextDigests | None = None) -> str:
+def export_csv(
+    result: PipelineResult,
+    system: str | None = None,
+    digests: TextDigests | None = None,
+    layout: CsvLayout = "default",
+) -> str:
     """The comparison table: one row per system with a profile, in slug order (``digests``:
-    the report pages' digests kept by ``kbgen serve``)."""
+    the report pages' digests kept by ``kbgen serve``; ``layout``: this project's columns, or
+    the corpus's comparison's, ``corpus_comparison``). Every cell is written through ``_inert``."""
     digests = digests or TextDigests()
+    corpus = layout == "corpus"
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(csv_header())
+    writer.writerow(corpus_header() if corpus else csv_header())
     for graph in _selected(result, system):
         if graph.system.memory_comparison is not None:
-            writer.writerow([_inert(cell) for cell in _csv_row(result, graph, digests)])
+            cells = corpus_row(graph) if corpus else _csv_row(result, graph, digests)
+            writer.writerow([_inert(cell) for cell in cells])
     return buffer.getvalue()
 
 

@@ -36,7 +36,14 @@ from generator.render.contract_view import contract_statement, contract_view
 from generator.render.environment import frontmatter
 from generator.render.link_markup import link
 from generator.render.registry import OVERVIEW_PAGE, PageRequest
-from generator.render.views import RecordPageView, evidence_basis, frontmatter_title, sources_of, system_name
+from generator.render.views import (
+    RecordPageView,
+    evidence_basis,
+    frontmatter_title,
+    reviewed_source_identity,
+    sources_of,
+    system_name,
+)
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -116,14 +123,12 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     overview = graph.system.overview
     assert overview is not None
     view = RecordPageView(graph, request.spec.key, overview)
-    run = graph.system.run
     the_set = graph.system.analysis_set
     assert the_set is not None
     digest = manifest_digest(graph.system)
     folder = urls.page_path(OVERVIEW_PAGE, graph.slug).rsplit("/", 1)[0]
     artifact, text_copy = f"{folder}/{MANIFEST_FILE}", f"{folder}/{MANIFEST_TEXT_FILE}"
     title = system_name(graph)
-    source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
     contract = contract_view(graph)
     values: dict[str, Any] = {
         "type": _review_type(overview.type),
@@ -131,7 +136,7 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
         "description": overview.description,
         "generated-by": "kbgen",
         "analysis-run": the_set.run_id,
-        "source-identity": str(source.location) if source is not None and source.location else None,
+        "source-identity": reviewed_source_identity(graph),
         "reviewed-revision": the_set.reviewed_boundary,
         "analysis-artifact": artifact,
         "analysis-artifact-sha256": digest,

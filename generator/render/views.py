@@ -238,6 +238,14 @@ def system_name(graph: SystemGraph) -> str:
     return run.system if run else graph.slug
 
 
+def reviewed_source_identity(graph: SystemGraph) -> str | None:
+    """The stable identity of the source the run reviewed (its reviewed boundary's source):
+    the repository or capture location, as a review's ``source-identity`` names it."""
+    run = graph.system.run
+    source = graph.source(run.reviewed_boundary.source) if run and run.reviewed_boundary else None
+    return str(source.location) if source is not None and source.location else None
+
+
 def evidence_basis(graph: SystemGraph, linker: Linker) -> rawhtml.Html:
     """One line of raw HTML (the HTML ``linker``): tier, source identity, revision and cutoff."""
     run = graph.system.run

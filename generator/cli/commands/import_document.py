@@ -30,7 +30,7 @@ def add_parser(commands: Any) -> None:
     imp.add_argument(
         "--as-run",
         action="store_true",
-        help="add the document as a further run of the existing system: records/SLUG/runs/<run-id>/",
+        help="add the document (or set) as a further run of the existing system: records/SLUG/runs/<run-id>/",
     )
     imp.add_argument("--format", choices=("human", "json"), default="human")
     imp.set_defaults(run=run)

@@ -5,7 +5,8 @@ Each construct is a document that repeats one form the importer reads (``documen
 until it reaches the size: a memory report of routes with labelled fields and quotations,
 a result whose records use every declaration and evidence form, and the worst cases for
 the recognisers' patterns (one evidence clause of thousands of paths, one paragraph of
-thousands of labelled sentences, one line naming thousands of IDs). The time includes
+thousands of labelled sentences, one line naming thousands of IDs) and for the measure's
+(runs of ``[`` and of unclosed links, thousands of frontmatter keys). The time includes
 measuring what the import kept. Prints CPU seconds (this process's, so the load of a
 shared machine does not count) and ratios; asserts nothing (no timed tests).
 """
@@ -154,6 +155,23 @@ def heading_spaces(target: int) -> str:
     return _repeat(RECORDS_HEAD + "# a", " ", "b\n", target // 2) + _repeat("## a", " #", "x\n", target // 2)
 
 
+def link_openings(target: int) -> str:
+    """A paragraph of ``[`` and one of unclosed links (``[a](``): the link pattern of the
+    measure once started an attempt at each ``[`` that read to the line's end."""
+    return _repeat(RECORDS_HEAD, "[", "\n\n", target // 2) + _repeat("", "[a](", "\n", target // 2)
+
+
+def frontmatter_keys(target: int) -> str:
+    """A frontmatter of keys no record field holds, each kept as prose at its line: the
+    key's line was once found by splitting the frontmatter again for each key."""
+    keys, n, size = [], 0, 0
+    while size < target:
+        keys.append(f"key-{n}: value {n}\n")
+        size += len(keys[-1])
+        n += 1
+    return "---\ntype: types/agentic-system-analysis-result.md\n" + "".join(keys) + "---\n\n" + RECORDS_HEAD
+
+
 CONSTRUCTS: dict[str, Callable[[int], str]] = {
     "memory report (routes, fields, quotations)": memory_report,
     "result (every declaration and evidence form)": result_forms,
@@ -163,6 +181,8 @@ CONSTRUCTS: dict[str, Callable[[int], str]] = {
     "record headings at the kind's level": kind_level_records,
     "a separator-shaped row of spaces": separator_spaces,
     "headings of spaces and of # runs": heading_spaces,
+    "runs of [ and of unclosed links": link_openings,
+    "many frontmatter keys kept as prose": frontmatter_keys,
 }
 
 

@@ -17,6 +17,7 @@ from generator.graph.system_graph import link_system
 from generator.graph.word_diff import word_diff
 from generator.importer.build import build
 from generator.importer.document import parse_document
+from generator.importer.folding import words
 from generator.importer.recognisers.amendments import amendment_text
 from generator.importer.recognisers.ledger import labelled_lines
 from generator.load.records import load_record_text
@@ -68,6 +69,14 @@ def _amendment(text: str) -> None:
 def _ledger_lines(text: str) -> None:
     """A ledger entry's lines read: a 'Route ID:' line, then the text as lines (labels or wraps)."""
     labelled_lines(["Route ID: RTE-1", *text.split("\n")], 1)
+
+
+def _frontmatter_keys(text: str) -> None:
+    """A document whose frontmatter holds one key per 10 characters of the text, none a
+    record field: each is kept as prose and located at its line."""
+    keys = "".join(f"k{i}: v\n" for i in range(len(text) // 10))
+    head = "---\ntype: types/agentic-system-analysis-result.md\n"
+    build(parse_document(head + keys + "---\n\n# T\n\n## Run identity\n\nA run.\n"), "bench.md", "bench")
 
 
 def _ledger_section(text: str) -> None:
@@ -135,6 +144,9 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("ledger entry: many wrapped lines", _ledger_lines, "a wrapped value line\n"),
         ("ledger entry: many repeated labels", _ledger_lines, "Gap/limit: x\n"),
         ("ledger section: many entries", _ledger_section, LEDGER_ENTRY + "\n"),
+        ("import words: a run of [", words, "["),
+        ("import words: unclosed links", words, "[a]("),
+        ("import frontmatter: many kept keys", _frontmatter_keys, "k"),
         ("ledger section: many remarks", _ledger_section, LEDGER_ENTRY + "\n|A remark.\n\n..."),
         ("Linker.text: IDs, anchors, code", linker.text, "See OBJ-1 in SRC-1 src/a.py:1 and `x`.\n \n"),
         ("Linker.cell: paragraphs", linker.cell, "a\n\n"),

@@ -21,6 +21,7 @@ from generator.importer.context import Gathered
 from generator.importer.doc_types import RUN_FIELDS, DocumentType, active_types
 from generator.importer.document import Block, Document, Section
 from generator.importer.finish import assemble
+from generator.importer.frontmatter import Frontmatter, read_frontmatter
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.import_rules import KB601
 from generator.importer.ledger import LedgerWalker
@@ -66,7 +67,8 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     document type's key (a set's member), else the type its ``type:`` declares, else a
     result or memory report by its title."""
     gathered = Gathered(display)
-    front = _frontmatter(document, gathered)
+    frontmatter = _frontmatter(document, gathered)
+    front: dict[str, Any] = frontmatter.value
     title_section = _title_section(document)
     title = title_section.title or slug
     doc_type = str(front.get("type") or "") or _type_line(title_section)
@@ -84,7 +86,7 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
                     KB601,
                     f"type {doc_type!r} names no document type the importer reads; "
                     f"read as a {by_title.replace('_', ' ')} by its title",
-                    document.frontmatter_line + _key_line(document.frontmatter or "", "type"),
+                    document.frontmatter_line + frontmatter.line_of("type"),
                     1,
                     hint="A single document names the type agentic-system-analysis-result or "
                     "agent-memory-analysis-report; import an analysis set as its folder.",
@@ -97,9 +99,9 @@ def build(document: Document, display: str, slug: str, kind: str | None = None) 
     if prose.amendments:
         body["amendments"] = prose.amendments
     held = IMPORTED_KEYS | (spec.member_keys if member else frozenset())
-    _keep_other_frontmatter(front, document, gathered, body, held)
+    _keep_other_frontmatter(frontmatter, document.frontmatter_line, gathered, body, held)
     files = assemble(gathered, spec, title, doc_type, front, body, document.form, set_member=member)
-    _mend_run_and_profile(files, body, document, gathered)
+    _mend_run_and_profile(files, body, frontmatter, document.frontmatter_line, gathered)
     return ImportResult(files, gathered.diagnostics)
 
 
@@ -118,14 +120,18 @@ _FRONT_KEY_OF = {
 
 
 def _mend_run_and_profile(
-    files: dict[str, dict[str, Any]], body: dict[str, Any], document: Document, gathered: Gathered
+    files: dict[str, dict[str, Any]],
+    body: dict[str, Any],
+    frontmatter: Frontmatter,
+    first_line: int,
+    gathered: Gathered,
 ) -> None:
     """The run and the profile as their models accept them: a refused run field, or a
-    refused profile, is kept as text at the start of the first section (KB601)."""
-    text = document.frontmatter or ""
+    refused profile, is kept as text at the start of the first section (KB601), located
+    at its frontmatter key (``first_line``: the frontmatter's first line in the document)."""
 
     def at(key: str) -> int:
-        return document.frontmatter_line + _key_line(text, key)
+        return first_line + frontmatter.line_of(key)
 
     def warn(field: str, message: str) -> None:
         gathered.warn(KB601, message, at(_FRONT_KEY_OF.get(field, field)), 1)
@@ -161,23 +167,24 @@ def declared_kind(doc_type: str) -> str | None:
     return spec.model if spec else None
 
 
-def _frontmatter(document: Document, gathered: Gathered) -> dict[str, Any]:
+def _frontmatter(document: Document, gathered: Gathered) -> Frontmatter:
+    """The frontmatter as a mapping with its keys' lines (an empty one where it is refused)."""
     if document.frontmatter is None:
-        return {}
+        return Frontmatter({})
     try:
         refusal = unsafe_shape(document.frontmatter)
         if refusal is not None:
             gathered.fail(KB609, f"frontmatter {refusal[0]}", document.frontmatter_line + refusal[1], 1)
-            return {}
-        front = yaml.safe_load(document.frontmatter)
+            return Frontmatter({})
+        front = read_frontmatter(document.frontmatter)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = document.frontmatter_line + (mark.line if mark else 0)
         gathered.fail(KB609, f"frontmatter is not valid YAML: {getattr(exc, 'problem', exc)}", line, 1)
-        return {}
-    if not isinstance(front, dict):
+        return Frontmatter({})
+    if not isinstance(front.value, dict):
         gathered.fail(KB609, "frontmatter is not a mapping", document.frontmatter_line, 1)
-        return {}
+        return Frontmatter({})
     return front
 
 
@@ -199,9 +206,11 @@ IMPORTED_KEYS = frozenset(
 
 
 def _keep_other_frontmatter(
-    front: dict[str, Any], document: Document, gathered: Gathered, body: dict[str, Any], held: frozenset[str]
+    frontmatter: Frontmatter, first_line: int, gathered: Gathered, body: dict[str, Any], held: frozenset[str]
 ) -> None:
-    """A frontmatter key the records have no field for is kept as a paragraph of the first section."""
+    """A frontmatter key the records have no field for is kept as a paragraph of the first
+    section (``first_line``: the frontmatter's first line in the document)."""
+    front: dict[str, Any] = frontmatter.value
     kept = []
     for key, value in front.items():
         if key in held or not isinstance(value, str | int | float | bool):
@@ -212,19 +221,12 @@ def _keep_other_frontmatter(
         gathered.warn(
             KB601,
             f"frontmatter key {key!r} has no record field; kept as a paragraph of the first section",
-            document.frontmatter_line + _key_line(document.frontmatter or "", str(key)),
+            first_line + frontmatter.line_of(str(key)),
             1,
         )
     if kept and body:
         first = body[next(iter(body))]
         first["blocks"] = kept + first.get("blocks", [])
-
-
-def _key_line(text: str, key: str) -> int:
-    for number, line in enumerate(text.split("\n")):
-        if line.startswith(f"{key}:"):
-            return number
-    return 0
 
 
 def _title_section(document: Document) -> Section:

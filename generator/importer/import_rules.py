@@ -47,6 +47,8 @@ KB610 = Rule(
     "The import's target folder exists (no --force) or is not a safe place.",
     doc=(
         "`kbgen import`, usage error (exit 2): the system folder exists (without `--force`), the slug is not "
-        "a slug, or the target or records folder is a symlink; nothing is written"
+        "a slug, the target or records folder is a symlink, or `--force` names a folder an import did not "
+        "write (no regular `run.yaml` or `set.yaml` with a `run`, or an entry other than record files and "
+        "`runs/`); nothing is written"
     ),
 )

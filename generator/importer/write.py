@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.diagnostics import Diagnostic, error
 from generator.importer.import_rules import KB610
+from generator.load.records import load_record_file
 from generator.model.runs import RUNS_FOLDER
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -40,41 +41,55 @@ def target_problem(records: Path, slug: str, force: bool, names: re.Pattern[str]
             hint="Use --force to replace it.",
         )
     if target.exists():
-        problem = _not_a_records_folder(target)
+        problem = _not_written_by_an_import(target)
         if problem is not None:
             return error(
                 KB610,
-                f"--force replaces only a records folder, and this one {problem}; nothing written",
+                f"--force replaces only a records folder an import wrote, and this one {problem}; "
+                "nothing written",
                 display,
-                hint="Name the records folder with --records and a system (or run) folder in it.",
+                hint="Name the records folder with --records and a system (or run) folder in it: "
+                f"one holding the {' or '.join(RUN_FILES)} an import writes.",
             )
     return None
 
 
-# The files a system (or run) folder holds: YAML records and Markdown prose.
-_RECORD_FILE = re.compile(r"[^/]+\.(?:yaml|yml|md)\Z")
+# The file an import writes a folder's run into: ``run.yaml`` for a document (and a further
+# run), ``set.yaml`` for an analysis set (``finish.assemble``, ``sets.merge_members``).
+RUN_FILES = ("run.yaml", "set.yaml")
+# The other files an import writes (YAML records), or an analyst adds (Markdown prose).
+_RECORD_FILE = re.compile(r"[^./][^/]*\.(?:yaml|yml|md)\Z")
 
 
-def _not_a_records_folder(folder: Path) -> str | None:
-    """Why an existing folder is not one an import may replace, or None: it must be empty,
-    or hold only record files (at least one YAML) and a ``runs/`` folder; so a source
-    folder, the docs, the theme or a ``.git`` folder is never replaced."""
-    yaml_files = 0
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue  # an interrupted import's staging folder, the editor's files
-            if entry.is_symlink():
-                return f"holds a symlink ({entry.name})"
-            if entry.is_dir():
-                if entry.name != RUNS_FOLDER:
-                    return f"holds a folder that is not runs/ ({entry.name})"
-                continue
-            if not _RECORD_FILE.match(entry.name):
-                return f"holds a file that is not a record file ({entry.name})"
-            yaml_files += not entry.name.endswith(".md")
-    if yaml_files == 0 and any(not name.startswith(".") for name in os.listdir(folder)):
-        return "holds no YAML records"
+def _not_written_by_an_import(folder: Path) -> str | None:
+    """Why an existing folder is not one an import may replace, or None. It must be empty,
+    or hold a run file of its own (a regular ``run.yaml`` or ``set.yaml`` whose top-level
+    mapping has ``run``), other record files and a ``runs/`` folder (moved into the new
+    folder, never removed), and nothing else: no hidden entry, no symlink, no other folder.
+    So a folder of YAML and Markdown that an import did not write (``.github/workflows``,
+    the docs, a configuration folder) is never replaced."""
+    try:
+        with os.scandir(folder) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+    except OSError as exc:
+        return f"cannot be listed ({exc.strerror or type(exc).__name__})"
+    for entry in entries:
+        if entry.is_symlink():
+            return f"holds a symlink ({entry.name})"
+        if entry.is_dir():
+            if entry.name != RUNS_FOLDER:
+                return f"holds a folder that is not runs/ ({entry.name})"
+        elif not entry.is_file() or not _RECORD_FILE.match(entry.name):
+            return f"holds a file that is not a record file ({entry.name})"
+    if not entries:
+        return None  # nothing to lose
+    names = {entry.name for entry in entries if entry.is_file(follow_symlinks=False)}
+    run_file = next((name for name in RUN_FILES if name in names), None)
+    if run_file is None:
+        return f"holds no {' or '.join(RUN_FILES)} (the run file an import writes)"
+    loaded, _ = load_record_file(folder / run_file, f"{folder.as_posix()}/{run_file}")
+    if loaded is None or "run" not in loaded.data:
+        return f"has a {run_file} that is not a run file (a readable mapping with a top-level 'run')"
     return None
 
 

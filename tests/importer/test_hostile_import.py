@@ -1,7 +1,7 @@
 """Hostile input to ``kbgen import``: every case ends in a located refusal or a normalised
 result, exit 1 or 2 as documented, no traceback, nothing written outside the output.
 
-- ``--force`` replaces only a records folder (empty, or record files and ``runs/``): never a
+- ``--force`` replaces only a records folder (empty, or its run file, record files and ``runs/``): never a
   source package, the docs, the theme, a folder of system folders or ``.git``;
 - a records folder the file system refuses (``/proc``) is KB610, not an ``[Errno …]``;
 - a set's manifest or a member's frontmatter nested past the limit is refused, located;

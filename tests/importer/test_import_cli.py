@@ -55,7 +55,7 @@ def test_overwriting_an_existing_system_without_force(tmp_path, monkeypatch, kbg
 def test_force_replaces_the_folder_only_once_the_new_one_is_complete(tmp_path, monkeypatch, kbgen) -> None:
     _write(tmp_path, DOCUMENT)
     (tmp_path / "records" / "tiny").mkdir(parents=True)
-    (tmp_path / "records" / "tiny" / "old.yaml").write_text("run:\n  system: old\n", encoding="utf-8")
+    (tmp_path / "records" / "tiny" / "run.yaml").write_text("run:\n  system: old\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     renames: list[tuple[str, str]] = []
     real_rename = os.rename
@@ -70,14 +70,14 @@ def test_force_replaces_the_folder_only_once_the_new_one_is_complete(tmp_path, m
     pid = os.getpid()
     # The old folder moves aside only after the complete new one exists, then the new one moves in.
     assert renames == [("tiny", f".tiny.replaced-{pid}"), (f".tiny.import-{pid}", "tiny")]
-    assert not (tmp_path / "records" / "tiny" / "old.yaml").exists()
+    assert "system: old\n" not in (tmp_path / "records" / "tiny" / "run.yaml").read_text(encoding="utf-8")
     assert _leftovers(tmp_path / "records") == []
 
 
 def test_a_failed_write_keeps_the_old_folder(tmp_path, monkeypatch, kbgen) -> None:
     _write(tmp_path, DOCUMENT)
     (tmp_path / "records" / "tiny").mkdir(parents=True)
-    (tmp_path / "records" / "tiny" / "old.yaml").write_text("run:\n  system: old\n", encoding="utf-8")
+    (tmp_path / "records" / "tiny" / "run.yaml").write_text("run:\n  system: old\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     real_fsync = os.fsync
 
@@ -89,7 +89,8 @@ def test_a_failed_write_keeps_the_old_folder(tmp_path, monkeypatch, kbgen) -> No
     monkeypatch.setattr(os, "fsync", real_fsync)
     assert result.code == 1
     assert "error KB615" in result.out and "No space left on device" in result.out
-    assert sorted(p.name for p in (tmp_path / "records" / "tiny").iterdir()) == ["old.yaml"]
+    assert sorted(p.name for p in (tmp_path / "records" / "tiny").iterdir()) == ["run.yaml"]
+    assert (tmp_path / "records" / "tiny" / "run.yaml").read_text(encoding="utf-8") == "run:\n  system: old\n"
     assert _leftovers(tmp_path / "records") == []
 
 

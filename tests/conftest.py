@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -12,10 +13,14 @@ import pytest
 
 # Templates the tests' builds compile are kept in a folder of the tests' own, never in
 # the user's cache (set before the generator is imported: its page templates' environment
-# takes the cache when it is made).
-os.environ.setdefault(
-    "KBGEN_TEMPLATE_CACHE", str(Path(tempfile.gettempdir()) / f"kbgen-tests-templates-{os.getuid()}")
-)
+# takes the cache when it is made). The cache trusts a folder under the shared temporary
+# folder only inside a private one; if someone else made this one first, the cache is
+# refused and the tests compile their templates.
+if "KBGEN_TEMPLATE_CACHE" not in os.environ:
+    _PRIVATE = Path(tempfile.gettempdir()) / f"kbgen-tests-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        _PRIVATE.mkdir(mode=0o700)
+    os.environ["KBGEN_TEMPLATE_CACHE"] = str(_PRIVATE / "templates")
 
 from generator.cli.main import main
 

@@ -43,6 +43,7 @@ from generator.mkdocs.site_outputs import SiteOutputs
 from generator.mkdocs.splice import RawHtmlSplicer
 from generator.outputs.export import site_exports
 from generator.pipeline import PipelineResult
+from generator.render.environment import cache_templates_outside
 from generator.util.template_cache import caching
 
 if TYPE_CHECKING:
@@ -110,8 +111,11 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
     @event_priority(100)  # first: the search plugin's configuration renders theme templates
     def _cache_theme_templates(self, config: MkDocsConfig) -> MkDocsConfig:
         # Every environment the theme makes this build (MkDocs' own, and the search
-        # plugin's for its translations) keeps its compiled templates in the machine's cache.
-        config.theme.get_env = caching(config.theme.get_env)  # type: ignore[method-assign]
+        # plugin's for its translations) and the page templates' keep their compiled
+        # templates in the machine's cache, unless it is inside the project or its records.
+        untrusted = (Path(config.config_file_path or ".").resolve().parent, self.records_folder(config))
+        cache_templates_outside(untrusted)
+        config.theme.get_env = caching(config.theme.get_env, untrusted)  # type: ignore[method-assign]
         return config
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:

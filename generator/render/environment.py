@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -94,6 +95,8 @@ def _environment() -> Environment:
     env.filters["html"] = rawhtml.html_value
     # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
     env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
+    # Made at import, before any project is known: a relative cache folder is refused here,
+    # one inside the project only once a build names it (``cache_templates_outside``).
     use_template_cache(env)
     return env
 
@@ -119,6 +122,13 @@ def unlinked_evidence(record: Any) -> str | None:
 
 
 _ENV = _environment()
+
+
+def cache_templates_outside(untrusted: Sequence[Path]) -> None:
+    """Give the page templates the machine's cache again, refused if it is inside one of
+    ``untrusted`` (the project's checkout, its records: their contents arrive from others)."""
+    _ENV.bytecode_cache = None
+    use_template_cache(_ENV, untrusted)
 
 
 def frontmatter(values: dict[str, Any]) -> Md:

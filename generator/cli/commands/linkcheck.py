@@ -43,7 +43,8 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     pages = len(html_pages(site))
     summary = (
         f"{site.as_posix()}: {pages} pages, {len(problems)} broken links, {len(manifest)} manifest problems, "
-        f"{report.unlinked_anchors} evidence anchors shown as text that should link"
+        f"{report.unlinked_anchors} evidence anchor{'s' * (report.unlinked_anchors != 1)} shown as text "
+        "that should link"
     )
     say(err, summary, "red" if problems or manifest else None)
     return EXIT_ERRORS if problems or manifest else EXIT_OK

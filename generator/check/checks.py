@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
-from generator.check import contract_rules, profile_rules, rules, set_rules, site_rules
+from generator.check import (
+    contract_rules,
+    evidence_links,
+    import_findings_rules,
+    profile_rules,
+    rules,
+    set_rules,
+    site_rules,
+)
 from generator.check.registry import CheckRegistry, checks_in
 from generator.check.rules import build_context
 from generator.diagnostics import Diagnostic
@@ -13,7 +21,11 @@ from generator.load.records import SystemSource
 from generator.model.system import SystemRecords
 from generator.util.in_force import InForce
 
-CHECKS = CheckRegistry(checks_in(rules, contract_rules, site_rules, set_rules, profile_rules))
+CHECKS = CheckRegistry(
+    checks_in(
+        rules, contract_rules, site_rules, set_rules, profile_rules, import_findings_rules, evidence_links
+    )
+)
 
 _IN_FORCE = InForce("checks", CHECKS)
 

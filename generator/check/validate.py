@@ -21,6 +21,7 @@ from generator.diagnostics import Diagnostic, Rule, error
 from generator.load.records import KB101, LoadedFile, SystemSource
 from generator.model import kinds
 from generator.model.files import list_models, record_file_model, single_models
+from generator.model.import_findings import IMPORT_FINDINGS_KEY
 from generator.model.meta import DataPath
 from generator.model.system import Origin, SystemRecords
 
@@ -358,7 +359,7 @@ class _Merger:
             self.system.uncounted[key] += 1
             return
         self._place(validated, file, (key, index))
-        if key in ("limitations", "supplied", "annotations"):
+        if key in ("limitations", "supplied", "annotations", IMPORT_FINDINGS_KEY):
             getattr(self.system, key).append(model)
         else:
             self.system.records.append(model)

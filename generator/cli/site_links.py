@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlsplit
 from rich.console import Console
 
 from generator.check import CheckedSystem
+from generator.render.link_markup import UNLINKED_ANCHOR_CLASS
 from generator.util.progress import progress_bar
 from generator.util.url_paths import walked
 
@@ -64,6 +65,7 @@ class _Page:
 
     ids: set[str] = field(default_factory=set)
     links: list[tuple[int, int, str]] = field(default_factory=list)
+    unlinked_anchors: int = 0  # evidence anchors shown as text that should link (KB412)
 
 
 class _PageParser(HTMLParser):
@@ -73,6 +75,8 @@ class _PageParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
+        if UNLINKED_ANCHOR_CLASS in (values.get("class") or "").split():
+            self.page.unlinked_anchors += 1
         for name in ("id", "name" if tag == "a" else ""):
             if name and values.get(name):
                 self.page.ids.add(str(values[name]))
@@ -169,6 +173,20 @@ def html_pages(root: Path) -> list[str]:
 
 def check_site(root: Path, pinned: dict[str, set[str]], console: Console) -> list[LinkProblem]:
     """Every broken link of the site under ``root``, sorted by place."""
+    return site_report(root, pinned, console).problems
+
+
+@dataclass
+class SiteReport:
+    """What the link check found: the broken links, sorted by place, and how many evidence
+    anchors are shown as text where they should link."""
+
+    problems: list[LinkProblem]
+    unlinked_anchors: int
+
+
+def site_report(root: Path, pinned: dict[str, set[str]], console: Console) -> SiteReport:
+    """The link check of the site under ``root``: its broken links and its unlinked anchors."""
     site = SiteLinks(root, pinned)
     pages = html_pages(root)
     found: list[LinkProblem] = []
@@ -176,7 +194,8 @@ def check_site(root: Path, pinned: dict[str, set[str]], console: Console) -> lis
         for relative in pages:
             found.extend(site.check_page(relative))
             progress.advance(task)
-    return sorted(found)
+    unlinked = sum(site.page(relative).unlinked_anchors for relative in pages)
+    return SiteReport(sorted(found), unlinked)
 
 
 def pinned_revisions(systems: Iterable[CheckedSystem]) -> dict[str, set[str]]:

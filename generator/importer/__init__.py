@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 import yaml
 
@@ -22,6 +22,7 @@ from generator.importer.build import build
 from generator.importer.coverage import Coverage, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import MODELINE, RUN_MODELINE, dump_file
+from generator.importer.findings import IMPORT_FINDINGS_FILE, Findings, findings_of, one_finding_per_id
 from generator.importer.import_rules import KB610
 from generator.importer.sets import SET_FILE, merge_members, pinned_members, verify_members
 from generator.importer.structure import Structure, lost_structure
@@ -52,6 +53,7 @@ class ImportOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     coverage: Coverage | None = None  # what of the document the records keep
     structure: Structure | None = None  # what of the document's records the records keep
+    findings: Findings = field(default_factory=Findings)  # what it could not keep, written with the run
 
 
 class _Unwritable(Exception):
@@ -105,6 +107,7 @@ class Measured:
     diagnostics: list[Diagnostic]
     coverage: Coverage
     structure: Structure
+    findings: Findings
 
 
 def render_measured(text: str, display: str, slug: str, schema_line: str = MODELINE) -> Measured:
@@ -113,8 +116,23 @@ def render_measured(text: str, display: str, slug: str, schema_line: str = MODEL
     result = build(parse_document(text), display, slug)
     structure, lost_records = lost_structure(text, result.files.values(), display)
     coverage, lost = lost_text(text, result.files.values(), display)
-    files = {name: dump_file(mapping, schema_line) for name, mapping in result.files.items()}
-    return Measured(files, result.diagnostics + lost_records + lost, coverage, structure)
+    findings = findings_of(text, display, structure, coverage)
+    files = with_findings(result.files, findings)
+    diagnostics = one_finding_per_id(result.diagnostics, structure)
+    return Measured(
+        {name: dump_file(mapping, schema_line) for name, mapping in files.items()},
+        diagnostics + lost_records + lost,
+        coverage,
+        structure,
+        findings,
+    )
+
+
+def with_findings(files: dict[str, Any], findings: Findings) -> dict[str, Any]:
+    """The record files and, when the import lost something, its findings file (added
+    after both measures: the findings are not records the document's text is kept in)."""
+    found = findings.file()
+    return files if found is None else {**files, IMPORT_FINDINGS_FILE: found}
 
 
 _P = ParamSpec("_P")
@@ -155,8 +173,8 @@ def render_set(
     problems.extend(verify_members(folder, pinned, texts))
     if problems:
         return None, problems
-    files, diagnostics, coverage, structure = merge_members(texts, folder, slug, schema_line)
-    return Measured(files, diagnostics, coverage, structure), []
+    files, diagnostics, coverage, structure, findings = merge_members(texts, folder, slug, schema_line)
+    return Measured(files, diagnostics, coverage, structure, findings), []
 
 
 def _is_set(path: Path) -> bool:
@@ -171,7 +189,9 @@ def import_set(folder: Path, slug: str, records: Path) -> ImportOutcome:
     if measured is None:
         return ImportOutcome(None, problems)
     folder_written = write_folder(records, slug, measured.files)
-    return ImportOutcome(folder_written, measured.diagnostics, measured.coverage, measured.structure)
+    return ImportOutcome(
+        folder_written, measured.diagnostics, measured.coverage, measured.structure, measured.findings
+    )
 
 
 @_guarded
@@ -188,7 +208,9 @@ def import_document(path: Path, slug: str, records: Path, force: bool = False) -
         return ImportOutcome(None, problems)
     measured = render_measured(text, path.as_posix(), slug)
     folder = write_folder(records, slug, measured.files)
-    return ImportOutcome(folder, problems + measured.diagnostics, measured.coverage, measured.structure)
+    return ImportOutcome(
+        folder, problems + measured.diagnostics, measured.coverage, measured.structure, measured.findings
+    )
 
 
 @_guarded
@@ -229,7 +251,9 @@ def import_run(path: Path, slug: str, records: Path, force: bool = False) -> Imp
     if problem is not None:
         return ImportOutcome(None, [*problems, problem])
     folder = write_folder(system / RUNS_FOLDER, run_id, files)
-    return ImportOutcome(folder, problems + diagnostics, measured.coverage, measured.structure)
+    return ImportOutcome(
+        folder, problems + diagnostics, measured.coverage, measured.structure, measured.findings
+    )
 
 
 def _run_id(run_file: str) -> str | None:

@@ -22,6 +22,7 @@ from generator.importer.build import build
 from generator.importer.coverage import Coverage, combined, lost_text
 from generator.importer.document import parse_document
 from generator.importer.emit import MODELINE, dump_file
+from generator.importer.findings import IMPORT_FINDINGS_FILE, Findings, findings_of, one_finding_per_id
 from generator.importer.frontmatter_shape import unsafe_shape
 from generator.importer.import_rules import KB607
 from generator.importer.structure import Structure, lost_structure
@@ -120,10 +121,11 @@ def _front(text: str) -> dict[str, Any]:
 
 def merge_members(
     texts: dict[str, str], folder: Path, slug: str, schema_line: str = MODELINE
-) -> tuple[dict[str, str], list[Diagnostic], Coverage, Structure]:
+) -> tuple[dict[str, str], list[Diagnostic], Coverage, Structure, Findings]:
     """The system (or run) folder's files (name → YAML text, each opening with
-    ``schema_line``) built from the member texts, the findings, and what of the members the
-    files keep (each measured against its own files and the set's run)."""
+    ``schema_line``) built from the member texts, the diagnostics, what of the members the
+    files keep (each measured against its own files and the set's run) and what they do not
+    keep (the findings file, written with them)."""
     members = [member for member in MEMBER_ORDER if MEMBER_FILES[member] in texts]
     merged: dict[str, dict[str, Any]] = {}
     supplied: list[dict[str, Any]] = []
@@ -156,16 +158,20 @@ def merge_members(
         merged[SET_FILE]["supplied"] = elsewhere
     parts = []
     shapes = []
+    kept_out = Findings()
     for name, mappings in own_files.items():
         display = f"{folder.as_posix()}/{name}"
         shape, lost_records = lost_structure(texts[name], [*mappings, merged[SET_FILE]], display)
         shapes.append(shape)
-        findings.extend(lost_records)
         part, lost = lost_text(texts[name], [*mappings, merged[SET_FILE]], display)
         parts.append(part)
-        findings.extend(lost)
+        findings = [*one_finding_per_id(findings, shape), *lost_records, *lost]
+        kept_out += findings_of(texts[name], display, shape, part)
+    lost_file = kept_out.file()
+    if lost_file is not None:
+        merged[IMPORT_FINDINGS_FILE] = lost_file
     files = {name: dump_file(mapping, schema_line) for name, mapping in sorted(merged.items())}
-    return files, findings, combined(parts), combined_structure(shapes)
+    return files, findings, combined(parts), combined_structure(shapes), kept_out
 
 
 def _still_elsewhere(supplied: list[dict[str, Any]], declared: set[str]) -> list[dict[str, Any]]:

@@ -60,7 +60,19 @@ KB614 = Rule(
     ),
 )
 
+# A declared ID the import made a supplied record: one finding (KB614), not also KB607.
+BECAME_SUPPLIED = "is declared here but became a supplied record, not a record of its kind"
 FIGURES = ("records", "labels", "statuses", "anchors", "quotations", "revisions")
+# What one construct of a figure is called in the run's import findings (a figure not named
+# here is called by its own name).
+CONSTRUCT_KINDS = {
+    "records": "record",
+    "labels": "label",
+    "statuses": "status",
+    "anchors": "evidence anchor",
+    "quotations": "quotation",
+    "revisions": "revision",
+}
 MAX_REPORTED = 200
 
 _STATUS_VALUES = "|".join(
@@ -94,31 +106,44 @@ class Declared:
     revision: str | None = None
 
 
+@dataclass(frozen=True)
+class Loss:
+    """One construct a declaration states that the records do not keep: the declaration,
+    the message's words, the figure that counts it and the construct as stated."""
+
+    declared: Declared
+    what: str
+    figure: str
+    stated: str
+
+    @property
+    def kind(self) -> str:
+        return CONSTRUCT_KINDS.get(self.figure, self.figure)
+
+
 @dataclass
 class Structure:
     """The structure figures of one import: (kept, stated) per figure, and the losses."""
 
     stated: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FIGURES, 0))
     kept: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FIGURES, 0))
-    losses: list[tuple[Declared, str]] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
 
-    def add(self, figure: str, held: bool, declared: Declared, what: str) -> None:
+    def add(self, figure: str, held: bool, declared: Declared, what: str, stated: str | None = None) -> None:
+        """Count one construct of ``figure``; a loss keeps the construct as ``stated`` (else ``what``)."""
         self.stated[figure] += 1
         if held:
             self.kept[figure] += 1
         else:
-            self.losses.append((declared, what))
+            self.losses.append(Loss(declared, what, figure, stated or what))
 
     @property
     def whole(self) -> bool:
         return not self.losses
 
     def summary(self) -> str:
-        """``records 33 of 34, labels 33 of 33, …`` (figures the document states nothing of are left out)."""
-        parts = [
-            f"{name} {self.kept[name]:,} of {self.stated[name]:,}" for name in FIGURES if self.stated[name]
-        ]
-        return ", ".join(parts) if parts else "no records declared"
+        """``records 33 of 34, labels 33 of 33, …, revisions 0 of 0``: every figure, every time."""
+        return ", ".join(f"{name} {self.kept[name]:,} of {self.stated[name]:,}" for name in FIGURES)
 
     def as_dict(self) -> dict[str, dict[str, int]]:
         return {name: {"stated": self.stated[name], "kept": self.kept[name]} for name in FIGURES}
@@ -372,9 +397,21 @@ def records_written(files: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]
     return found
 
 
+def supplied_written(files: Iterable[dict[str, Any]]) -> set[str]:
+    """The IDs the files record as supplied (cited, declared elsewhere)."""
+    return {
+        entry["id"]
+        for mapping in files
+        for entry in mapping.get("supplied") or []
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+    }
+
+
 def measure(text: str, files: Iterable[dict[str, Any]]) -> Structure:
     """The structure figures of one document against the files written from it."""
+    files = list(files)
     written = records_written(files)
+    supplied = supplied_written(files)
     structure = Structure()
     seen: set[str] = set()
     for declared in declarations(text):
@@ -382,30 +419,33 @@ def measure(text: str, files: Iterable[dict[str, Any]]) -> Structure:
             continue  # a record stated twice (a source per evidence layer) counts once
         seen.add(declared.record_id)
         record = written.get(declared.record_id)
-        structure.add("records", record is not None, declared, "is not a record of the files written")
+        lost = BECAME_SUPPLIED if declared.record_id in supplied else "is not a record of the files written"
+        stated = f"{declared.record_id} — {declared.label}" if declared.label else declared.record_id
+        structure.add("records", record is not None, declared, lost, stated)
         if record is None:
             continue
         if declared.label:
             held = words(str(record.get("label") or "")) in _label_forms(declared.label)
-            structure.add("labels", held, declared, f"label {declared.label!r} is not the record's label")
+            what = f"label {declared.label!r} is not the record's label"
+            structure.add("labels", held, declared, what, declared.label)
         for label, value in dict.fromkeys(declared.statuses):
             structure.add("statuses", _holds_status(record, label, value), declared, f"{label}: {value}")
         evidence = {str(anchor) for anchor in record.get("evidence") or []}
         for amendment in record.get("amendments") or []:  # an amendment's anchors are its own
             evidence.update(str(anchor) for anchor in amendment.get("evidence") or [])
         for anchor in dict.fromkeys(declared.anchors):
-            structure.add("anchors", anchor in evidence, declared, f"evidence anchor {anchor}")
+            structure.add("anchors", anchor in evidence, declared, f"evidence anchor {anchor}", anchor)
         # Each quotation of the record answers one written after its declaration (counted, so
         # a record of many quotations is measured in linear time).
         quoted = Counter(str(q.get("path")) for q in record.get("quotes") or [] if isinstance(q, dict))
         for path in declared.quotations:
             held = quoted[path] > 0
             quoted[path] -= 1
-            structure.add("quotations", held, declared, f"quotation of {path}")
+            structure.add("quotations", held, declared, f"quotation of {path}", path)
         if declared.revision is not None:
             revision = str(record.get("revision") or "")
             held = bool(revision) and words(declared.revision)[-1] in words(revision)
-            structure.add("revisions", held, declared, f"revision {declared.revision}")
+            structure.add("revisions", held, declared, f"revision {declared.revision}", declared.revision)
     return structure
 
 
@@ -446,15 +486,13 @@ def lost_structure(
     found = [
         error(
             KB614,
-            f"{declared.record_id} {what}"
-            if what.startswith(("is ", "label "))
-            else f"{declared.record_id}'s {what} is not in its record",
+            _loss_message(loss.declared.record_id, loss.what),
             display,
-            declared.line,
-            declared.col,
+            loss.declared.line,
+            loss.declared.col,
             hint="The import lost structure the document states; report the form, or add it by hand.",
         )
-        for declared, what in structure.losses[:MAX_REPORTED]
+        for loss in structure.losses[:MAX_REPORTED]
     ]
     if len(structure.losses) > MAX_REPORTED:
         found.append(

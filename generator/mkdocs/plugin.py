@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 class RecordsConfig(Config):
     records_dir = c.Type(str, default="records")
     max_diagnostics = c.Type(int, default=50)
+    # The records' warnings fail the build too, as they fail 'kbgen check --strict'.
+    strict_records = c.Type(bool, default=False)
 
 
 class RecordsPlugin(BasePlugin[RecordsConfig]):
@@ -132,7 +134,9 @@ class RecordsPlugin(BasePlugin[RecordsConfig]):
         systems = self.memory.systems if self.memory is not None else None
         # A build: the record index and export parts come with the pages (serve keeps its own).
         alongside = self.outputs.per_system_parts() if self.memory is None else ()
-        self.publisher.publish(self.records, systems, self.config.max_diagnostics, alongside)
+        self.publisher.publish(
+            self.records, systems, self.config.max_diagnostics, alongside, strict=self.config.strict_records
+        )
         return self.publisher.configure_site(config)
 
     on_config = CombinedEvent(_cache_theme_templates, _configure)

@@ -98,9 +98,11 @@ class RecordPublisher:
         cache: SystemCache | None,
         max_diagnostics: int,
         alongside: Sequence[PerGraph[Any]] = (),
+        strict: bool = False,
     ) -> PipelineResult:
         """Check the records and choose what this build publishes; raises when nothing can be.
-        ``alongside``: the per-system values the build's later steps need (``run_pipeline``)."""
+        ``alongside``: the per-system values the build's later steps need (``run_pipeline``);
+        ``strict``: a warning fails the build, as it fails ``kbgen check --strict``."""
         if not records.is_dir():
             return self._fallback([f"kb-records: records folder {records} does not exist"])
         # Diagnostics name files relative to the working folder, as kbgen check does.
@@ -108,15 +110,16 @@ class RecordPublisher:
         warnings = [d for d in self.result.diagnostics if d.severity.value == "warning"]
         for line in located_lines(warnings, max_diagnostics):
             log.info(line)
-        if not self.result.errors:
+        failing = self.result.diagnostics if strict else self.result.errors
+        if not failing:
             self.published = self.result
             if self.serving:
                 self.last_good = self.result
             return self.result
         return self._fallback(
             [
-                f"{RECORD_ERRORS}: {len(self.result.errors)} error(s)",
-                *located_lines(self.result.errors, max_diagnostics),
+                f"{RECORD_ERRORS}: {len(failing)} {'problem' if strict else 'error'}(s)",
+                *located_lines(failing, max_diagnostics),
             ]
         )
 

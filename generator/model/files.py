@@ -23,6 +23,7 @@ from generator.model import kinds
 from generator.model.base import RecordId, Strict, Text
 from generator.model.contracts import ContractName
 from generator.model.ids import RUN_ID_PATTERN, IdGrammar, whole_string
+from generator.model.import_findings import IMPORT_FINDINGS_KEY, ImportFinding
 from generator.model.profile import MemoryComparison
 from generator.model.prose import SHARED_RECORD_DOCUMENTS, MemoryReport, Result, shared_records_model
 from generator.model.records import Annotation, Limitation, Supplied
@@ -146,6 +147,7 @@ OTHER_LIST_MODELS: dict[str, type[BaseModel]] = {
     "limitations": Limitation,
     "supplied": Supplied,
     "annotations": Annotation,
+    IMPORT_FINDINGS_KEY: ImportFinding,
 }
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.model.files import Run
+from generator.model.import_findings import ImportFinding
 from generator.model.kinds import Role, has_role
 from generator.model.meta import DataPath
 from generator.model.profile import MemoryComparison
@@ -37,6 +38,7 @@ class SystemRecords:
     limitations: list[Limitation] = field(default_factory=list)
     supplied: list[Supplied] = field(default_factory=list)
     annotations: list[Annotation] = field(default_factory=list)
+    import_findings: list[ImportFinding] = field(default_factory=list)  # what its import could not keep
     result: Result | None = None
     memory_report: MemoryReport | None = None
     analysis_set: AnalysisSet | None = None

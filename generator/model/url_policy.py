@@ -274,6 +274,24 @@ def source_links(
     return SourceLinks(link_policy(links, location, template), location, revision, parsed)
 
 
+def link_gap(
+    links: str | None, location: str | None, revision: str | None, template: str | None
+) -> str | None:
+    """What a source lacks for its evidence anchors to link ('no location', 'no revision'), or
+    None: they link, or are text on purpose (``links: none``, a capture pinned by its digest,
+    a location that is not a repository), or the check refuses its links already (KB406,
+    KB407). Such a source's anchors are shown as text they should not be (KB412)."""
+    if links is not None or links_refusal(links, location, template) is not None:
+        return None
+    policy = link_policy(links, location, template)
+    captured = (revision or "").lower().startswith(("sha256:", "sha-256"))
+    if policy is LinkPolicy.NONE and location is None and not captured:
+        return "no location"
+    if policy is LinkPolicy.GIT and not revision:
+        return "no revision"
+    return None
+
+
 def unlinked_reason(
     links: str | None, location: str | None, revision: str | None, template: str | None
 ) -> str | None:

@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from generator.model.inline_markup import normalized, parse_inline
 from generator.render import rawhtml, urls
-from generator.render.link_markup import html_link, link
+from generator.render.link_markup import html_link, html_unlinked_anchor, link, unlinked_anchor
 from generator.render.markdown import Md, code_span, escape
 from generator.render.rawhtml import Html
 
@@ -37,6 +37,7 @@ class Form(NamedTuple):
     href: Callable[[str, str, str | None], str]  # from page path, to page path, anchor
     strong: Callable[[Markup], Markup]
     em: Callable[[Markup], Markup]
+    unlinked_anchor: Callable[[str], Markup]  # an anchor's path that should link and cannot
 
 
 MARKDOWN = Form(
@@ -47,6 +48,7 @@ MARKDOWN = Form(
     urls.href,
     lambda inner: Md(f"**{inner}**"),
     lambda inner: Md(f"*{inner}*"),
+    unlinked_anchor,
 )
 HTML = Form(
     rawhtml.made_safe,
@@ -56,6 +58,7 @@ HTML = Form(
     urls.url_href,
     lambda inner: rawhtml.element("strong", Html(inner)),
     lambda inner: rawhtml.element("em", Html(inner)),
+    html_unlinked_anchor,
 )
 
 

@@ -20,6 +20,10 @@ from generator.render.rawhtml import Html
 
 _CLASS = re.compile(r"[a-z0-9][a-z0-9-]*")
 
+# An evidence anchor's path shown as text where it should link (its source states no
+# location or no revision, KB412): marked so ``kbgen linkcheck`` can count it.
+UNLINKED_ANCHOR_CLASS = "kb-anchor-unlinked"
+
 
 def link(text: str | Md, href: str | None, classes: tuple[str, ...] = (), title: str | None = None) -> Md:
     """``[text](href){ .class title="…" }``, or the escaped text alone when href is refused."""
@@ -71,3 +75,14 @@ def web_target(href: str | None) -> str | None:
     if href is None or web_url_problem(href) is not None:
         return None
     return encode_href(href)
+
+
+def unlinked_anchor(text: str) -> Md:
+    """An evidence anchor's path that should link and cannot, in Markdown: escaped text in
+    a marked ``<span>`` (Python-Markdown keeps an inline tag and reads what is inside)."""
+    return Md(f'<span class="{UNLINKED_ANCHOR_CLASS}">{escape(text)}</span>')
+
+
+def html_unlinked_anchor(text: str) -> Html:
+    """``unlinked_anchor`` inside a raw HTML block."""
+    return rawhtml.element("span", rawhtml.escape(text), {"class": UNLINKED_ANCHOR_CLASS})

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.model.ids import sort_key
+from generator.model.import_findings import IMPORT_FINDINGS_FILE, Resolution
 from generator.model.kinds import kind_names, list_kinds
 from generator.model.prose import (
     MEMORY_REPORT_SECTION_TITLES,
@@ -200,6 +201,8 @@ def system_view(request: PageRequest) -> dict[str, Any]:
         "limitations": graph.home_page == page and bool(system.limitations),
         "annotations": system.annotations if graph.annotation_page == page else [],
         "revision_link": _revision_link(graph),
+        "open_findings": [f for f in system.import_findings if f.resolution is Resolution.OPEN],
+        "findings_file": IMPORT_FINDINGS_FILE,
         **contract_view(graph),
         **_set_summary(graph, request.path),
         "frontmatter": _run_frontmatter(

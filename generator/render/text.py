@@ -26,8 +26,9 @@ from generator.model.anchors import LineRange, find_anchors
 from generator.model.code_spans import find_code_spans
 from generator.model.ids import grammar
 from generator.model.inline_markup import has_markup, normalized, parse_inline
+from generator.model.records import Source
 from generator.model.sets import MEMBER_FILES
-from generator.model.url_policy import web_url_problem
+from generator.model.url_policy import link_gap, web_url_problem
 from generator.render import urls
 from generator.render.inline_form import HTML, MARKDOWN, Form, Inline, write
 from generator.render.markdown import Md, code_block, code_span, escape
@@ -166,7 +167,10 @@ class Linker:
     def _evidence(self, source: str, path: str, ranges: tuple[LineRange, ...], with_source: bool) -> Markup:
         first = self.graph.evidence_url(source, path, ranges[0] if ranges else None)
         parts: list[str] = [self.ref(source) + " "] if with_source else []
-        parts.append(self.form.link(path, first))
+        if first is None and self._link_gap(source):
+            parts.append(self.form.unlinked_anchor(path))
+        else:
+            parts.append(self.form.link(path, first))
         if ranges:
             linked = [
                 self.form.link(str(line_range), self.graph.evidence_url(source, path, line_range))
@@ -174,6 +178,14 @@ class Linker:
             ]
             parts.append(":" + ",".join(linked))
         return self.form.safe("".join(parts))
+
+    def _link_gap(self, source_id: str) -> bool:
+        """Whether a source's anchors should link and cannot (KB412: no location or revision)."""
+        record = self.graph.source(source_id)
+        if not isinstance(record, Source):
+            return False
+        location = str(record.location) if record.location is not None else None
+        return link_gap(record.links, location, record.revision, record.link_template) is not None
 
     def anchor(self, anchor: Anchor) -> Markup:
         """A structured evidence anchor: a file (linked per the source's policy) or a locator."""

@@ -182,7 +182,8 @@ def swap_in(staging: Path, target: Path, refusal: Callable[[], str | None], run:
 
 
 def _report_failure(plugin: RecordsPlugin, exc: Exception, err: Console) -> None:
-    if plugin.result is not None and plugin.result.errors:
+    strict = plugin.config.strict_records and plugin.result is not None and plugin.result.diagnostics
+    if plugin.result is not None and (plugin.result.errors or strict):
         print_human(plugin.result.systems, err)
         say(err, "kbgen: the records have errors; nothing was built; the previous site is unchanged", "red")
     else:
@@ -265,9 +266,11 @@ def build_site(
     out: Console,
     err: Console,
     site_url: str | None = None,
+    strict: bool = False,
 ) -> int:
     """Build the site strictly (the plugin checks the records) and swap it into place;
-    ``site_url`` (else mkdocs.yml's) is the address sitemap.xml lists the pages under."""
+    ``site_url`` (else mkdocs.yml's) is the address sitemap.xml lists the pages under;
+    ``strict``: the records' warnings fail the build, as they fail ``kbgen check --strict``."""
     if not config_file.is_file():
         say(err, f"kbgen: {config_file}: no such MkDocs configuration")
         return EXIT_USAGE
@@ -276,6 +279,7 @@ def build_site(
         if isinstance(loaded, int):
             return loaded
         config, plugin = loaded
+        plugin.config.strict_records = plugin.config.strict_records or strict
         target = Path(site_dir or config.site_dir).resolve()
         refusal = _site_refusal(config, plugin, target)
         if refusal is not None:

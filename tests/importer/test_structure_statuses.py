@@ -19,7 +19,7 @@ conclusion status: uninspected.
 
 def _figures(files: list[dict]) -> tuple[dict[str, dict[str, int]], list[str]]:
     structure = measure(DOCUMENT, files)
-    return structure.as_dict(), [what for _, what in structure.losses]
+    return structure.as_dict(), [loss.what for loss in structure.losses]
 
 
 def test_renamed_labels_qualifiers_and_a_status_clause_after_a_label_are_held() -> None:

@@ -38,6 +38,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     # Imported here: the importer is loaded only by the command that imports.
+    from generator.check.import_findings_rules import KB616
     from generator.importer import import_document, import_run
     from generator.importer.import_rules import KB610
 
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     # A further run's folder is checked as that run of its system (with its system's other
     # runs, as 'kbgen check' checks it), and only its own findings are reported and counted.
     systems = check_records(outcome.folder) if outcome.folder is not None else []
-    found = [*outcome.diagnostics, *(d for system in systems for d in system.diagnostics)]
+    # The check's KB616 restates each finding the import lists at the document's line.
+    checked = [d for system in systems for d in system.diagnostics if d.rule != KB616]
+    found = [*outcome.diagnostics, *checked]
     errors = [d for d in found if d.severity is Severity.ERROR]
     if args.format == "json":
         payload: dict[str, Any] = {
@@ -59,6 +62,11 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
             payload["structure"] = outcome.structure.as_dict()
         if outcome.coverage is not None:
             payload["coverage"] = {"units": outcome.coverage.units, "kept": outcome.coverage.kept}
+        payload["findings"] = {
+            "lost": len(outcome.findings),
+            "written": outcome.findings.written,
+            "file": _findings_path(outcome),
+        }
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
         for diagnostic in found:
@@ -66,11 +74,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     if outcome.folder is None:
         say(err, f"kbgen import: nothing written to {Path(args.records) / args.system}")
         return EXIT_USAGE if any(d.rule == KB610 for d in found) else EXIT_ERRORS
-    verdict = (
-        f"{len(errors)} error{'s' * (len(errors) != 1)}: the folder does not check clean"
-        if errors
-        else "it checks clean"
-    )
+    verdict = _verdict(outcome, errors, [d for d in checked if d.severity is Severity.ERROR])
     kept = ""
     if outcome.structure is not None:
         kept = f"{outcome.structure.summary()}; "
@@ -78,3 +82,28 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         kept += f"kept {outcome.coverage.kept:,} of {outcome.coverage.units:,} sentences, items and cells; "
     say(err, f"kbgen import: wrote {outcome.folder}/; {kept}{verdict}", "red" if errors else None)
     return EXIT_ERRORS if errors else EXIT_OK
+
+
+def _findings_path(outcome: Any) -> str | None:
+    """The findings file the import wrote (None when it kept everything)."""
+    from generator.importer.findings import IMPORT_FINDINGS_FILE
+
+    if outcome.folder is None or not outcome.findings:
+        return None
+    return (outcome.folder / IMPORT_FINDINGS_FILE).as_posix()
+
+
+def _verdict(outcome: Any, errors: list[Any], check_errors: list[Any]) -> str:
+    """What the summary line concludes: what the import could not keep (and where it is
+    listed), and whether the folder it wrote checks clean, each said apart."""
+    count = f"{len(errors)} error{'s' * (len(errors) != 1)}: " if errors else ""
+    lost = len(outcome.findings)
+    if not lost:
+        return f"{count}the folder does not check clean" if check_errors else "it checks clean"
+    listed = "" if outcome.findings.written == lost else f"the first {outcome.findings.written:,} "
+    could_not = (
+        f"the import could not keep {lost:,} construct{'s' * (lost != 1)} "
+        f"({listed}listed in {_findings_path(outcome)})"
+    )
+    folder = "the folder does not check clean" if check_errors else "otherwise the folder checks clean"
+    return f"{count}{could_not}; {folder}"

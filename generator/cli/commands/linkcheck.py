@@ -24,7 +24,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     # Imported here: the manifest's reader is part of the MkDocs layer.
-    from generator.cli.site_links import check_site, html_pages, pinned_revisions
+    from generator.cli.site_links import html_pages, pinned_revisions, site_report
     from generator.mkdocs.site_manifest import MANIFEST_NAME, verify_manifest
 
     site = Path(args.site)
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return EXIT_USAGE
     records = Path(args.records)
     pinned = pinned_revisions(check_records(records)) if records.is_dir() else {}
-    problems = check_site(site, pinned, err)
+    report = site_report(site, pinned, err)
+    problems = report.problems
     for problem in problems:
         say(out, problem.as_text())
     manifest = verify_manifest(site) if (site / MANIFEST_NAME).exists() else []
@@ -41,7 +42,9 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         say(out, line)
     pages = len(html_pages(site))
     summary = (
-        f"{site.as_posix()}: {pages} pages, {len(problems)} broken links, {len(manifest)} manifest problems"
+        f"{site.as_posix()}: {pages} pages, {len(problems)} broken links, {len(manifest)} manifest problems, "
+        f"{report.unlinked_anchors} evidence anchor{'s' * (report.unlinked_anchors != 1)} shown as text "
+        "that should link"
     )
     say(err, summary, "red" if problems or manifest else None)
     return EXIT_ERRORS if problems or manifest else EXIT_OK

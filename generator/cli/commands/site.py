@@ -23,6 +23,11 @@ def add_parser(commands: Any) -> None:
                 help="the address the site is published at, instead of mkdocs.yml's site_url: "
                 "sitemap.xml lists each page under it (without one it lists none)",
             )
+            command.add_argument(
+                "--strict",
+                action="store_true",
+                help="the records' warnings fail the build too, as they fail 'kbgen check --strict'",
+            )
             command.set_defaults(run=build)
         else:
             command.add_argument("--dev-addr", "-a", default=None, help="IP:PORT (default 127.0.0.1:8000)")
@@ -56,7 +61,8 @@ def add_parser(commands: Any) -> None:
 def build(args: argparse.Namespace, out: Console, err: Console) -> int:
     from generator.site.build import build_site
 
-    return build_site(Path(args.config_file), args.records, args.site_dir, out, err, site_url=args.site_url)
+    config, url = Path(args.config_file), args.site_url
+    return build_site(config, args.records, args.site_dir, out, err, site_url=url, strict=args.strict)
 
 
 def serve(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -269,7 +269,11 @@ def test_cli_fails_on_missing_file(workspace: Path, sha: str, capsys: pytest.Cap
 
 
 def test_cli_passes_clean(workspace: Path, sha: str) -> None:
-    records = write_records(workspace, sha)
+    # With a location, the anchors link (a source without one is a KB412 warning).
+    located = TEMPLATE.replace(
+        "  revision: {revision}\n", "  revision: {revision}\n  location: https://example.org/tiny.git\n"
+    )
+    records = write_records(workspace, sha, located.format(revision=sha, **DEFAULTS))
     assert run_cli(records, workspace / "sources") == 0
     assert run_cli(records, workspace / "sources", "--strict") == 0
 

@@ -2,7 +2,7 @@
 name, on the sites of all three engines.
 
 The hostile KB of ``tests/support/metadata_sites.py`` (titles, descriptions, system
-names and the set's boundary ending attributes and elements; a records folder named to
+names ending attributes and elements; a records folder named to
 end the edit button's ``href``) is built by MkDocs with edit links, ProperDocs and
 Zensical. Every page of each site is opened: no dialog opens (each payload calls
 ``alert``), no element carries an event-handler attribute or is one the payloads plant

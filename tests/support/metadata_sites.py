@@ -4,9 +4,9 @@ control, built by each engine beside the same KB clean.
 The KB is the fixture set (``tests/fixtures/check/clean-set``, as ``demo``: overview,
 member and review pages) and the fixture run (``clean-run``, as ``plain``: result,
 review and system pages). The hostile copy plants a payload into every title, every
-description, both system names and the set's reviewed boundary (the values the
-generator writes into frontmatter: the other keys are its own constants, grammars or
-digests), stamps the set's manifest anew, and lives in a records folder whose own name
+description and both system names (the values a theme prints; the generator's other
+frontmatter keys are its own constants, grammars, digests or data no theme prints),
+stamps the set's manifest anew, and lives in a records folder whose own name
 (which no grammar covers) would end an edit link's ``href``. MkDocs builds with the
 documented edit links on; ProperDocs and Zensical build ``kbgen render``'s output.
 """

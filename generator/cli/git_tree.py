@@ -31,6 +31,7 @@ from generator.load.readfs import (
     MAX_FOLDER_DEPTH,
     ignored,
     ignored_reason,
+    name_refusal,
     not_regular,
     printable,
 )
@@ -208,8 +209,11 @@ def _plan_folder(
             continue
         is_dir = entry.mode == _TREE_MODE
         reason = ignored_reason(entry.name, is_dir)
+        bad_name = name_refusal(entry.name, is_dir, shown + "/" * is_dir) if reason is None else None
         if reason is not None:
             plan.diagnostics.append(ignored(shown + "/" * is_dir, reason))
+        elif bad_name is not None:
+            plan.diagnostics.append(bad_name)
         elif is_dir:
             _plan_child(repo, entry, relative / entry.name, shown + "/", depth, plan, listings)
         else:

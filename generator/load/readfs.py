@@ -98,6 +98,19 @@ KB013 = Rule(
     ),
 )
 
+KB014 = Rule(
+    "KB014",
+    "file-name",
+    "A record file or folder name is outside the record-name grammar.",
+    doc=(
+        "a file or folder that would be read has a name outside the grammar: letters, digits, `.`, `_` and "
+        "`-`, starting with a letter or digit, a file ending in `.yaml`, `.yml` or `.md` (refused, not read; "
+        "located at the file's 1:1 or at the folder). The name becomes a page's edit link and a path in "
+        "diagnostics and the site; a name KB010 passes over (hidden, or another suffix) is never read "
+        "and gets KB010's warning instead"
+    ),
+)
+
 MAX_FILE_BYTES = 2 * 1024 * 1024  # YAML and Markdown alike
 MAX_FOLDER_DEPTH = 16
 RECORD_SUFFIXES = (".yaml", ".yml")
@@ -177,6 +190,19 @@ def readable_relative(relative: str) -> bool:
     return all(
         ignored_reason(part, is_dir=index < len(parts) - 1) is None for index, part in enumerate(parts)
     )
+
+
+def relative_name_refusal(relative: str, display: str) -> Diagnostic | None:
+    """KB014 for the first folder or file of a readable path below a system folder that is
+    outside the record-name grammar (an editor's unsaved file, held to the walk's rule)."""
+    parts = relative.split("/")
+    for index, part in enumerate(parts):
+        is_dir = index < len(parts) - 1
+        shown = display + "/".join(printable(p) for p in parts[: index + 1]) + "/" * is_dir
+        refusal = name_refusal(part, is_dir, shown)
+        if refusal is not None:
+            return refusal
+    return None
 
 
 def _read_at_most(fd: int, limit: int) -> bytes:
@@ -329,6 +355,26 @@ def ignored_reason(name: str, is_dir: bool) -> str | None:
     return "only .yaml, .yml and .md files are read"
 
 
+# What a read name may be (KB014): it ends up in edit links, diagnostics and URLs, where
+# quotes, angle brackets, spaces, `%`, `#` or `?` would each mean something.
+_RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+
+
+def name_refusal(name: str, is_dir: bool, display: str) -> Diagnostic | None:
+    """KB014 for a name :func:`ignored_reason` lets through but the record-name grammar
+    does not (``display`` is the file, or the folder with its ``/``), else None."""
+    if _RECORD_NAME.match(name):
+        return None
+    what = "folder" if is_dir else "file"
+    return error(
+        KB014,
+        f"refused: the {what} name {printable(name)!r} may hold only letters, digits, '.', '_' and '-', "
+        "starting with a letter or digit",
+        display,
+        hint=f"Rename it, e.g. to {'runtime-records' if is_dir else 'routes-2.yaml'!r}.",
+    )
+
+
 def walk_system(
     root_fd: int, display: str, skip: frozenset[str] = frozenset()
 ) -> Iterator[tuple[FolderEntry | None, list[Diagnostic]]]:
@@ -370,6 +416,10 @@ def _walk_folder(
         reason = ignored_reason(entry.name, kind == "dir")
         if reason is not None:
             yield None, [ignored(child_display + "/" * (kind == "dir"), reason)]
+            continue
+        refusal = name_refusal(entry.name, kind == "dir", child_display + "/" * (kind == "dir"))
+        if refusal is not None:
+            yield None, [refusal]
             continue
         if kind == "file":
             yield FolderEntry(child_relative, child_display, fd, entry.name), []

@@ -35,6 +35,7 @@ from generator.load.readfs import (
     printable,
     read_text,
     readable_relative,
+    relative_name_refusal,
     walk_system,
 )
 from generator.load.scalarpos import ScalarSpan, scalar_locator
@@ -569,6 +570,10 @@ def load_system(
     walked = {relative for relative, _, _ in found}
     for relative, held in sorted((unsaved or {}).items()):
         if relative not in walked and readable_relative(relative) and _not_on_disk(folder, relative):
+            refusal = relative_name_refusal(relative, display)
+            if refusal is not None:
+                source.diagnostics.append(refusal)
+                continue
             shown = display + printable(relative)
             text, diagnostics = editor_text(held, shown)
             source.diagnostics.extend(diagnostics)

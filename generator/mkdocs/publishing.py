@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -155,7 +156,7 @@ class RecordPublisher:
             # The edit link opens the record file the page is rendered from (none for
             # cross-system pages), relative to docs_dir as edit_uri expects.
             source = edits.get(path)
-            file.edit_uri = _relative_posix(source, docs) if source is not None else None
+            file.edit_uri = edit_path(source, docs) if source is not None else None
             files.append(file)
         for path, text in {**self.published.artifacts, **downloads}.items():
             files.append(File.generated(config, path, content=text))
@@ -175,6 +176,10 @@ class RecordPublisher:
             )
 
 
-def _relative_posix(path: Path, start: Path) -> str:
-    """``path`` from ``start`` (resolved already), with forward slashes."""
-    return Path(os.path.relpath(path.resolve(), start)).as_posix()
+def edit_path(path: Path, start: Path) -> str:
+    """``path`` from ``start`` (resolved already) as the URL path the theme appends to
+    ``edit_uri``: each segment percent-encoded, so no folder or file name (the records
+    folder's own is not held to the record-name grammar) can end the edit button's
+    ``href``, add a query or fragment, or decode to another path."""
+    relative = Path(os.path.relpath(path.resolve(), start)).as_posix()
+    return "/".join(quote(segment, safe="") for segment in relative.split("/"))

@@ -42,9 +42,9 @@ from generator.render.text import Md, code_span
 from generator.render.views import (
     RecordPageView,
     evidence_basis,
-    frontmatter_title,
     sources_of,
     system_name,
+    theme_text,
 )
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def result_view(request: PageRequest) -> dict[str, Any]:
         "run": graph.system.run,
         "section_titles": RESULT_SECTION_TITLES,
         "sources": sources_of(graph),
-        "frontmatter": _run_frontmatter(graph, result.type, {"title": frontmatter_title(result.title)}),
+        "frontmatter": _run_frontmatter(graph, result.type, {"title": theme_text(result.title)}),
         **contract,
     }
 
@@ -141,7 +141,7 @@ def review_view(request: PageRequest) -> dict[str, Any]:
             graph,
             request.spec.type_name or "",
             {
-                "title": frontmatter_title(title),
+                "title": theme_text(title),
                 "projected-from": projected_from,
                 "result-sha256": result_sha256,
             },
@@ -173,7 +173,7 @@ def memory_report_view(request: PageRequest) -> dict[str, Any]:
             graph,
             report.type,
             {
-                "title": frontmatter_title(report.title),
+                "title": theme_text(report.title),
                 **({"report-status": report.report_status} if report.report_status else {}),
             },
         ),
@@ -206,7 +206,7 @@ def system_view(request: PageRequest) -> dict[str, Any]:
         **contract_view(graph),
         **_set_summary(graph, request.path),
         "frontmatter": _run_frontmatter(
-            graph, request.spec.type_name or "", {"title": frontmatter_title(system_name(graph))}
+            graph, request.spec.type_name or "", {"title": theme_text(system_name(graph))}
         ),
     }
 

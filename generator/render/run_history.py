@@ -19,7 +19,7 @@ from generator.render.environment import frontmatter, render
 from generator.render.markdown import Md
 from generator.render.registry import SYSTEM_PAGE, PageRequest, across_runs_pages
 from generator.render.summary import pages_of
-from generator.render.views import frontmatter_title
+from generator.render.views import theme_text
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -185,7 +185,7 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
     )
     heading, _, rest = body.partition("\n")
     # The theme prints the title into <title> and the nav unescaped: it is record text.
-    values = {"type": request.spec.type_name, "title": frontmatter_title(title), "render_macros": False}
+    values = {"type": request.spec.type_name, "title": theme_text(title), "render_macros": False}
     return {
         "frontmatter": frontmatter(values),
         "heading": Md(heading),

@@ -26,7 +26,7 @@ from generator.render.inline_form import html_label
 from generator.render.link_markup import html_link
 from generator.render.rawhtml import Html, element, escape, table
 from generator.render.registry import SYSTEM_PAGE, PageRequest
-from generator.render.views import frontmatter_title
+from generator.render.views import theme_text
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
@@ -53,7 +53,7 @@ def run_history_view(request: PageRequest) -> Mapping[str, Any]:
     heads = [_run_head(graph, path) for graph in runs]
     moved = history.moved
     title = f"{system}: history of {len(runs)} runs"
-    values = {"type": request.spec.type_name, "title": frontmatter_title(title), "render_macros": False}
+    values = {"type": request.spec.type_name, "title": theme_text(title), "render_macros": False}
     return {
         "frontmatter": frontmatter(values),
         "title": title,

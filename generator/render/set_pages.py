@@ -39,10 +39,10 @@ from generator.render.registry import OVERVIEW_PAGE, PageRequest
 from generator.render.views import (
     RecordPageView,
     evidence_basis,
-    frontmatter_title,
     reviewed_source_identity,
     sources_of,
     system_name,
+    theme_text,
 )
 
 if TYPE_CHECKING:
@@ -66,8 +66,8 @@ def _member_frontmatter(graph: SystemGraph, doc: Any) -> Any:
     the_set = graph.system.analysis_set
     values: dict[str, Any] = {
         "type": doc.type,
-        "title": frontmatter_title(doc.title),
-        "description": doc.description,
+        "title": theme_text(doc.title),
+        "description": theme_text(doc.description) if doc.description else None,
         "run-id": doc.run_id or (run.run_id if run else None) or (the_set.run_id if the_set else None),
         "system": system_name(graph),
         "reviewed-boundary": doc.reviewed_boundary or (the_set.reviewed_boundary if the_set else None),
@@ -132,8 +132,8 @@ def set_review_view(request: PageRequest) -> dict[str, Any]:
     contract = contract_view(graph)
     values: dict[str, Any] = {
         "type": _review_type(overview.type),
-        "title": frontmatter_title(f"{title} — review"),
-        "description": overview.description,
+        "title": theme_text(f"{title} — review"),
+        "description": theme_text(overview.description) if overview.description else None,
         "generated-by": "kbgen",
         "analysis-run": the_set.run_id,
         "source-identity": reviewed_source_identity(graph),

@@ -221,9 +221,12 @@ class RecordPageView:
         }
 
 
-def frontmatter_title(text: str) -> str:
-    """A page title for the frontmatter: the theme prints it into <title> and the nav unescaped."""
-    return html.escape(text, quote=False)
+def theme_text(text: str) -> str:
+    """A frontmatter value a theme prints: every engine's Material templates print the
+    title into ``<title>`` and the nav and the description into ``<meta content="…">``,
+    all unescaped, so the value arrives HTML-escaped with its quotes (text in an element
+    and in an attribute alike, shown as written)."""
+    return html.escape(text, quote=True)
 
 
 def sources_of(graph: SystemGraph) -> list[Source]:

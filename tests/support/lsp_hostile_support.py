@@ -33,7 +33,8 @@ HOSTILE_SOURCES: dict[str, tuple[str | None, str, str | None]] = {
     "SRC-10": ("template", GOOD_SOURCE, "data:text/html,<b>{path}</b>"),
 }
 
-# File names that would close a code span, or open a link, an image or HTML, in hover text.
+# File names that would close a code span, or open a link, an image or HTML, in hover text:
+# outside the record-name grammar, so the editor refuses them as the check does (KB014).
 HOSTILE_NAMES = [
     "x`[click me](https:evil.example)![i](https:evil.example?i.png).yaml",
     "y``[two](https:evil.example)``.yaml",
@@ -75,13 +76,21 @@ def links_system(folder: Path) -> None:
     )
 
 
+# The names system's one readable record file: RTE-1 and RTE-2 (a rename to it is refused).
+READABLE = "routes.yaml"
+
+
 def names_system(folder: Path) -> None:
-    """One route per hostile file name, each declared in its file."""
+    """One route per hostile file name, each declared in its file, and a readable file."""
     folder.mkdir(parents=True)
     (folder / "run.yaml").write_text(RUN, encoding="utf-8")
+    (folder / READABLE).write_text(
+        "routes:\n- id: RTE-1\n  label: '[label](https:evil.example) `x`'\n- id: RTE-2\n  label: Two\n",
+        encoding="utf-8",
+    )
     for number, name in enumerate(HOSTILE_NAMES, start=1):
         (folder / name).write_text(
-            f"routes:\n- id: RTE-{number}\n  label: '[label](https:evil.example) `x`'\n", encoding="utf-8"
+            f"routes:\n- id: RTE-{number + 2}\n  label: '[label](https:evil.example) `x`'\n", encoding="utf-8"
         )
 
 

@@ -71,7 +71,8 @@ KB508 = Rule(
     "A source's location names a host that is not public; not fetched.",
     doc=(
         "`kbgen sources fetch`: error: the location's host is not public (loopback, link-local, private, "
-        "unique-local, unspecified, multicast, reserved, however written); it is not contacted (allow a "
+        "unique-local, unspecified, multicast, reserved, however written, or an IPv6 address carrying such "
+        "an IPv4 one: IPv4-mapped or -compatible, 6to4, Teredo, NAT64); it is not contacted (allow a "
         "private mirror with `--allow-host`)"
     ),
 )

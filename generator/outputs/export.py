@@ -21,6 +21,7 @@ from generator.load.fingerprint import TextDigests
 from generator.model.ids import kind_of
 from generator.model.kinds import kind_names, qualified_status_fields
 from generator.model.profile import ALL_AXES
+from generator.outputs import spreadsheet_cells
 from generator.pipeline import PerGraph
 from generator.render import urls
 from generator.render.comparison import run_page
@@ -251,14 +252,6 @@ def csv_header() -> list[str]:
     return [*LEAD_COLUMNS, *per_axis, *TAIL_COLUMNS]
 
 
-# A spreadsheet reads a cell starting with one of these as a formula: record text is data.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _inert(cell: str) -> str:
-    return "'" + cell if cell.startswith(_FORMULA_START) else cell
-
-
 def _csv_row(result: PipelineResult, graph: SystemGraph, digests: TextDigests) -> list[str]:
     profile = graph.system.memory_comparison
     assert profile is not None
@@ -300,7 +293,7 @@ def export_csv(result: PipelineResult, system: str | None = None, digests: TextD
     writer.writerow(csv_header())
     for graph in _selected(result, system):
         if graph.system.memory_comparison is not None:
-            writer.writerow([_inert(cell) for cell in _csv_row(result, graph, digests)])
+            writer.writerow([spreadsheet_cells.inert_cell(cell) for cell in _csv_row(result, graph, digests)])
     return buffer.getvalue()
 
 

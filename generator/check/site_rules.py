@@ -20,7 +20,9 @@ from generator.model.url_policy import (
     TemplateError,
     is_git_host,
     link_policy,
+    normal_form_problem,
     parse_link_template,
+    template_form_problem,
     template_url_problem,
     web_url_problem,
 )
@@ -63,6 +65,18 @@ KB406 = Rule(
     doc="a source's or supplied record's `location` is not an `http`/`https` URL",
 )
 
+KB411 = Rule(
+    "KB411",
+    "location-normal-form",
+    "A location or link template is not in the form a browser follows.",
+    doc=(
+        "a source's or supplied record's `location`, or what a `link_template` expands to, is not in the "
+        "normal form a browser follows: a backslash, a `.` or `..` path segment, an encoded dot (`%2e`, "
+        "also double-encoded `%252e`), a user name before `@`, or a host or path the WHATWG URL parser "
+        "rewrites (`gith%75b.com`, a Unicode host): the link would go elsewhere than the record reads"
+    ),
+)
+
 KB407 = Rule(
     "KB407",
     "link-template",
@@ -96,24 +110,38 @@ KB410 = Rule(
 )
 
 
-@check_rule(KB406, order=140)
+_NORMAL_FORM_HINT = (
+    "Write the URL as a browser reads it: no '.' or '..' segments, encoded dots, backslashes or user name."
+)
+
+
+@check_rule(KB406, KB411, order=140)
 def rule_urls(ctx: Context) -> Iterator[Diagnostic]:
-    """KB406: a source's or supplied record's location must be an http/https URL."""
+    """KB406: a source's or supplied record's location must be an http/https URL; KB411:
+    in the normal form a browser follows, checked as written (the model keeps it so)."""
     for owner, origin, _ in ctx.owners:
         if isinstance(owner, Source | Supplied) and owner.location is not None:
-            problem = web_url_problem(str(owner.location))
-            if problem:
+            location = str(owner.location)
+            if (form := normal_form_problem(location)) is not None:
+                yield error(
+                    KB411,
+                    f"location {location!r} {form}",
+                    *ctx.at(origin, ("location",)),
+                    hint=_NORMAL_FORM_HINT,
+                )
+            elif (problem := web_url_problem(location)) is not None:
                 yield error(
                     KB406,
-                    f"location {str(owner.location)!r} {problem}",
+                    f"location {location!r} {problem}",
                     *ctx.at(origin, ("location",)),
                     hint="Write the repository's http or https URL.",
                 )
 
 
-@check_rule(KB407, order=150)
+@check_rule(KB407, KB411, order=150)
 def rule_link_templates(ctx: Context) -> Iterator[Diagnostic]:
-    """KB407: a link template uses only the named fields and yields an http/https URL."""
+    """KB407: a link template uses only the named fields and yields an http/https URL;
+    KB411: in the normal form a browser follows."""
     for owner, origin, _ in ctx.owners:
         template = owner.link_template if isinstance(owner, Source) else None
         if not template:
@@ -131,6 +159,13 @@ def rule_link_templates(ctx: Context) -> Iterator[Diagnostic]:
                 f"link template expands to a URL that {problem}",
                 *ctx.at(origin, ("link_template",)),
                 hint="Start the template with {location} or an https:// URL.",
+            )
+        elif (form := template_form_problem(parsed)) is not None:
+            yield error(
+                KB411,
+                f"link template expands to a URL that {form}",
+                *ctx.at(origin, ("link_template",)),
+                hint=_NORMAL_FORM_HINT,
             )
 
 

@@ -7,7 +7,10 @@ refused when it is, or resolves to, an address that is not public: loopback, lin
 private, unique-local, unspecified, multicast or reserved, in IPv4 or IPv6, however it is
 written (``localhost`` and its subdomains, a trailing dot, ``[::1]``, ``::ffff:127.0.0.1``,
 and the numeric forms a resolver accepts: ``2130706433``, ``0x7f.1``, ``0177.0.0.1``,
-``127.1``). A name that does not resolve here is left to git, which cannot reach it
+``127.1``). An IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible, 6to4,
+Teredo, NAT64) is refused when the IPv4 address it carries would be: a relay or
+translator on the way delivers to that address, and ``ipaddress`` calls ``2002::/16``
+global whatever it embeds. A name that does not resolve here is left to git, which cannot reach it
 either. git is also told not to follow HTTP redirects, so a public host cannot send the
 fetch on to a private one.
 
@@ -51,10 +54,61 @@ def _literal(host: str) -> IPAddress | None:
         return None
 
 
+# NAT64 prefixes (RFC 6052, RFC 8215) and, for each prefix length a translator may use,
+# the spans of bits (first bit, count) that hold the IPv4 address: bits 64-71 are skipped.
+_NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+_NAT64_SPANS = {
+    48: ((48, 16), (72, 16)),
+    56: ((56, 8), (72, 24)),
+    64: ((72, 32),),
+    96: ((96, 32),),
+}
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def _nat64_embedded(value: int, prefix_length: int) -> ipaddress.IPv4Address:
+    """The IPv4 address a NAT64 address carries under a prefix of ``prefix_length`` bits."""
+    carried = 0
+    for first, count in _NAT64_SPANS[prefix_length]:
+        carried = (carried << count) | ((value >> (128 - first - count)) & ((1 << count) - 1))
+    return ipaddress.IPv4Address(carried)
+
+
+def embedded_ipv4(address: IPAddress) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """The IPv4 addresses an IPv6 address carries, each with the form that carries it:
+    a packet to the IPv6 address reaches them through a relay or a translator."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return []
+    value = int(address)
+    found: list[tuple[str, ipaddress.IPv4Address]] = []
+    if address.ipv4_mapped is not None:
+        found.append(("IPv4-mapped", address.ipv4_mapped))
+    if address.sixtofour is not None:
+        found.append(("6to4", address.sixtofour))
+    if address.teredo is not None:
+        server, client = address.teredo
+        found += [("Teredo server", server), ("Teredo client", client)]
+    if address in _NAT64_WELL_KNOWN:
+        found.append(("NAT64", _nat64_embedded(value, 96)))
+    if address in _NAT64_LOCAL_USE:  # the translator's prefix length is not in the address
+        found += [("NAT64", _nat64_embedded(value, length)) for length in sorted(_NAT64_SPANS)]
+    if address in _IPV4_COMPATIBLE and value > 1:  # not '::' nor '::1'
+        found.append(("IPv4-compatible", ipaddress.IPv4Address(value)))
+    return found
+
+
 def _not_public(address: IPAddress) -> str | None:
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:
-        address = mapped
+    for form, carried in embedded_ipv4(address):
+        problem = _plain_not_public(carried)
+        if problem:
+            return f"{form} address {address} carrying {_a(problem)}"
+    if getattr(address, "ipv4_mapped", None) is not None:
+        return None  # the IPv4 address it maps, checked above, is what is reached
+    return _plain_not_public(address)
+
+
+def _plain_not_public(address: IPAddress) -> str | None:
     for name, flag in (
         ("unspecified", address.is_unspecified),
         ("loopback", address.is_loopback),
@@ -108,4 +162,4 @@ def location_refusal(location: str, allowed: frozenset[str] = frozenset()) -> st
 
 
 def _a(phrase: str) -> str:
-    return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
+    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase

@@ -25,6 +25,8 @@ Rules (each source is reported once, at its declaration)
     KB507 (warning): the location was fetched but does not hold the pinned revision.
     KB508 (error): the location's host is not public (loopback, link-local, private, …,
           however written): it is never contacted (``fetch_hosts``).
+    KB411 (error): the location is not in the form a browser (or git) follows: it would
+          be fetched from where it normalises to, so it is not fetched.
 
 Records are never written. git never prompts for credentials, and each fetch is
 bounded by a timeout.
@@ -43,9 +45,11 @@ from rich.console import Console
 
 from generator.check import CheckedSystem
 from generator.check.rules import build_context
+from generator.check.site_rules import KB411
 from generator.cli.clone_check import HEX_REVISION, KB505
 from generator.cli.fetch_hosts import location_refusal
 from generator.diagnostics import Diagnostic, Rule, error, warning
+from generator.model.url_policy import normal_form_problem
 from generator.util.progress import progress_bar
 
 KB506 = Rule(
@@ -71,7 +75,8 @@ KB508 = Rule(
     "A source's location names a host that is not public; not fetched.",
     doc=(
         "`kbgen sources fetch`: error: the location's host is not public (loopback, link-local, private, "
-        "unique-local, unspecified, multicast, reserved, however written); it is not contacted (allow a "
+        "unique-local, unspecified, multicast, reserved, however written, or an IPv6 address carrying such "
+        "an IPv4 one: IPv4-mapped or -compatible, 6to4, Teredo, NAT64); it is not contacted (allow a "
         "private mirror with `--allow-host`)"
     ),
 )
@@ -154,6 +159,17 @@ def wanted_sources(
                     *ctx.at(origin, ("location",)),
                     hint="Name the public repository; a mirror is git's url.<base>.insteadOf, and a "
                     "maintainer allows a private host with --allow-host or KBGEN_ALLOW_HOSTS.",
+                )
+            )
+            continue
+        form = normal_form_problem(location)
+        if form is not None:  # git, like a browser, would fetch from where it normalises to
+            problems.append(
+                error(
+                    KB411,
+                    f"{source_id} is not fetched from {location!r}: it {form}",
+                    *ctx.at(origin, ("location",)),
+                    hint="Write the repository's URL as a browser reads it; it is fetched as written.",
                 )
             )
             continue

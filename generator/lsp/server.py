@@ -10,7 +10,10 @@ server answering; a request about a system being checked waits for that check.
 
 Messages reach pygls through ``stream.py``, which answers a malformed one with a JSON-RPC
 error and keeps the stream; a request the server refuses (a rename it will not do) is an
-answer, logged without a traceback.
+answer, logged without a traceback. Every handler is registered through
+``answers.shielded``: a failure answers with a short message and leaves its traceback in
+the server's log (stderr), never in a reply. The records folder the client names
+(``initializationOptions.records``) must lie inside the workspace folder, or nothing is read.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any, BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import FeatureRequestError, JsonRpcException
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
@@ -31,13 +34,15 @@ from pygls.uris import from_fs_path, to_fs_path
 from generator import __version__
 from generator.lsp import features
 from generator.lsp.analysis import SystemAnalysis
+from generator.lsp.answers import shielded
 from generator.lsp.diagnostics import diagnostics_by_file
 from generator.lsp.positions import LineTables, Positions
 from generator.lsp.stream import MessageGate, serve
-from generator.lsp.workspace import RecordsWorkspace
+from generator.lsp.workspace import RecordsWorkspace, records_folder
 
 log = logging.getLogger("kbgen.lsp")
 
+INTERNAL_ERROR_NOTICE = "kbgen: an internal error occurred; the server's log has the details"
 DEBOUNCE_SECONDS = 0.15  # a pause in typing this long re-checks the system
 ID_TRIGGERS = ["-"]  # typing RTE- asks for the system's routes
 
@@ -152,9 +157,24 @@ class RecordsServer(LanguageServer):
             return False
         return True
 
+    def feature(self, feature_name: str, options: Any | None = None) -> Any:
+        """pygls' registration, of the handler ``answers.shielded``: no reply carries a traceback."""
+        register = super().feature(feature_name, options)
+
+        def decorator(handler: Any) -> Any:
+            register(shielded(handler))
+            return handler
+
+        return decorator
+
     def report_server_error(self, error: Exception, source: Any) -> None:
-        if not isinstance(error, RefusedRequest):
-            super().report_server_error(error, source)
+        """A failed request is answered in its reply; any other failure is said in one fixed
+        line (pygls would show the exception's text, which may name the server's files)."""
+        if isinstance(error, RefusedRequest) or source is FeatureRequestError:
+            return
+        self.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Error, message=INTERNAL_ERROR_NOTICE)
+        )
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio through ``stream.serve`` (pygls' handlers, this reader)."""
@@ -181,15 +201,20 @@ def _path(uri: str) -> Path:
 def _initialize(ls: RecordsServer, params: types.InitializeParams) -> None:
     options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
     root = Path(to_fs_path(ls.workspace.root_uri) or ".") if ls.workspace.root_uri else Path.cwd()
-    records = Path(str(options.get("records") or "records"))
-    ls.records = RecordsWorkspace(root, records if records.is_absolute() else root / records)
+    records, refusal = records_folder(root, str(options.get("records") or "records"))
+    ls.records = RecordsWorkspace(root, records, refusal=refusal)
 
 
 @server.feature(types.INITIALIZED)
 def _initialized(ls: RecordsServer, params: types.InitializedParams) -> None:
-    """Say once why nothing will be checked when the records folder is refused (KB008)."""
+    """Say once why nothing will be checked when the records folder is refused: it lies
+    outside the workspace folder, or it is a symlink (KB008)."""
     records = ls.records_workspace()
-    if records.root_refused() and records.records.is_symlink():
+    if records.refusal is not None:
+        message = f"kbgen: refused the records folder {records.refusal}; nothing is checked"
+        log.warning("%s", message.removeprefix("kbgen: "))
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+    elif records.root_refused() and records.records.is_symlink():
         message = (
             f"kbgen: refused {records.records}: it is a symlink, and records are read only from "
             "a regular folder (KB008); nothing below it is checked"

@@ -6,7 +6,8 @@ The server reads nothing outside the records folder: a path is a record file onl
 resolves to a place below it, and every file is read through the loader's one door
 (``generator.load.readfs``), with the editor's text of open files standing in for theirs.
 A records folder that is a symlink is refused as ``kbgen check`` refuses it: nothing below
-it is read, listed or checked.
+it is read, listed or checked. So is one the client names outside the workspace folder
+(``records_folder``): an absolute path elsewhere, ``../``, or a symlink on the way out.
 """
 
 from __future__ import annotations
@@ -25,12 +26,30 @@ from generator.model.runs import RUNS_FOLDER, RunHistory, run_history
 from generator.pipeline import check_system
 
 
+def records_folder(root: Path, option: str) -> tuple[Path, str | None]:
+    """The records folder the client names (relative to the workspace folder ``root``), and
+    why it is refused, or None: it must lie inside ``root``, so no absolute path, ``..`` or
+    symlinked folder above it leads the server out. (A records folder that is itself a
+    symlink is refused where it is read, as ``kbgen check`` refuses it: KB008.)"""
+    named = Path(option)
+    folder = named if named.is_absolute() else root / named
+    try:
+        place = folder.resolve() if folder.name in ("", ".", "..") else folder.parent.resolve() / folder.name
+        inside = place.is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
+        inside = False
+    if inside:
+        return folder, None
+    return folder, f"{option!r}: it leads outside the workspace folder {root}"
+
+
 @dataclass
 class RecordsWorkspace:
     """The workspace's records folder and what the editor holds of it."""
 
     base: Path  # diagnostics name files relative to this folder (the workspace root)
     records: Path
+    refusal: str | None = None  # why the records folder is not read at all (outside the workspace)
     unsaved: dict[Path, str] = field(default_factory=dict)  # open file → its text in the editor
     _analyses: dict[Path, tuple[str, SystemAnalysis]] = field(
         default_factory=dict
@@ -49,9 +68,11 @@ class RecordsWorkspace:
         self.records = self.records.parent.resolve() / self.records.name
 
     def root_refused(self) -> bool:
-        """Whether the records folder is a symlink or no folder: ``kbgen check`` refuses it
-        (KB008), so the editor reads nothing below it. Asked on every use, not once: the
-        folder may be replaced while the server runs."""
+        """Whether the records folder lies outside the workspace, is a symlink or no folder
+        (``kbgen check`` refuses the last two, KB008), so the editor reads nothing below it.
+        Asked on every use, not once: the folder may be replaced while the server runs."""
+        if self.refusal is not None:
+            return True
         try:
             return not stat.S_ISDIR(os.lstat(self.records).st_mode)
         except OSError:

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError, Url, ValidationError
 
 from generator.model.anchors import LOCATOR, LineRange, parse_anchor, parse_attribution, parse_locator
 from generator.model.ids import IdGrammar, whole_string
@@ -68,6 +76,25 @@ WrittenTitle = Annotated[
 # A revision or version as written: shown as code, never prose.
 Revision = Annotated[
     str, StringConstraints(min_length=1), Display("code"), Field(description="A revision as written.")
+]
+
+
+def _url(text: str) -> str:
+    """A URL, kept as written: the check reads what the reviewer reads (KB406, KB411), and a
+    parsed URL would already be normalised (``/a/%2e%2e/b`` is ``/b`` once parsed)."""
+    try:
+        Url(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise PydanticCustomError(first["type"], "{message}", {"message": first["msg"]}) from None
+    return text
+
+
+Location = Annotated[
+    str,
+    AfterValidator(_url),
+    WithJsonSchema({"type": "string", "format": "uri", "minLength": 1}),
+    Field(description="A URL, as written."),
 ]
 
 

@@ -9,7 +9,6 @@ from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import (
-    AnyUrl,
     BaseModel,
     Field,
     GetJsonSchemaHandler,
@@ -23,7 +22,17 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from generator.model.base import Anchor, Label, Quote, RecordId, Revision, Strict, Text, WrittenTitle
+from generator.model.base import (
+    Anchor,
+    Label,
+    Location,
+    Quote,
+    RecordId,
+    Revision,
+    Strict,
+    Text,
+    WrittenTitle,
+)
 from generator.model.meta import Display
 from generator.model.url_policy import LinkPolicy, is_git_host, link_policy
 from generator.model.vocab import ConclusionStatus, EpistemicStatus, EvidenceLayer, GuaranteeStrength, Member
@@ -375,7 +384,7 @@ class Source(RecordBase):
 
     source_kind: Label = Field(title="Kind", description="Git, archive, web page, …")
     identity: Text = Field(title="Identity/location", description="Identity and location as written.")
-    location: AnyUrl | None = Field(default=None, description="Repository URL used for evidence links.")
+    location: Location | None = Field(default=None, description="Repository URL used for evidence links.")
     revision: Revision | None = Field(default=None, title="Revision")
     link_template: str | None = Field(
         default=None,
@@ -623,7 +632,7 @@ class Supplied(Strict):
     declared_in: Text = Field(description="The member that declares it.")
     label: Label | None = None
     revision: Revision | None = None
-    location: AnyUrl | None = None
+    location: Location | None = None
 
     def link_policy(self) -> LinkPolicy:
         """How links to it are built: git links on a git host, none elsewhere."""
@@ -634,9 +643,9 @@ class Supplied(Strict):
         return _may_be_repository(self.location, self.revision)
 
 
-def _may_be_repository(location: AnyUrl | None, revision: str | None) -> bool:
+def _may_be_repository(location: str | None, revision: str | None) -> bool:
     """A git host, or any host whose pinned revision is a commit ID (a self-hosted forge)."""
-    if location is None or revision is None or is_git_host(str(location)):
+    if location is None or revision is None or is_git_host(location):
         return True
     return re.fullmatch(r"[0-9a-fA-F]{7,64}", revision) is not None
 

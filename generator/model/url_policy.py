@@ -3,7 +3,8 @@
 Every URL reaches a page through ``generator.render.link_markup.link``, which asks
 ``href_problem`` here; ``kbgen check`` asks the same questions of a source's
 ``location`` and ``link_template`` (rules KB406, KB407), so a check that passes means
-no link is dropped or refused at build time.
+no link is dropped or refused at build time. A location (and a template's URL) must
+also be in its normal form (KB411): what the reviewer reads is where the browser goes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
+
+from pydantic_core import Url, ValidationError
 
 WEB_SCHEMES = frozenset({"http", "https"})
 TEMPLATE_FIELDS = ("location", "revision", "path", "start", "end")
@@ -64,6 +67,68 @@ def web_url_problem(url: str) -> str | None:
     if problem is None and not urlsplit(url).scheme:
         return "is not an absolute http or https URL"
     return problem
+
+
+# Rounds of percent-decoding a path is read through for dots: a server that decodes once
+# more than the browser (``%252e`` → ``%2e`` → ``.``) sees what the second round shows.
+_DECODING_ROUNDS = 3
+
+
+def _path_dots(path: str) -> str | None:
+    """Why a URL path could be read as another one: a dot segment or an encoded dot."""
+    for _ in range(_DECODING_ROUNDS):
+        if "%2e" in path.lower():
+            return (
+                "has an encoded dot ('%2e') in its path, which a browser or server may read as a dot segment"
+            )
+        if any(segment in (".", "..") for segment in path.split("/")):
+            return "has a '.' or '..' segment in its path, which a browser removes with what it names"
+        decoded = unquote(path)
+        if decoded == path:
+            return None
+        path = decoded
+    return None
+
+
+@functools.lru_cache(maxsize=_URL_MEMO)
+def normal_form_problem(url: str) -> str | None:
+    """Why an http/https URL is not in the normal form a browser follows (KB411), or None.
+
+    A browser parses a link by the WHATWG URL rules before it follows it: a backslash is
+    '/', dot segments (written, or encoded as ``%2e``) remove the segment before them, a
+    user name before '@' is not the host, and a host is lower-cased, decoded and turned
+    into its ASCII form. A location that any of these change would be reviewed as one
+    repository and followed to another, so only the form they leave alone is accepted
+    (compared with ``pydantic_core.Url``, the WHATWG parser of the ``url`` crate). Schemes
+    other than http/https and invisible characters are ``href_problem``'s (KB406).
+    """
+    if _has_invisible(url):
+        return None
+    try:
+        written = urlsplit(url)
+        scheme = written.scheme.lower()
+        host = (written.hostname or "").strip("[]")
+    except ValueError:
+        return None  # refused by the URL type before the check sees it
+    if scheme not in WEB_SCHEMES:
+        return None
+    if "\\" in url:
+        return "contains a backslash, which a browser reads as '/'"
+    if "@" in written.netloc:
+        return f"names a user before '@': the link goes to {host!r}, not to what precedes the '@'"
+    dots = _path_dots(written.path)
+    if dots is not None:
+        return dots
+    try:
+        parsed = Url(url)
+    except ValidationError:
+        return None
+    normal_host = (parsed.host or "").strip("[]")
+    if normal_host != host:
+        return f"names the host {host!r}, which a browser reads as {normal_host!r}; write {normal_host!r}"
+    if unquote(parsed.path or "/") != unquote(written.path or "/"):
+        return f"has the path {written.path!r}, which a browser reads as {parsed.path!r}"
+    return None
 
 
 @functools.lru_cache(maxsize=_URL_MEMO)
@@ -243,12 +308,20 @@ def template_url_problem(template: LinkTemplate, location: str | None) -> str | 
     return web_url_problem(template.expand({"location": filled, **SAMPLE_VALUES}))
 
 
+def template_form_problem(template: LinkTemplate) -> str | None:
+    """Why a template's own text makes URLs a browser reads as others (KB411): asked of its
+    expansion with a sample location, since the location is checked on its own."""
+    return normal_form_problem(template.expand({"location": SAMPLE_LOCATION, **SAMPLE_VALUES}))
+
+
 def links_refusal(links: str | None, location: str | None, template: str | None) -> str | None:
     """Why a source may have no evidence links at all: what ``kbgen check`` refuses of its
-    location (KB406) and its template (KB407). Every consumer of ``source_links`` (the
+    location (KB406, KB411) and its template (KB407, KB411). Every consumer of ``source_links`` (the
     site, the editor) gets no link for such a source, not a link it must remember to drop."""
-    if location is not None and web_url_problem(location) is not None:
-        return f"location {web_url_problem(location)}"
+    if location is not None:
+        problem = normal_form_problem(location) or web_url_problem(location)
+        if problem is not None:
+            return f"location {problem}"
     policy = link_policy(links, location, template)
     if policy is LinkPolicy.TEMPLATE and not template:
         return "'links: template' without a link_template"
@@ -257,7 +330,7 @@ def links_refusal(links: str | None, location: str | None, template: str | None)
             parsed = parse_link_template(template)
         except TemplateError as exc:
             return f"link template: {exc}"
-        problem = template_url_problem(parsed, location)
+        problem = template_url_problem(parsed, location) or template_form_problem(parsed)
         if problem is not None:
             return f"link template expands to a URL that {problem}"
     return None
@@ -267,7 +340,7 @@ def source_links(
     links: str | None, location: str | None, revision: str | None, template: str | None
 ) -> SourceLinks:
     """The link builder of one source; a source whose location or template the check
-    refuses (KB406, KB407) links nothing."""
+    refuses (KB406, KB407, KB411) links nothing."""
     if links_refusal(links, location, template) is not None:
         return SourceLinks(LinkPolicy.NONE, location, revision, None)
     parsed = parse_link_template(template) if template else None

@@ -22,6 +22,7 @@ from generator.load.fingerprint import TextDigests
 from generator.model.ids import kind_of
 from generator.model.kinds import kind_names, qualified_status_fields
 from generator.model.profile import ALL_AXES
+from generator.outputs import spreadsheet_cells
 from generator.outputs.corpus_comparison import corpus_header, corpus_row
 from generator.outputs.csv_layouts import CsvLayout
 from generator.pipeline import PerGraph
@@ -254,14 +255,6 @@ def csv_header() -> list[str]:
     return [*LEAD_COLUMNS, *per_axis, *TAIL_COLUMNS]
 
 
-# A spreadsheet reads a cell starting with one of these as a formula: record text is data.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _inert(cell: str) -> str:
-    return "'" + cell if cell.startswith(_FORMULA_START) else cell
-
-
 def _csv_row(result: PipelineResult, graph: SystemGraph, digests: TextDigests) -> list[str]:
     profile = graph.system.memory_comparison
     assert profile is not None
@@ -302,7 +295,8 @@ def export_csv(
 ) -> str:
     """The comparison table: one row per system with a profile, in slug order (``digests``:
     the report pages' digests kept by ``kbgen serve``; ``layout``: this project's columns, or
-    the corpus's comparison's, ``corpus_comparison``). Every cell is written through ``_inert``."""
+    the corpus's comparison's, ``corpus_comparison``). Every cell is written through
+    ``spreadsheet_cells.inert_cell``."""
     digests = digests or TextDigests()
     corpus = layout == "corpus"
     buffer = io.StringIO()
@@ -311,7 +305,7 @@ def export_csv(
     for graph in _selected(result, system):
         if graph.system.memory_comparison is not None:
             cells = corpus_row(graph) if corpus else _csv_row(result, graph, digests)
-            writer.writerow([_inert(cell) for cell in cells])
+            writer.writerow([spreadsheet_cells.inert_cell(cell) for cell in cells])
     return buffer.getvalue()
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -259,3 +260,24 @@ def test_a_label_on_the_changes_page_is_written_once_the_way_headings_write_it(t
     shown = "A &lt;b&gt;bold&lt;/b&gt; <strong>claim</strong>"
     assert shown in _moved(page)
     assert re.search(r"<h3 [^>]*>RTE-1 — " + re.escape(shown) + "</h3>", html)
+
+
+# ---------------------------------------------------------------- a flood of image openers
+
+
+def _cost(linker: Linker, text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        linker.text(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("unit", ["![a](", "[a](", "![a](x", "!["])
+def test_a_flood_of_image_openers_costs_about_what_words_do(md: Linker, unit: str) -> None:
+    size = 200_000
+    flood = (unit * (size // len(unit) + 1))[:size]
+    words = ("OBJ-1 and words " * (size // 16 + 1))[:size]
+    html = Linker(md.graph, "index", html=True)
+    assert _cost(html, flood) < 3 * _cost(html, words) + 0.05

@@ -7,6 +7,7 @@
   entry) stays one line: a leading ``- `` or ``1.`` is text, and no list lands inside a
   paragraph;
 - the changes page formats a label wherever it shows one, as the headings do;
+- a flood of image or link openers (``![a](``) costs about what as many words do.
 
 Each page is read back as the site reads it: Python-Markdown with mkdocs.yml's extensions.
 """

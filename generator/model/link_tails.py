@@ -9,9 +9,9 @@ pattern and each parenthesis, escape and stretch of white space once in Python; 
 parser asks it instead of scanning (``generator.model.inline_markup``).
 
 It also says whether a link can be made at all: only where some ``](`` is followed by
-``<``, by ``)``, or by a destination that ends at a ``)`` or at white space (one that
-runs to the end of the text leaves no room for the ``)`` that closes the link). A text
-without one is read without the link rules, its brackets text.
+``<``, by ``)``, or by a destination that ends at a ``)``, or at white space with a ``)``
+somewhere after it (the ``)`` that closes the link). A text without one is read without
+the link rules, its brackets text.
 """
 
 from __future__ import annotations
@@ -96,5 +96,7 @@ class Destinations:
                 depth = 0
         begin_before(len(text))
         finish_all(len(text))
-        # A destination that ends before the text does leaves room for the closing ')'.
-        self.may_link = self.may_link or any(end is not None and end < len(text) for end in ends.values())
+        # A link closes with a ')': right at the destination's end, or after white space
+        # (and a title), so only where one follows.
+        last_close = text.rfind(")")
+        self.may_link = self.may_link or any(end is not None and end <= last_close for end in ends.values())

@@ -58,7 +58,7 @@ def test_record_text_reads_as_with_the_librarys_scan() -> None:
         assert ours == theirs, text
 
 
-@pytest.mark.parametrize("unit", ["![a](", "[a](", "![a](x", "[a](((x", "!["])
+@pytest.mark.parametrize("unit", ["![a](", "[a](", "![a](x", "![a](x ", "[a](((x", "!["])
 def test_a_text_where_no_link_can_close_has_no_markup(unit: str) -> None:
     text = unit * 1000
     assert not Destinations.of(text).may_link
@@ -67,5 +67,5 @@ def test_a_text_where_no_link_can_close_has_no_markup(unit: str) -> None:
 
 
 def test_a_link_that_can_close_is_read() -> None:
-    for text in ("![a](" * 100 + ")", "[a](b c", "[a](<b>)", "[a]()"):
+    for text in ("![a](" * 100 + ")", "![a](x " * 100 + ")", '[a](b "c")', "[a](<b>)", "[a]()"):
         assert has_markup(text), text

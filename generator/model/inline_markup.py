@@ -9,6 +9,11 @@ identifiers and paths (``__init__``, ``memory_summary``), so ``_x_`` is no empha
 a link's target may be is the renderer's question (``generator.render.text``); the parser
 accepts every target, so that none is left as bracket text.
 
+Every link destination of a text is found in one pass before it is parsed
+(``generator.model.link_tails``), and the parser's link and image rules ask for it
+instead of scanning from each ``](``; a text where no link can close is read without
+the link rules, its brackets text. So a flood of ``![a](`` costs about what words do.
+
 A caller may protect spans of the text (evidence anchors and record IDs, found on the
 whole text first): each is one ``kb_span`` token whose ``meta["index"]`` names it, so no
 emphasis or link marker inside a path (``src/__init__.py``) is read as markup. Parsing is
@@ -20,26 +25,61 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Any
+from contextvars import ContextVar
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt, helpers
+from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.emphasis import tokenize as _emphasis_rule
 from markdown_it.rules_inline.image import image as _image_rule
 from markdown_it.token import Token
 
+from generator.model.link_tails import Destinations
+
 __all__ = ["ACTIVE", "has_markup", "normalized", "parse_inline", "plain_text"]
 
-# The characters that can start markup; text without any of them is one text token.
-ACTIVE = frozenset("*`[\\")
+# The characters that can start markup besides a link's '['; text without any of them,
+# and without a link's tail, is one text token.
+ACTIVE = frozenset("*`\\")
 # One search for any of them, which stops at the first (a set intersection reads the whole
 # text into a set, and every record text is asked).
 _ACTIVE_CHARACTER = re.compile("[" + "".join(re.escape(character) for character in sorted(ACTIVE)) + "]")
 
 
 def has_markup(text: str) -> bool:
-    """Whether the text holds a character that can start markup (``ACTIVE``)."""
-    return _ACTIVE_CHARACTER.search(text) is not None
+    """Whether the text holds a character that can start markup (``ACTIVE``) or a link."""
+    return _ACTIVE_CHARACTER.search(text) is not None or _may_link(text)
+
+
+def _may_link(text: str) -> bool:
+    return "](" in text and Destinations.of(text).may_link
+
+
+# The destinations of the text being parsed, for the link and image rules (a context
+# variable: the language server parses in worker threads).
+_DESTINATIONS: ContextVar[Destinations | None] = ContextVar("kb_link_destinations", default=None)
+
+
+def _destination(string: str, pos: int, maximum: int) -> Any:
+    """``parseLinkDestination``, answered from the text's ``Destinations`` where they know
+    the start (the whole text is the limit), else scanned by markdown-it-py."""
+    found = _DESTINATIONS.get()
+    if found is None or found.text is not string or maximum != len(string) or pos not in found.ends:
+        return helpers.parseLinkDestination(string, pos, maximum)
+    end = found.ends[pos]
+    if end is None:
+        return _Destination(False, pos, "")
+    return _Destination(True, end, unescapeAll(string[pos:end]))
+
+
+class _Destination(NamedTuple):
+    """What the link and image rules read of a destination: found, its end, its text."""
+
+    ok: bool
+    pos: int
+    str: str
 
 
 _SPANS = "kb_spans"  # the env key of the protected spans: (starts, ends)
@@ -58,22 +98,33 @@ def _protected(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _text(state: StateInline, silent: bool) -> bool:
-    """markdown-it's text rule, which also stops where a protected span starts."""
-    pos = state.pos
-    terminator = state.md.inline.terminator_re.search(state.src, pos)
-    end = terminator.start() if terminator else state.posMax
-    starts: Sequence[int] = state.env.get(_SPANS, ((), ()))[0]
-    after = bisect.bisect_right(starts, pos)
-    if after < len(starts) and starts[after] < end:
-        end = starts[after]
-    end = min(end, state.posMax)
-    if end <= pos:
-        return False
-    if not silent:
-        state.append_pending(state.src[pos:end])
-    state.pos = end
-    return True
+# Where a text token ends: at a character an enabled rule starts at (a link's label also
+# ends at ']'). markdown-it's own list holds every character any of its rules may start
+# at; stopping at each of those ('!', '&', '-', …) and trying every rule there made
+# punctuation cost tens of times what letters do.
+_TERMINATORS = {True: re.compile(r"[*`\\\[\]!]"), False: re.compile(r"[*`\\]")}
+
+
+def _text_rule(terminators: re.Pattern[str]) -> Any:
+    def text(state: StateInline, silent: bool) -> bool:
+        """markdown-it's text rule, which stops only where an enabled rule may start, and
+        where a protected span starts."""
+        pos = state.pos
+        terminator = terminators.search(state.src, pos)
+        end = terminator.start() if terminator else state.posMax
+        starts: Sequence[int] = state.env.get(_SPANS, ((), ()))[0]
+        after = bisect.bisect_right(starts, pos)
+        if after < len(starts) and starts[after] < end:
+            end = starts[after]
+        end = min(end, state.posMax)
+        if end <= pos:
+            return False
+        if not silent:
+            state.append_pending(state.src[pos:end])
+        state.pos = end
+        return True
+
+    return text
 
 
 def _star_emphasis(state: StateInline, silent: bool) -> bool:
@@ -96,7 +147,7 @@ def _parser(links: bool) -> MarkdownIt:
     parser.enable(
         ["escape", "emphasis", "backticks", "link", "image"] if links else ["escape", "emphasis", "backticks"]
     )
-    parser.inline.ruler.at("text", _text)
+    parser.inline.ruler.at("text", _text_rule(_TERMINATORS[links]))
     parser.inline.ruler.before("text", "kb_span", _protected)
     if links:
         parser.inline.ruler.at("image", _literal_image)
@@ -106,11 +157,17 @@ def _parser(links: bool) -> MarkdownIt:
     parser.validateLink = lambda url: True  # type: ignore[method-assign]
     parser.normalizeLink = lambda url: url  # type: ignore[method-assign]
     parser.normalizeLinkText = lambda link: link  # type: ignore[method-assign]
+    parser.helpers = SimpleNamespace(  # type: ignore[assignment]
+        parseLinkLabel=helpers.parseLinkLabel,
+        parseLinkTitle=helpers.parseLinkTitle,
+        parseLinkDestination=_destination,
+    )
     return parser
 
 
-# A text without "](" holds no link and no image: its brackets are text, and the parser
-# without the link rules does not scan ahead from each of them for a label's end.
+# A text where no "](" has a tail that could end a link holds no link and no image: its
+# brackets are text, and the parser without the link rules does not scan ahead from each
+# of them for a label's end.
 _PARSER, _PARSER_WITHOUT_LINKS = _parser(links=True), _parser(links=False)
 
 
@@ -125,10 +182,19 @@ def parse_inline(text: str, spans: Sequence[tuple[int, int]] = ()) -> list[Token
     ``code_inline``, ``kb_span``, and ``strong``/``em``/``link`` ``_open``/``_close``
     pairs (a link's target is its ``href`` attribute, as written). ``spans`` are disjoint
     (start, end) positions, sorted."""
-    if not has_markup(text):
+    destinations = Destinations.of(text) if "](" in text else None
+    links = destinations is not None and destinations.may_link
+    if not links and _ACTIVE_CHARACTER.search(text) is None:
         return _without_markup(text, spans)
     env: dict[str, Any] = {_SPANS: ([start for start, _ in spans], [end for _, end in spans])}
-    tokens = (_PARSER if "](" in text else _PARSER_WITHOUT_LINKS).parseInline(text, env)
+    if not links:
+        tokens = _PARSER_WITHOUT_LINKS.parseInline(text, env)
+    else:
+        token = _DESTINATIONS.set(destinations)
+        try:
+            tokens = _PARSER.parseInline(text, env)
+        finally:
+            _DESTINATIONS.reset(token)
     return list(tokens[0].children or []) if tokens else []
 
 

@@ -50,7 +50,7 @@ def _row(request: PageRequest, graph: SystemGraph, profile: MemoryComparison) ->
     run = html_link(
         run_shown, urls.url_href(request.path, urls.page_path(run_page(graph.system), graph.slug))
     )
-    scope = Html(linker.text(profile.scope))
+    scope = rawhtml.element("p", Html(linker.cell(profile.scope)))
     return MatrixRow(
         graph.slug, system_cell(name, run, scope), SystemCells(linker, profile_path), profile.axes
     )

@@ -34,12 +34,15 @@ _ESCAPE = {
     "{": "&#123;",
     "}": "&#125;",
     "|": "\\|",
+    # Before a link the generator writes, a '!' would make it an image ('Beware![CMP-1](…)').
+    "!": "\\!",
 }
 _ESCAPE_TABLE = str.maketrans(_ESCAPE)
 # Block syntax that only acts at the start of a line: headings, list markers, setext
-# underlines and rules, admonitions, fences. Matched on one line at a time: a pattern
-# whose leading whitespace could run across newlines made escaping quadratic.
-_LINE_START = re.compile(r"([^\S\n]*)(#|[-+*=](?:\s|$)|[-=]+[^\S\n]*$|[0-9]+[.)](?:\s|$)|!!!|~~~)")
+# underlines and rules, fences (an admonition's '!!!' is escaped with every '!'). Matched
+# on one line at a time: a pattern whose leading whitespace could run across newlines
+# made escaping quadratic.
+_LINE_START = re.compile(r"([^\S\n]*)(#|[-+*=](?:\s|$)|[-=]+[^\S\n]*$|[0-9]+[.)](?:\s|$)|~~~)")
 # Python-Markdown backslash-escapes only some characters; the others take an entity.
 _MARKER_ENTITY = {"=": "&#61;", "~": "&#126;"}
 
@@ -60,7 +63,7 @@ def _escape_line_start(line: str) -> str:
 def _escape_marker(marker: str) -> str:
     if marker[0] in _MARKER_ENTITY:
         return _MARKER_ENTITY[marker[0]] + marker[1:]
-    if marker[0] in "#!-+*":
+    if marker[0] in "#-+*":
         return "\\" + marker
     digits = marker.rstrip(" \t.)\n")
     return digits + "\\" + marker[len(digits) :]

@@ -127,7 +127,7 @@ def profile_context(linker: Linker, badges: Badges) -> dict[str, Any]:
         return {"profile": None, "profile_here": False}
     return {
         "profile": {
-            "scope": linker.text(profile.scope),
+            "scope": linker.cell(profile.scope),
             "rows": profile_rows(profile, ProfileCells(linker, badges)),
             "summary": summary_lines(profile, linker, graph.profile_page),
             "anchor": PROFILE_ANCHOR,

@@ -130,7 +130,7 @@ def _counts(diff: RunDiff) -> Html:
 def _listed(ref: RecordRef, href: Href) -> Html:
     """``RTE-21`` (linked) ``(route) label``: one item of the added or removed list, the
     label formatted (``inline_form.html_label``)."""
-    shown = html_escape(f" ({ref.kind})") + (Html(" ") + html_label(ref.label) if ref.label else Html(""))
+    shown = html_escape(f" ({ref.kind})") + _shown_label(ref)
     return html_link(ref.id, href(ref.id)) + shown
 
 
@@ -151,9 +151,16 @@ def _pair_links(old: RecordRef, new: RecordRef, old_href: Href, new_href: Href) 
     )
 
 
-def _pair_title(old: RecordRef, new: RecordRef) -> str:
+def _pair_title(old: RecordRef, new: RecordRef) -> Html:
+    """``RTE-2 → RTE-7 (route) label``, the label formatted as on the record's heading."""
     head = new.id if old.id == new.id else f"{old.id} → {new.id}"
-    return _one_line(f"{head} ({new.kind})" + (f" {new.label}" if new.label else ""))
+    return html_escape(f"{head} ({new.kind})") + _shown_label(new)
+
+
+def _shown_label(ref: RecordRef) -> Html:
+    """A record's label after its ID and kind, formatted (``inline_form.html_label``, the
+    renderer of the headings' labels), or nothing."""
+    return Html(" ") + html_label(ref.label) if ref.label else Html("")
 
 
 def _conclusion_groups(
@@ -169,7 +176,8 @@ def _conclusion_groups(
     for first, members in groups:
         links = element(
             "p",
-            html_escape(_pair_title(first.old_record, first.new_record) + " — ")
+            _pair_title(first.old_record, first.new_record)
+            + html_escape(" — ")
             + _pair_links(first.old_record, first.new_record, old_href, new_href),
         )
         lines = [
@@ -193,13 +201,14 @@ def _plain(items: tuple[str, ...]) -> Html:
 
 def _renumbering(pair: Renumbering, old_href: Href, new_href: Href) -> Html:
     """``RTE-2`` → ``RTE-7`` (both linked) ``(route) label — confidence 0.82: why``."""
-    shown = f" ({pair.new.kind})" + (f" {_one_line(pair.new.label)}" if pair.new.label else "")
     why = "; ".join(pair.why) or "no signal above its threshold"
     return (
         html_link(pair.old.id, old_href(pair.old.id))
         + html_escape(" → ")
         + html_link(pair.new.id, new_href(pair.new.id))
-        + html_escape(f"{shown} — confidence {pair.confidence:.2f}: {_one_line(why)}")
+        + html_escape(f" ({pair.new.kind})")
+        + _shown_label(pair.new)
+        + html_escape(f" — confidence {pair.confidence:.2f}: {_one_line(why)}")
     )
 
 

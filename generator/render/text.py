@@ -274,7 +274,10 @@ class Linker:
         return [self.inline(_dedent(part)) for part in _paragraphs(text)]
 
     def cell(self, text: str | None) -> Markup:
-        """Record text for a table cell: one line, paragraphs separated by line breaks."""
+        """Record text shown on one line: a table cell, or a field shown after its label or
+        as one paragraph (a run's summary and target class, a profile's scope). Paragraphs
+        are separated by line breaks, and a line that writes a list marker stays text: a
+        block here would end the cell, or put a list inside the paragraph."""
         if not text:
             return self.form.safe("")
         parts = [self.inline(part).replace("\n", " ") for part in _paragraphs(text)]

@@ -34,15 +34,12 @@ _ESCAPE = {
     "{": "&#123;",
     "}": "&#125;",
     "|": "\\|",
-    # Before a link the generator writes, a '!' would make it an image ('Beware![CMP-1](…)').
-    "!": "\\!",
 }
 _ESCAPE_TABLE = str.maketrans(_ESCAPE)
 # Block syntax that only acts at the start of a line: headings, list markers, setext
-# underlines and rules, fences (an admonition's '!!!' is escaped with every '!'). Matched
-# on one line at a time: a pattern whose leading whitespace could run across newlines
-# made escaping quadratic.
-_LINE_START = re.compile(r"([^\S\n]*)(#|[-+*=](?:\s|$)|[-=]+[^\S\n]*$|[0-9]+[.)](?:\s|$)|~~~)")
+# underlines and rules, admonitions, fences. Matched on one line at a time: a pattern
+# whose leading whitespace could run across newlines made escaping quadratic.
+_LINE_START = re.compile(r"([^\S\n]*)(#|[-+*=](?:\s|$)|[-=]+[^\S\n]*$|[0-9]+[.)](?:\s|$)|!!!|~~~)")
 # Python-Markdown backslash-escapes only some characters; the others take an entity.
 _MARKER_ENTITY = {"=": "&#61;", "~": "&#126;"}
 
@@ -50,7 +47,12 @@ _MARKER_ENTITY = {"=": "&#61;", "~": "&#126;"}
 def escape(text: str) -> Md:
     """Escape text so Markdown renders it literally (no links, HTML, emphasis or lists)."""
     lines = text.translate(_ESCAPE_TABLE).split("\n")
-    return Md("\n".join(_escape_line_start(line) for line in lines))
+    escaped = "\n".join(_escape_line_start(line) for line in lines)
+    # Before a link the generator writes, a closing '!' would make it an image
+    # ('Beware![CMP-1](…)'); inside the text a '[' is escaped, so no other '!' can. Only that
+    # one is escaped: Python-Markdown reads each escape at a cost that grows with the
+    # paragraph, so a text of many would make its page slow to build.
+    return Md(escaped[:-1] + "\\!" if escaped.endswith("!") else escaped)
 
 
 def _escape_line_start(line: str) -> str:
@@ -63,7 +65,7 @@ def _escape_line_start(line: str) -> str:
 def _escape_marker(marker: str) -> str:
     if marker[0] in _MARKER_ENTITY:
         return _MARKER_ENTITY[marker[0]] + marker[1:]
-    if marker[0] in "#-+*":
+    if marker[0] in "#!-+*":
         return "\\" + marker
     digits = marker.rstrip(" \t.)\n")
     return digits + "\\" + marker[len(digits) :]

@@ -1,13 +1,14 @@
 """A small KB with quote and angle-bracket payloads in every frontmatter value the records
 control, built by each engine beside the same KB clean.
 
-The KB is the fixture set (``tests/fixtures/check/clean-set``, as ``demo``: overview,
-member and review pages) and the fixture run (``clean-run``, as ``plain``: result,
-review and system pages). The hostile copy plants a payload into every title, every
-description and both system names (the values a theme prints; the generator's other
-frontmatter keys are its own constants, grammars, digests or data no theme prints),
-stamps the set's manifest anew, and lives in a records folder whose own name
-(which no grammar covers) would end an edit link's ``href``. MkDocs builds with the
+The KB is the shipped KB (every system of ``records/``, with its further runs), the
+fixture set (``tests/fixtures/check/clean-set``, as ``demo``: overview, member and review
+pages) and the fixture run (``clean-run``, as ``plain``: result, review and system pages).
+The hostile copy plants a payload into every title, every description and every system
+name of them all (the values a theme prints; the generator's other frontmatter keys are
+its own constants, grammars, digests or data no theme prints), stamps each set's
+manifest anew, and lives in a records folder whose own name (which no grammar covers)
+would end an edit link's ``href``. MkDocs builds with the
 documented edit links on; ProperDocs and Zensical build ``kbgen render``'s output.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +31,7 @@ from generator.pipeline import check_records
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO_ROOT = TESTS.parent
+SHIPPED = REPO_ROOT / "records"
 SET_SYSTEM = TESTS / "fixtures" / "check" / "clean-set" / "records" / "demo"
 RUN_SYSTEM = TESTS / "fixtures" / "check" / "clean-run" / "records" / "demo"
 ENGINES = ("mkdocs", "properdocs", "zensical")
@@ -67,8 +70,33 @@ PLANTED = [
 ]
 
 
+# A shipped record file's one-line title, description or system name (a block scalar's
+# opening line is left alone: its value is on the lines below).
+_PLANTABLE = re.compile(r"^  (title|description|system): (?![>|'\"]).+$", re.M)
+
+
+def _plant_shipped(records: Path) -> None:
+    """A payload in every one-line title, description and system name of the shipped
+    systems' files, the payloads taken in turn."""
+    names = sorted(PAYLOADS)
+    planted = 0
+    for file in sorted(records.rglob("*.yaml")):
+        if file.relative_to(records).parts[0] in ("demo", "plain"):
+            continue
+        text = file.read_text(encoding="utf-8")
+
+        def payload(match: re.Match[str]) -> str:
+            nonlocal planted
+            planted += 1
+            return f"  {match.group(1)}: {json.dumps(PAYLOADS[names[planted % len(names)]])}"
+
+        file.write_text(_PLANTABLE.sub(payload, text), encoding="utf-8")
+    assert planted > 20, planted  # every shipped system names itself and titles its pages
+
+
 def _records(root: Path, folder: str, hostile: bool) -> Path:
     records = root / folder
+    shutil.copytree(SHIPPED, records)
     shutil.copytree(SET_SYSTEM, records / "demo")
     shutil.copytree(RUN_SYSTEM, records / "plain")
     for file in (records / "plain").glob("*.yaml"):
@@ -80,8 +108,12 @@ def _records(root: Path, folder: str, hostile: bool) -> Path:
             key = line.split(":", 1)[0]
             assert text.count(line) == 1, (relative, line)
             file.write_text(text.replace(line, f"{key}: {json.dumps(PAYLOADS[payload])}\n"), encoding="utf-8")
-    [set_system] = [checked for checked in check_records(records, root) if checked.records.slug == "demo"]
-    (records / "demo" / "ARTIFACT.yaml").write_text(manifest_text(set_system.records), encoding="utf-8")
+        _plant_shipped(records)
+    # Each set's manifest pins its records' digests: stamped anew after the planting.
+    for checked in check_records(records, root):
+        if checked.records.analysis_set is not None:
+            manifest = checked.source.folder / "ARTIFACT.yaml"
+            manifest.write_text(manifest_text(checked.records), encoding="utf-8")
     return records
 
 

@@ -11,7 +11,6 @@ value.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -88,13 +87,10 @@ def _environment() -> Environment:
         indent=lambda text: Md(str(text).replace("\n", "\n    ")),
         hashes=lambda level: Md("#" * level),
         html_code=rawhtml.code_span,
-        html_code_block=rawhtml.code_block,
-        html_block_quote=rawhtml.block_quote,
         html_table=rawhtml.table,
     )
     env.filters["html"] = rawhtml.html_value
-    # A code quotation cut from deep in a file keeps its lines, not the file's indentation.
-    env.filters["dedent"] = lambda text: textwrap.dedent(str(text))
+    env.filters["one_html_block"] = rawhtml.one_block
     # Made at import, before any project is known: a relative cache folder is refused here,
     # one inside the project only once a build names it (``cache_templates_outside``).
     use_template_cache(env)

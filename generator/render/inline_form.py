@@ -12,6 +12,7 @@ linear in the tokens.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -110,12 +111,33 @@ def write(form: Form, tokens: Sequence[Token], inline: Inline | None) -> Markup:
     return form.safe("".join(frames[0]))
 
 
+# A link target that names a scheme (``javascript:``, ``file:``, ``mailto:``): one the KB
+# refused is shown after the link's text, so a reader sees what it would have opened.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+# The class of a link's text whose target, a file of the analysed document's own tree,
+# the KB does not publish; the target is its tooltip.
+UNPUBLISHED_TARGET_CLASS = "kb-unpublished-link"
+
+
 def _unlinked(form: Form, inner: Markup, target: str, with_target: bool) -> Markup:
-    """A link the KB cannot follow: its text, and its target as code after it (a label
-    shows the text alone)."""
+    """A link the KB cannot follow: its text. A relative target (a file beside the analysed
+    document, an anchor of no record) is the text's tooltip; any other (a scheme, another
+    host) is shown as code after the text (a label shows the text alone)."""
     if not with_target or not target:
         return inner
+    if _SCHEME.match(target) is None and not target.startswith(("//", "\\\\")):
+        title = _inert_attribute(target)
+        return form.safe(f'<span class="{UNPUBLISHED_TARGET_CLASS}" title="{title}">{inner}</span>')
     return form.safe(inner + form.safe(" (") + form.code(target) + form.safe(")"))
+
+
+def _inert_attribute(text: str) -> str:
+    """An attribute value escaped for HTML, with every character a Markdown inline pattern
+    acts on (before Python-Markdown sets inline HTML aside) written as a reference too."""
+    return "".join(f"&#{ord(ch)};" if ch in _MARKDOWN_ACTIVE else ch for ch in str(rawhtml.escape(text)))
+
+
+_MARKDOWN_ACTIVE = frozenset(("[", "]", "(", ")", "\\", "*", "_", "!"))
 
 
 def label(text: str) -> Md:

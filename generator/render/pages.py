@@ -27,6 +27,7 @@ from generator.render.contract_view import contract_statement, contract_view
 from generator.render.environment import frontmatter, render
 from generator.render.link_markup import html_link, link
 from generator.render.rawhtml import Html
+from generator.render.reading import outline, reading_order, run_line
 from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
@@ -75,16 +76,30 @@ def result_view(request: PageRequest) -> dict[str, Any]:
     contract = contract_view(graph)
     # Today's findings, for a run under an earlier contract, are listed below the run table.
     contract_cell = contract_statement(contract, Html("below"))
+    sections = reading_order(RESULT_SECTION_TITLES)
     return {
         **view.context(),
         "doc": result,
         "run_rows": _run_rows(graph.system.run, result.type, view, contract_cell),
         "run": graph.system.run,
-        "section_titles": RESULT_SECTION_TITLES,
+        "run_line": run_line(graph, view.html_badges),
+        "outline": outline(
+            [_result_section_place(view, result, key, title) for key, title in sections.items()]
+        ),
+        "section_titles": sections,
         "sources": sources_of(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": theme_text(result.title)}),
         **contract,
     }
+
+
+def _result_section_place(view: RecordPageView, result: Any, key: str, title: str) -> tuple[str, str]:
+    """A section's heading on the result page and its anchor, as ``result.md.j2`` writes them."""
+    if key in ("shared_records", "source_register", "limitations"):
+        return title, urls.slugify(title)
+    section = getattr(result, key)
+    shown = (section.title or title).strip()
+    return shown, view.section_anchor(section, title)
 
 
 def _run_rows(run: Any, doc_type: str, view: RecordPageView, contract: Html) -> list[list[Html]]:

@@ -25,6 +25,7 @@ __all__ = [
     "escape",
     "html_value",
     "made_safe",
+    "one_block",
     "table",
 ]
 
@@ -117,6 +118,13 @@ def code_block(text: str) -> Html:
         ending = "&#10;" if index + 1 < len(lines) and lines[index + 1] == "" else "\n"
         out.append(str(escape(body)) + tail + ending)  # str: Markup's + would escape the references
     return Html('<div class="highlight"><pre><span></span><code>' + "".join(out) + "</code></pre></div>")
+
+
+def one_block(html: str) -> Html:
+    """Raw HTML blocks the template wrote one after another, as one block (the blank lines
+    between them dropped), so an element can hold them all (``<details>``). Each piece
+    holds no blank line of its own (``code_block`` writes a code block's as a reference)."""
+    return made_safe("\n".join(line for line in str(html).strip().split("\n") if line.strip()))
 
 
 def block_quote(text: str) -> Html:

@@ -13,7 +13,6 @@ after each raw HTML block ends it for Python-Markdown.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,6 +22,8 @@ from generator.render import rawhtml
 from generator.render.environment import printed, record_texts, unlinked_evidence
 from generator.render.inline_form import html_label, label
 from generator.render.markdown import Md, heading
+from generator.render.quote_html import quote_html
+from generator.render.restated import without_restated_status
 
 if TYPE_CHECKING:
     from markupsafe import Markup
@@ -76,8 +77,9 @@ class RecordWriter:
         if unlinked:
             out.append(f'<p class="kb-unlinked"><strong>Evidence anchors:</strong> {html(unlinked)}</p>\n\n')
         text_linker = self.linker.citing(record.evidence)
-        if record.body:
-            out.append(f"{printed(text_linker.text(record.body))}\n\n")
+        body = without_restated_status(record.body, record_badges(record)) if record.body else ""
+        if body:
+            out.append(f"{printed(text_linker.text(body))}\n\n")
         for item in record_fields(record, after_body=True):
             self._field(out, item)
         if record.remarks:
@@ -213,15 +215,13 @@ class RecordWriter:
             f'<ol class="kb-flow">{"".join(steps)}</ol>\n{tail}</div>\n\n'
         )
 
-    def quote(self, quote: Any) -> str:
-        """A quotation and its source, as one raw HTML block (no blank line after)."""
-        if quote.is_prose:
-            shown = rawhtml.block_quote(quote.text)
-        else:
-            shown = rawhtml.code_block(textwrap.dedent(str(quote.text)))
+    def quote(self, quote: Any, linker: Linker | None = None) -> rawhtml.Html:
+        """A quotation as its source wrote it and its source, as one raw HTML block (no
+        blank line after); its text is read with ``linker`` (the page's by default)."""
+        shown = quote_html(linker or self.linker, quote)
         source = self.linker.quote_source(quote)
-        return (
-            f'<div class="kb-quote">\n{printed(shown)}\n'
+        return rawhtml.made_safe(
+            f'<div class="kb-quote">\n{shown}\n'
             f'<p><span class="kb-quote__source">— {printed(source)}</span></p>\n</div>'
         )
 

@@ -193,9 +193,13 @@ def _conclusion_groups(
     return found
 
 
+# What a value a run does not set is called, here as on the history page.
+NOT_STATED = "not stated"
+
+
 def _plain(items: tuple[str, ...]) -> Html:
     if not items:
-        return element("em", html_escape("none"))
+        return element("em", html_escape(NOT_STATED))
     return Html("; ").join(element("code", html_escape(_one_line(item))) for item in items)
 
 
@@ -274,8 +278,8 @@ def _words(change: TextChange) -> Html:
 
 
 def _move(old: str | None, new: str | None) -> Html:
-    """``old → new``; a side that is not set shows as 'none'."""
-    none = element("em", html_escape("none"))
+    """``old → new``; a side that is not set shows as 'not stated'."""
+    none = element("em", html_escape(NOT_STATED))
     return Html(" → ").join([_del(old) if old is not None else none, _ins(new) if new is not None else none])
 
 

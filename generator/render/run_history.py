@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.model.runs import RunEntry
-from generator.render import urls
+from generator.render import rawhtml, urls
 from generator.render.environment import frontmatter, render
+from generator.render.link_markup import html_link
 from generator.render.markdown import Md
+from generator.render.rawhtml import Html
 from generator.render.registry import SYSTEM_PAGE, PageRequest, across_runs_pages
 from generator.render.summary import pages_of
 from generator.render.views import theme_text
@@ -80,7 +82,18 @@ def run_context(graph: SystemGraph, at: str) -> dict[str, Any]:
             },
         )
     )
-    return {"run_banner": banner, "runs": [], "history_href": None}
+    marker = earlier_run_marker(run.label, urls.url_href(at, _system_page(history.current)), current["label"])
+    return {"run_banner": Md(f"{banner}\n{marker}\n"), "runs": [], "history_href": None}
+
+
+def earlier_run_marker(label: str, current_url: str, current_label: str) -> Html:
+    """One line that stays at the top of an earlier run's page as the reader scrolls (the
+    theme keeps it under the header), so a reader who lands mid-page from search knows."""
+    current = html_link(rawhtml.code_span(current_label), current_url)
+    return rawhtml.made_safe(
+        f'<p class="kb-earlier-run" role="note">Earlier run {rawhtml.code_span(label)}; '
+        f"the current run is {current}.</p>"
+    )
 
 
 def runs_summary(current: SystemGraph, earlier: Sequence[SystemGraph]) -> dict[str, Any]:

@@ -140,6 +140,9 @@ class Linker:
             url = self._cited.get(content.strip())
             if url is not None:
                 return self.form.link(self.form.code(content), url)
+        if content.startswith(("http://", "https://")) and web_url_problem(content) is None:
+            # A web address written as code (a repository's URL) is a link, shown as code.
+            return self.form.link(self.form.code(content), content)
         resolved = self.graph.resolve(content) if grammar().in_text.fullmatch(content) else None
         if resolved != content:
             return self.form.code(content)
@@ -287,11 +290,43 @@ class Linker:
         """One paragraph: its inline Markdown (strong, emphasis, code spans, links) with
         escaped text, and links for record IDs and evidence anchors."""
         text = normalized(text)
+        listed = self._id_list(text)
+        if listed is not None:
+            return listed
         found = self._spans(text)
         if not has_markup(text):  # no marker: the escaped text between the spans
             return self._unmarked(text, found)
         spans = [(start, end) for start, end, _ in found]
         return write(self.form, parse_inline(text, spans), self._inline(text, found))
+
+    def _id_list(self, text: str) -> Markup | None:
+        """A text that is only a list of declared IDs (``RTE-10, RTE-10, RTE-11``): each ID
+        once, in the order first written, and a run of three or more consecutive numbers of
+        one prefix as a range whose ends link (the tooltip names every ID); else None."""
+        if "," not in text or not grammar().may_name_a_record(text):
+            return None
+        ids: list[str] = []
+        position = 0
+        for match in grammar().in_text.finditer(text):
+            between = text[position : match.start()]
+            if between.strip(" ") not in ("," if ids else "", "") or (ids and "," not in between):
+                return None
+            if self.graph.resolve(match.group(0)) != match.group(0):
+                return None
+            ids.append(match.group(0))
+            position = match.end()
+        if len(ids) < 2 or text[position:].strip() or text[: text.find(ids[0])].strip():
+            return None
+        unique = list(dict.fromkeys(ids))
+        shown: list[str] = []
+        for run in _numbered_runs(unique):
+            if len(run) < 3:
+                shown.extend(self.ref(record_id) for record_id in run)
+                continue
+            ends = self.form.safe(self.ref(run[0]) + self.form.safe("–") + self.ref(run[-1]))
+            title = self.form.escape(", ".join(run))
+            shown.append(self.form.safe(f'<span class="kb-id-range" title="{title}">{ends}</span>'))
+        return self.form.safe(", ".join(shown))
 
     def _unmarked(self, text: str, found: list[tuple[int, int, Markup]]) -> Markup:
         """What ``write`` makes of a text without markers: its stretches escaped and its
@@ -424,6 +459,25 @@ class _Taken:
 
     def sorted(self) -> list[tuple[int, int, Markup]]:
         return self._spans
+
+
+_NUMBERED = re.compile(r"(.*-)([0-9]+)")
+
+
+def _numbered_runs(ids: list[str]) -> list[list[str]]:
+    """IDs in order, cut into runs where each follows the one before: same prefix, the next
+    number (``RTE-10, RTE-11, RTE-12``); a slug ID is a run of its own."""
+    runs: list[list[str]] = []
+    last: tuple[str, int] | None = None
+    for record_id in ids:
+        match = _NUMBERED.fullmatch(record_id)
+        here = (match.group(1), int(match.group(2))) if match else None
+        if here is not None and last is not None and here == (last[0], last[1] + 1):
+            runs[-1].append(record_id)
+        else:
+            runs.append([record_id])
+        last = here
+    return runs
 
 
 def _anchor_key(anchor: Anchor) -> str:

@@ -125,12 +125,21 @@ def test_inside_a_link_ids_and_code_are_not_links(h: Linker) -> None:
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        # a file the KB does not publish, a record it does not know, an anchor of no record
-        ("[theory builder](../../notes/defs.md)", "theory builder (<code>../../notes/defs.md</code>)"),
-        ("[gone](RTE-99)", "gone (<code>RTE-99</code>)"),
-        ("[top](#top)", "top (<code>#top</code>)"),
+        # a file the KB does not publish, a record it does not know, an anchor of no record:
+        # the text, its target the tooltip
+        (
+            "[theory builder](../../notes/defs.md)",
+            '<span class="kb-unpublished-link" title="../../notes/defs.md">theory builder</span>',
+        ),
+        ("[gone](RTE-99)", '<span class="kb-unpublished-link" title="RTE-99">gone</span>'),
+        ("[top](#top)", '<span class="kb-unpublished-link" title="#top">top</span>'),
         # an ID in the text of a link that is not one still links
-        ("[RTE-1](runtime.md)", '<a href="#rte-1">RTE-1</a> (<code>runtime.md</code>)'),
+        (
+            "[RTE-1](runtime.md)",
+            '<span class="kb-unpublished-link" title="runtime.md"><a href="#rte-1">RTE-1</a></span>',
+        ),
+        # a target of another scheme is shown after the text
+        ("[x](javascript:alert(1))", "x (<code>javascript:alert(1)</code>)"),
         ("[empty]()", "empty"),
     ],
 )
@@ -212,8 +221,9 @@ class _Live(HTMLParser):
     """What would act in a browser: tags other than the renderer's own, handlers, any
     attribute the renderer does not write, a URL that is not the web or the page's."""
 
-    # br: a table cell's paragraphs; ul, ol, li: the lines of record text that write a list
-    ALLOWED = {"p", "a", "strong", "em", "code", "h2", "br", "ul", "ol", "li"}
+    # br: a table cell's paragraphs; ul, ol, li: the lines of record text that write a list;
+    # span: a link's text whose target the KB does not publish (its tooltip)
+    ALLOWED = {"p", "a", "strong", "em", "code", "h2", "br", "ul", "ol", "li", "span"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -227,7 +237,7 @@ class _Live(HTMLParser):
                 self.found.append(f"{tag} {name}=")
             if name == "href" and not re.match(r"(?:https://|#|\.\./)", value or ""):
                 self.found.append(f"{tag} href={value}")
-            if name == "class" and value not in ("kb-elsewhere",):
+            if name == "class" and value not in ("kb-elsewhere", "kb-unpublished-link"):
                 self.found.append(f"{tag} class={value}")
 
     def handle_comment(self, data: str) -> None:

@@ -290,7 +290,9 @@ def test_a_code_quotation_loses_its_common_indentation(tmp_path: Path) -> None:
     result = run_pipeline(records, tmp_path)
     assert result.errors == []
     page = next(text for path, text in result.pages.items() if "CMP-9" in text and path.endswith("result.md"))
-    assert "<code>if ready:\n    run()\n</code>" in page
+    # Highlighted as Python (its path's extension): the text without the token spans.
+    assert '<div class="highlight language-python">' in page
+    assert "<code>if ready:\n    run()\n</code>" in re.sub(r"</?span[^>]*>", "", page)
 
 
 def test_no_fence_opens_in_raw_html_record_text() -> None:

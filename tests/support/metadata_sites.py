@@ -77,7 +77,8 @@ _PLANTABLE = re.compile(r"^  (title|description|system): (?![>|'\"]).+$", re.M)
 
 def _plant_shipped(records: Path) -> None:
     """A payload in every one-line title, description and system name of the shipped
-    systems' files, the payloads taken in turn."""
+    systems' files. The payload is chosen by the file's name and the key, so each run of a
+    system gets the same one and its changes page compares like with like."""
     names = sorted(PAYLOADS)
     planted = 0
     for file in sorted(records.rglob("*.yaml")):
@@ -85,10 +86,11 @@ def _plant_shipped(records: Path) -> None:
             continue
         text = file.read_text(encoding="utf-8")
 
-        def payload(match: re.Match[str]) -> str:
+        def payload(match: re.Match[str], name: str = file.name) -> str:
             nonlocal planted
             planted += 1
-            return f"  {match.group(1)}: {json.dumps(PAYLOADS[names[planted % len(names)]])}"
+            chosen = names[sum(map(ord, f"{name}:{match.group(1)}")) % len(names)]
+            return f"  {match.group(1)}: {json.dumps(PAYLOADS[chosen])}"
 
         file.write_text(_PLANTABLE.sub(payload, text), encoding="utf-8")
     assert planted > 20, planted  # every shipped system names itself and titles its pages

@@ -172,7 +172,26 @@ def frontmatter_keys(target: int) -> str:
     return "---\ntype: types/agentic-system-analysis-result.md\n" + "".join(keys) + "---\n\n" + RECORDS_HEAD
 
 
+def record_bodies(target: int) -> str:
+    """Records whose body follows in list items and paragraphs, and follow-ups naming them:
+    the record-body forms, and the census that counts their statuses and evidence."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    unit = (
+        "OBJ-{n} — Object {n}\n\n- Status: implementation wired; nothing observed.\n"
+        "- Evidence: `src/o{n}.py`, `src/p{n}.py` @ `" + commit + "`.\n\n"
+        "For OBJ-{n}, the object is read back. Operation conclusion status: uninspected.\n\n"
+    )
+    head = RECORDS_HEAD.replace("### Components", "### Operative objects")
+    parts, n, size = [head], 0, len(head)
+    while size < target:
+        n += 1
+        parts.append(unit.format(n=n))
+        size += len(parts[-1])
+    return "".join(parts)
+
+
 CONSTRUCTS: dict[str, Callable[[int], str]] = {
+    "record bodies, status and evidence items, follow-ups": record_bodies,
     "memory report (routes, fields, quotations)": memory_report,
     "result (every declaration and evidence form)": result_forms,
     "one evidence clause of many paths": evidence_clause,

@@ -19,7 +19,8 @@ from pathlib import Path
 from generator.graph.system_graph import link_system
 from generator.graph.word_diff import word_diff
 from generator.importer.build import build
-from generator.importer.document import parse_document
+from generator.importer.census import census
+from generator.importer.document import _read_blocks, parse_document
 from generator.importer.folding import words
 from generator.importer.recognisers.amendments import amendment_text
 from generator.importer.recognisers.ledger import labelled_lines
@@ -127,6 +128,18 @@ def _linker(html: bool = False) -> Linker:
     return Linker(link_system(result.systems[0].records, PLACEMENT), "result", html=html)
 
 
+CENSUS_UNIT = (
+    "OBJ-1 — Object\n\n- Status: implementation wired; x.\n- Evidence: `src/a.py` @ "
+    "`0123456789abcdef0123456789abcdef01234567`.\n\nFor OBJ-1, read back. SRC-1 `b.py:1-2`.\n\n"
+)
+
+
+def _census(text: str) -> None:
+    """The import's census of a records section holding ``text`` (its blocks read afresh)."""
+    _read_blocks.cache_clear()
+    census("# R\n\n## Shared records\n\n### Operative objects\n\n" + text)
+
+
 def cases() -> list[tuple[str, Callable[[str], object], str]]:
     linker = _linker()
     html_linker = _linker(html=True)  # raw HTML blocks: HTML escaping, final URLs
@@ -147,6 +160,12 @@ def cases() -> list[tuple[str, Callable[[str], object], str]]:
         ("ledger entry: many wrapped lines", _ledger_lines, "a wrapped value line\n"),
         ("ledger entry: many repeated labels", _ledger_lines, "Gap/limit: x\n"),
         ("ledger section: many entries", _ledger_section, LEDGER_ENTRY + "\n"),
+        ("import census: statuses, evidence, follow-ups", _census, CENSUS_UNIT),
+        (
+            "import census: one evidence clause of many paths",
+            _census,
+            "Evidence: `a/b.py:1-2`, SRC-1 `c.py` ",
+        ),
         ("import words: a run of [", words, "["),
         ("import words: unclosed links", words, "[a]("),
         ("import frontmatter: many kept keys", _frontmatter_keys, "k"),

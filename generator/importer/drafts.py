@@ -45,6 +45,10 @@ class Draft:
     labels: dict[str, str] = field(default_factory=dict)
     # The route fields written after '; ' on the line of the field before them.
     same_line: list[str] = field(default_factory=list)
+    # Evidence written path first: anchors whose source the line names after the paths,
+    # and (path, commit) pairs whose source is the one pinned at the commit (``finish.py``).
+    named_evidence: list[str] = field(default_factory=list)
+    pinned_evidence: list[tuple[str, str]] = field(default_factory=list)
 
     def note_label(self, name: str, written: str) -> None:
         """The document labelled the field ``name`` ``written``: kept when it is not the
@@ -234,7 +238,9 @@ def finish(draft: Draft, prose_statuses: bool, partial_routes_as_prose: bool = F
             draft.data["guarantee"] = guarantee
     # Each text on its own: a clause ('Evidence: …') ends with its paragraph or field.
     parts = [*draft.prose_before, *draft.text_fields, *draft.prose_after]
-    evidence = list(dict.fromkeys(anchor for part in parts for anchor in evidence_of(part)))
+    evidence = list(
+        dict.fromkeys([*(anchor for part in parts for anchor in evidence_of(part)), *draft.named_evidence])
+    )
     if evidence and draft.list_key != "limitations":
         draft.data["evidence"] = evidence
     return {key: draft.data[key] for key in key_order(draft.list_key) if key in draft.data}

@@ -92,11 +92,11 @@ def findings_of(text: str, display: str, structure: Structure, coverage: Coverag
             KB614.code,
             document,
             digest,
-            loss.declared.line,
-            loss.declared.col,
+            loss.line,
+            loss.col,
             loss.kind,
             loss.stated,
-            loss.declared.record_id,
+            loss.record_id,
         )
         for loss in structure.losses
     ]
@@ -110,7 +110,7 @@ def findings_of(text: str, display: str, structure: Structure, coverage: Coverag
 def one_finding_per_id(diagnostics: Iterable[Diagnostic], structure: Structure) -> list[Diagnostic]:
     """The import's diagnostics without a KB607 ("cited but not declared") for an ID the
     document declares and the import made a supplied record: KB614 reports it, once."""
-    became_supplied = {loss.declared.record_id for loss in structure.losses if loss.what == BECAME_SUPPLIED}
+    became_supplied = {loss.record_id for loss in structure.losses if loss.what == BECAME_SUPPLIED}
     return [d for d in diagnostics if not (d.rule == KB607 and d.message.split(" ", 1)[0] in became_supplied)]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from generator.diagnostics import Rule
 from generator.importer.context import Gathered
 from generator.importer.doc_types import DocumentType
-from generator.importer.drafts import Draft, finish
+from generator.importer.drafts import Draft, finish, key_order
 from generator.importer.import_rules import KB601, KB607
 from generator.importer.refusals import as_paragraph, mend
 from generator.importer.run import commit_statement, run_from_frontmatter, run_from_text, run_references
@@ -68,6 +68,7 @@ def assemble(
     run = {key: run[key] for key in Run.model_fields if key in run}
     _pin_supplied_sources(supplied, front, body, run)
     _quote_sources(gathered, records, annotations, run, supplied)
+    _pinned_evidence(gathered, records, supplied)
     files: dict[str, dict[str, Any]] = {
         "run.yaml": {"run": run, **({"supplied": supplied} if supplied else {})}
     }
@@ -249,6 +250,32 @@ def _quote_sources(
                 quote.update(ordered)
             elif keep_pin:
                 quote["pin"] = keep_pin
+
+
+def _pinned_evidence(
+    gathered: Gathered, records: dict[str, dict[str, Any]], supplied: list[dict[str, Any]]
+) -> None:
+    """``- Evidence: `a`, `b` @ <commit>``: each path is the evidence of the one source pinned
+    at that commit (as a quotation's is); with none, or several, no source is invented and
+    the line stays the record's text only."""
+    revisions = {
+        entry["id"]: _unquoted(str(entry["revision"]))
+        for entry in [*records.values(), *supplied]
+        if _is_source(str(entry.get("id", ""))) and entry.get("revision")
+    }
+    for record_id, record in records.items():
+        found = []
+        for path, commit in gathered.drafts[record_id].pinned_evidence:
+            sources = [source for source, revision in revisions.items() if revision == commit]
+            if len(sources) == 1:
+                found.append(f"{sources[0]} {path}")
+        if found:
+            record["evidence"] = list(dict.fromkeys([*record.get("evidence", []), *found]))
+            ordered = {
+                key: record[key] for key in key_order(gathered.drafts[record_id].list_key) if key in record
+            }
+            record.clear()
+            record.update(ordered)
 
 
 def _unquoted(revision: str) -> str:

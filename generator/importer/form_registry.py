@@ -1,9 +1,11 @@
 """The forms the importer reads out of the box (``document-forms.md``), each one declaration,
 and the registry in force (``active_forms``; ``using_forms`` puts another in force).
 
-In a record kind's section, tried in this order: a quotation after a paragraph declaration
-is its record's; an amendment or retained-reasons paragraph after one is still its text; a
-list whose items open with IDs declares a record per item; a table declares a record per
+In a record kind's section, tried in this order: a paragraph naming a record first (``For
+OBJ-1, …``) continues it; a quotation after a paragraph declaration is its record's; an
+amendment or retained-reasons paragraph after one is still its text; the paragraphs after a
+declaration holding only its label, and a list right after any paragraph declaration, are
+its body; a list whose items open with IDs declares a record per item; a table declares a record per
 row whose first cell is an ID (the source register, a kind's table); a paragraph opening
 ``ID — Label.`` (or a bold lead-in) declares its record. Elsewhere: tables (record rows,
 limitation rows, typed rows, generic), lists, quotations, verbatim blocks (fences, indented
@@ -50,6 +52,23 @@ FORMS = FormRegistry(
             20,
             _kind("record_continuation"),
             "'Amendment (…):' or 'Retained reasons:' after a paragraph declaration is its record's text",
+        ),
+        FormSpec(
+            "record-follow-up",
+            "kind-section",
+            frozenset({"paragraph"}),
+            5,
+            _kind("follow_up"),
+            "'For OBJ-1, …' or '… continuation on RTE-2: …' goes on with the record it names",
+        ),
+        FormSpec(
+            "record-body",
+            "kind-section",
+            frozenset({"paragraph", "list"}),
+            25,
+            _kind("record_body"),
+            "the paragraphs after a declaration that holds only its label, and a list right after a "
+            "paragraph declaration ('- Status: …', '- Evidence: … @ <commit>'), are its record's",
         ),
         FormSpec(
             "list-declarations",

@@ -19,6 +19,7 @@ from generator.importer.recognisers.declarations import Declaration, declaration
 from generator.importer.recognisers.fields import Field, field_sentences, labelled, status_line
 from generator.importer.recognisers.lists import list_item
 from generator.importer.recognisers.quotes import QuoteText, attributed_paragraph, block_quote
+from generator.importer.recognisers.record_body import bare_status, follow_up, path_evidence
 from generator.importer.sections import kind_list_of_title
 from generator.importer.status_groups import group_statuses
 from generator.model import kinds
@@ -54,6 +55,10 @@ class SharedWalker:
         self.prose = prose
         # The record a paragraph just declared: the quotations right after it are its own.
         self.quoting: Draft | None = None
+        # A paragraph declaration held only its label: the paragraphs after it are its body
+        # (``body_of`` is that record while the block after it is read).
+        self.body_follows = False
+        self.body_of: Draft | None = None
 
     def shared_records(self, section: Section) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -80,6 +85,7 @@ class SharedWalker:
 
     def kind_blocks(self, section: Section, list_key: str | None) -> list[Any]:
         """The blocks of one kind subsection: prose, and placements of the records declared in it."""
+        self.body_follows = False  # a heading ends a body
         blocks: list[Any] = []
         statuses: dict[str, str] = {}
         for block in section.blocks:
@@ -95,6 +101,7 @@ class SharedWalker:
         """What a block of a kind's section becomes: the first form of the registry in force
         that reads it (``builtin_forms``), else prose."""
         previous, self.quoting = self.quoting, None
+        self.body_of, self.body_follows = (previous if self.body_follows else None), False
         found = active_forms().read("kind-section", block, FormState(self, statuses, previous))
         return found if found is not None else self.prose.blocks(block)
 
@@ -104,6 +111,7 @@ class SharedWalker:
             return None
         self.quote(state.previous, block_quote(block.lines), block)
         self.quoting = state.previous  # a record may be followed by several quotations
+        self.body_follows = self.body_of is state.previous
         return []
 
     def record_continuation(self, block: Block, state: FormState) -> list[Any] | None:
@@ -142,6 +150,7 @@ class SharedWalker:
             self.line_into(draft, found.rest, block.line, block.col)
         self._group([found.record_id], state.statuses)
         self.quoting = draft
+        self.body_follows = not found.rest  # ``OBJ-5 — Label`` alone: its body comes after
         return [{"records": [found.record_id]}]
 
     def list_declarations(self, block: Block, state: FormState) -> list[Any] | None:
@@ -230,6 +239,7 @@ class SharedWalker:
 
     def record_section(self, section: Section, statuses: dict[str, str]) -> list[Any]:
         """A heading that declares a record, and the blocks under it."""
+        self.body_follows = False  # a heading ends a body
         found = declaration(section.title, heading=True)
         list_key = list_key_of_id(found.record_id) if found else None
         draft = (
@@ -356,10 +366,17 @@ class SharedWalker:
                 draft.add_prose(item if isinstance(item, str) else _flatten(item))
             return True
         # An annotation is prose about a record declared elsewhere: no fields of its own.
-        status = status_line(text) if draft.list_key != "annotations" else None
+        labelled_status = status_line(text) if draft.list_key != "annotations" else None
+        bare = bare_status(text) if labelled_status is None and draft.list_key != "annotations" else None
+        status = labelled_status or bare
+        if draft.list_key != "annotations":
+            self.path_evidence_into(draft, text)
         if status is not None:
             if status.known:
                 draft.add_status(status)
+                if bare is not None and not bare.label.startswith("conclusion"):
+                    # ``Status: implementation wired; …``: the layer's words are kept as written.
+                    draft.add_prose(text, item=not keep)
                 return True
             self.gathered.warn(
                 KB604,
@@ -380,6 +397,45 @@ class SharedWalker:
         if keep:
             draft.add_prose(text)
         return keep
+
+    def path_evidence_into(self, draft: Draft, text: str) -> None:
+        """``Evidence: `a`, `b` @ <commit>`` or ``… (`SRC-1`)``: the paths join the record's
+        evidence (the line stays its text, as written)."""
+        found = path_evidence(text)
+        if found is None:
+            return
+        if found.source is not None:
+            draft.named_evidence.extend(f"{found.source} {path}" for path in found.paths)
+        elif found.commit is not None:
+            draft.pinned_evidence.extend((path, found.commit) for path in found.paths)
+
+    def follow_up(self, block: Block, state: FormState) -> list[Any] | None:
+        """``For OBJ-1, …``, ``Memory-specific continuation on RTE-2: …``: the paragraph goes
+        on with a record declared before it; its statuses, anchors and quotations are the
+        record's, its text the record's continuation, and the quotations after it its own."""
+        named = follow_up(block.text)
+        draft = self.gathered.drafts.get(named) if named else None
+        if draft is None:
+            return None
+        self.fill(draft, [block])
+        self.quoting = draft
+        return []
+
+    def record_body(self, block: Block, state: FormState) -> list[Any] | None:
+        """The paragraphs after a declaration that holds only its label, and a list right
+        after any paragraph declaration, are the record's (up to the next declaration)."""
+        draft = state.previous
+        if draft is None or self._declares_another(block, draft):
+            return None
+        if block.kind == "list":
+            if self._declares_items(block):
+                return None
+        elif self.body_of is not draft:
+            return None
+        self.fill(draft, [block])
+        self.quoting = draft
+        self.body_follows = self.body_of is draft
+        return []
 
     def several_fields(self, draft: Draft, text: str) -> bool:
         """``Consumer: … . Channels: … . Force: … .`` — several labelled fields in one paragraph."""

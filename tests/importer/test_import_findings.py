@@ -37,7 +37,7 @@ def test_a_lost_status_is_written_with_the_run(tmp_path: Path, monkeypatch, kbge
             "document": "doc.md",
             "document_sha256": digest,
             "line": 28,
-            "col": 1,
+            "col": 37,
             "kind": "status",
             "text": "model identity resolution conclusion status: wired",
             "record": "CMP-2",
@@ -56,7 +56,7 @@ def test_the_summary_names_the_loss_and_the_file(tmp_path: Path, monkeypatch, kb
     )
     # The check's KB616 of the same loss is not listed twice: KB614 names it at the document's line.
     assert "KB616" not in result.out
-    assert "doc.md:28:1: error KB614" in result.out
+    assert "doc.md:28:37: error KB614" in result.out
 
 
 def test_the_check_then_reports_it_located_in_the_findings_file(tmp_path: Path, monkeypatch, kbgen) -> None:

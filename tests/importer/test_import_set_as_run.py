@@ -41,13 +41,18 @@ def test_the_set_is_written_as_a_further_run_that_checks_clean(records: Path, kb
     result = kbgen(
         "import", str(EARLIER_SET), "--system", "instinctual-memory", "--as-run", "--format", "json"
     )
-    assert result.code == 0, result.out + result.err
+    # The runtime member pins OBJ-1's evidence at a commit no source of that member states
+    # (the set's sources are the overview's): the five paths are listed, never given a source.
+    assert result.code == 1, result.out + result.err
     payload = result.json()
     run = records / "instinctual-memory" / "runs" / EARLIER_RUN
     assert payload["folder"] == run.relative_to(records.parent).as_posix()
-    assert payload["errors"] == 0
-    # What the import reports of the set's structure and text: nothing lost.
+    assert payload["errors"] == 5
+    assert {(d["code"], d["line"]) for d in payload["diagnostics"] if d["severity"] == "error"} == {
+        ("KB614", 40)
+    }
     assert payload["structure"]["records"] == {"stated": 30, "kept": 30}
+    assert payload["structure"]["anchors"] == {"stated": 62, "kept": 57}
     assert payload["coverage"]["units"] == payload["coverage"]["kept"]
     [checked] = check_records(run)
     assert checked.errors == []
@@ -76,7 +81,7 @@ def test_the_run_folder_holds_what_the_set_s_import_as_a_system_holds(records: P
 
 
 def test_the_system_is_published_with_both_runs_and_the_changes_between(records: Path, kbgen) -> None:
-    assert kbgen("import", str(EARLIER_SET), "--system", "instinctual-memory", "--as-run").code == 0
+    assert kbgen("import", str(EARLIER_SET), "--system", "instinctual-memory", "--as-run").code == 1
     result = run_pipeline(records)
     assert result.errors == []
     earlier = f"systems/instinctual-memory/runs/{EARLIER_RUN.lower()}/"

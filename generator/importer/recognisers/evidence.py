@@ -83,8 +83,9 @@ def evidence_anchors(text: str) -> list[str]:
             continue
         if sources.whole.fullmatch(stripped):
             # ``SRC-1: `path``` names the source a quotation's file belongs to; it is no
-            # anchor of its own (the record's quotation cites the file).
-            source = None if core[len(stripped) :].startswith(":") else stripped
+            # anchor of its own (the record's quotation cites the file), unless an
+            # ``Evidence:`` clause states it (``Evidence: SRC-1: `src/cli.rs`.``).
+            source = None if core[len(stripped) :].startswith(":") and not clause else stripped
             clause = clause and not ends_sentence
             continue
         if stripped.lower() in _SEPARATOR_WORDS:

@@ -115,9 +115,12 @@ class _Walker:
     [
         pytest.param("kind-section", "quote", ["quotation-after-record"], id="kind-quote"),
         pytest.param(
-            "kind-section", "paragraph", ["record-continuation", "paragraph-declaration"], id="kind-paragraph"
+            "kind-section",
+            "paragraph",
+            ["record-follow-up", "record-continuation", "record-body", "paragraph-declaration"],
+            id="kind-paragraph",
         ),
-        pytest.param("kind-section", "list", ["list-declarations"], id="kind-list"),
+        pytest.param("kind-section", "list", ["record-body", "list-declarations"], id="kind-list"),
         pytest.param("kind-section", "table", ["register-rows"], id="kind-table"),
         pytest.param("kind-section", "fence", [], id="kind-fence"),
         pytest.param("prose", "table", ["table"], id="prose-table"),
@@ -139,7 +142,7 @@ def test_the_built_in_precedence(context: Any, kind: str, order: list[str]) -> N
         pytest.param(
             "kind-section",
             "paragraph",
-            ["record_continuation", "paragraph_declaration"],
+            ["follow_up", "record_continuation", "record_body", "paragraph_declaration"],
             id="kind-paragraph",
         ),
         pytest.param("prose", "fence", ["verbatim"], id="prose-fence"),

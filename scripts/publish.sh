@@ -13,6 +13,9 @@
 #   reproducible  plain 'mkdocs build --strict' into a temporary folder: must equal SITE byte for byte
 #                 (with KBGEN_SITE_URL set, MkDocs' own build with that site_url, as kbgen build had)
 #   linkcheck     kbgen linkcheck SITE: links, anchors, evidence links, the manifest's digests
+#   compress      a .gz twin (and .br, where the brotli package is installed) beside each text
+#                 file of SITE, for a host that serves them; deterministic (gzip mtime 0). After
+#                 reproducible, which compares SITE with a plain build that has no twins.
 #
 # Environment: KBGEN_SITE_DIR (site), KBGEN_SOURCES_CACHE (.kbgen/sources),
 # KBGEN_FORMAT (human; 'github' writes pull-request annotations), KBGEN_VERIFY (0),
@@ -70,15 +73,16 @@ run_step() {
       ;;
     reproducible) reproducible ;;
     linkcheck) kbgen linkcheck "$SITE_DIR" ;;
+    compress) python3 -m generator.site.precompress "$SITE_DIR" ;;
     *)
-      echo "scripts/publish.sh: unknown step '$1' (install build test fetch check reproducible linkcheck)" >&2
+      echo "scripts/publish.sh: unknown step '$1' (install build test fetch check reproducible linkcheck compress)" >&2
       return 2
       ;;
   esac
 }
 
 if [ "$#" -eq 0 ]; then
-  echo "usage: bash scripts/publish.sh STEP... (install build test fetch check reproducible linkcheck)" >&2
+  echo "usage: bash scripts/publish.sh STEP... (install build test fetch check reproducible linkcheck compress)" >&2
   exit 2
 fi
 for step in "$@"; do

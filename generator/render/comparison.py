@@ -1,6 +1,6 @@
 """The cross-system memory comparison: a matrix of one row per system with a profile,
-grouped by evidence tier, one compact column per axis; systems without a profile are
-listed apart.
+grouped by evidence tier, one compact column per axis; a system without a profile has
+a row that says so, after the tiers (and is listed below the matrix too).
 
 The cells are built by ``render/matrix.py``: each value is a chip that links to its first
 evidence record (the others are in its title), each system links to its profile table,
@@ -21,7 +21,16 @@ from generator.render import rawhtml, urls
 from generator.render.environment import frontmatter
 from generator.render.link_markup import html_link, link
 from generator.render.markdown import Md
-from generator.render.matrix import MatrixGroup, MatrixRow, SystemCells, facets, legend, matrix, system_cell
+from generator.render.matrix import (
+    MatrixGroup,
+    MatrixRow,
+    NoProfileRow,
+    SystemCells,
+    facets,
+    legend,
+    matrix,
+    system_cell,
+)
 from generator.render.rawhtml import Html
 from generator.render.registry import MEMORY_PAGE, RESULT_PAGE, SYSTEM_PAGE, PageRequest
 from generator.render.summary import summarize
@@ -31,6 +40,7 @@ if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
 
 NO_TIER = "Evidence tier not stated"
+NO_PROFILE = "No profile"
 MATRIX_LABEL = "Memory comparison: one row per system, one column per axis"
 
 
@@ -59,14 +69,17 @@ def _row(request: PageRequest, graph: SystemGraph, profile: MemoryComparison) ->
 def matrix_groups(request: PageRequest) -> tuple[list[MatrixGroup], list[Md]]:
     """Rows by evidence tier (in the vocabulary's order, systems by slug), and the links to
     the systems without a profile."""
-    tiers: dict[str, list[MatrixRow]] = {tier.value: [] for tier in EvidenceTier}
+    tiers: dict[str, list[MatrixRow | NoProfileRow]] = {tier.value: [] for tier in EvidenceTier}
     tiers[NO_TIER] = []
+    no_profile: list[MatrixRow | NoProfileRow] = []
     without = []
     for graph in sorted(request.graphs, key=lambda g: g.slug):
         profile = graph.system.memory_comparison
         summary = summarize(graph)
         if profile is None:
             without.append(link(summary.name, urls.href(request.path, summary.path)))
+            name = html_link(summary.name, urls.url_href(request.path, summary.path))
+            no_profile.append(NoProfileRow(graph.slug, name))
             continue
         tiers[summary.tier or NO_TIER].append(_row(request, graph, profile))
     groups = [
@@ -74,6 +87,10 @@ def matrix_groups(request: PageRequest) -> tuple[list[MatrixGroup], list[Md]]:
         for title, rows in tiers.items()
         if rows
     ]
+    # Every system has a row: one without a profile says so, after the tiers (a matrix
+    # of no profile at all is not drawn).
+    if groups and no_profile:
+        groups.append(MatrixGroup(NO_PROFILE, urls.slugify(NO_PROFILE), no_profile))
     return groups, without
 
 

@@ -206,11 +206,20 @@ class SystemCells:
             )
         return html_link(shown, href, classes, title, {"kb-value": value})
 
+    def note(self, note: str) -> Html:
+        """The axis's note behind a disclosure under the chips: a tap opens it (the mark's
+        title shows it only to a pointer that hovers)."""
+        inside = element("summary", escape("note")) + NEWLINE + Html(self.linker.text(note))
+        return element("details", inside, {"class": "kb-cell__note"})
+
     def cell(self, axis: str, entry: AxisProfile | None) -> Html:
         """The axis's cell: its mark and chips; empty where the profile lacks the axis."""
         if entry is None:
             return element("td", NOTHING, {"class": "kb-cell kb-cell--missing"})
-        content = NEWLINE.join([self.mark(axis, entry), *(self.chip(entry, value) for value in entry.values)])
+        parts = [self.mark(axis, entry), *(self.chip(entry, value) for value in entry.values)]
+        if entry.note:
+            parts.append(self.note(entry.note))
+        content = NEWLINE.join(parts)
         attrs = {"class": "kb-cell", "data-kb-axis": axis, "data-kb-assessment": entry.assessment}
         return element("td", content, attrs)
 
@@ -243,12 +252,27 @@ class MatrixRow:
 
 
 @dataclass(frozen=True)
+class NoProfileRow:
+    """A system without a profile: its name, and one cell across the axes that says so."""
+
+    slug: str
+    name: Html
+
+    def html(self, shown: Sequence[str]) -> Html:
+        header = element("th", self.name, {"scope": "row"})
+        cell = element(
+            "td", escape("no profile"), {"class": "kb-cell kb-cell--no-profile", "colspan": str(len(shown))}
+        )
+        return element("tr", _lines([header, cell]), {"data-kb-system": self.slug})
+
+
+@dataclass(frozen=True)
 class MatrixGroup:
     """The rows of one evidence tier, under a row that names the tier."""
 
     title: str
     anchor: str
-    rows: list[MatrixRow]
+    rows: Sequence[MatrixRow | NoProfileRow]
 
 
 def _lines(parts: Iterable[Html]) -> Html:
@@ -309,7 +333,7 @@ def facets(groups: Sequence[MatrixGroup], shown: Sequence[str]) -> Html:
     """The value filter: per axis, each assessment and value some system has, with the
     number of systems that have it, in the vocabularies' order; then the button that
     shows every system again and the line that says how many are shown."""
-    rows = [row for group in groups for row in group.rows]
+    rows = [row for group in groups for row in group.rows if isinstance(row, MatrixRow)]
     lines = [
         element(
             "p",

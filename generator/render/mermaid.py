@@ -9,8 +9,9 @@ label keeps a safe subset: letters, digits, spaces and punctuation that means no
 Mermaid, HTML or Markdown; every other ASCII sign (``:`` and ``$`` too) becomes a
 look-alike that means nothing either, and control and formatting characters become
 spaces. ``tests/browser/test_map_label_grammar.py`` draws every kept pair through the
-vendored Mermaid. The shortened, made-safe label is only what the
-drawn node shows: the node's link carries the full label, escaped as HTML. Node IDs
+vendored Mermaid. A label is drawn whole, broken into short lines by the renderer's own
+``<br>`` (``label_lines``), so a node never cuts its text off; the node's link carries
+the same label, escaped as HTML. Node IDs
 and edge labels are the renderer's own. Every function is linear in its input.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["KEPT", "LOOKALIKES", "edge", "flowchart", "node", "safe_label", "short_label"]
+__all__ = ["KEPT", "LOOKALIKES", "edge", "flowchart", "label_lines", "node", "safe_label"]
 
 # ASCII signs kept as they are: none opens Mermaid, HTML or Markdown syntax inside a
 # quoted label (``;`` needs a ``#`` to start a style, and ``#`` is replaced).
@@ -51,7 +52,7 @@ LOOKALIKES = {
     "ﬂ": "fl",
     "¶": "⁋",
 }
-_LABEL_CHARS = 40  # a drawn node's label, at most (the full label is on its link)
+_LINE_CHARS = 28  # a line of a drawn node's label, at most (a label wraps onto more lines)
 
 
 def _safe_char(char: str) -> str:
@@ -70,17 +71,25 @@ def safe_label(text: str) -> str:
     return " ".join("".join(_safe_char(char) for char in text).split())
 
 
-def short_label(text: str, limit: int = _LABEL_CHARS) -> str:
-    """The first words of a label that fit in ``limit`` characters, with an ellipsis when
-    cut (a word longer than half the limit is cut inside)."""
-    words = " ".join(text.split())
-    if len(words) <= limit:
-        return words
-    cut = words[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.-–—") + "…"
+def label_lines(text: str, width: int = _LINE_CHARS) -> list[str]:
+    """A label's whole text as lines of at most ``width`` characters, broken between words
+    (a word longer than a line is broken inside it): the drawn node shows every word, on
+    as many lines as it takes, so nothing is cut off and no label runs wide. Linear in the
+    text (each word is sliced once)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        pieces = [word[at : at + width] for at in range(0, len(word), width)]
+        for piece in pieces:
+            if line and len(line) + 1 + len(piece) <= width:
+                line = f"{line} {piece}"
+            else:
+                if line:
+                    lines.append(line)
+                line = piece
+    if line:
+        lines.append(line)
+    return lines
 
 
 # Node shapes by role: a route is a stadium, a note an asymmetric flag, a record a box.

@@ -7,7 +7,7 @@ docs/systems.md). A map runs left to right (routes, then what they relate), or t
 bottom when it holds routes alone. A route no relation reaches is not drawn: it is
 listed beside the maps.
 
-A node shows its record's ID and shortened label. Its link is not in the Mermaid
+A node shows its record's ID and its whole label, wrapped onto short lines. Its link is not in the Mermaid
 source: each map carries a list of its nodes as links (the node's key, the record's
 page and anchor, the full label), which ``kb-maps.js`` turns into SVG links around the
 drawn nodes, and which is the map's text form where no script runs.
@@ -138,7 +138,7 @@ def _map(graph: SystemGraph, linker: Linker, relations: list[Relation]) -> MapVi
         key, role = keys[node], _role(graph, node)
         head, label = _full_text(graph, node)
         shape = "route" if role == "route" else "note" if role == "note" else "record"
-        lines = [head] if role == "note" else [head, mermaid.short_label(label)]
+        lines = [head] if role == "note" else [head, *mermaid.label_lines(label)]
         statements.append(mermaid.node(key, lines, shape, f"kb-{role}"))
         shown = f"{head} — {label}" if label else head
         views.append(NodeView(key, html_link(shown, _href(graph, linker, node)), role))

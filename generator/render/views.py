@@ -39,34 +39,59 @@ if TYPE_CHECKING:
     from generator.graph.system_graph import Place, SystemGraph
 
 
+# The column a table's rows are read for, by table: shown second, right after the column
+# that names the row (which stays in view as the table scrolls), so a phone shows both
+# without scrolling; as the model declares them it would come last, off the screen.
+KEY_COLUMNS: dict[str, str] = {"claim-comparison": "conclusion", "limitations": "prevents"}
+# The same columns in a table the document wrote in the generic form, by header.
+KEY_HEADERS = ("supported conclusion", "conclusion prevented")
+
+
+def _key_header(headers: list[str]) -> str | None:
+    return next((h for h in headers if h.strip().lower().startswith(KEY_HEADERS)), None)
+
+
+def key_first(names: list[str], key: str | None) -> list[int]:
+    """The positions of ``names`` in the order shown: the first, then ``key``, then the rest."""
+    order = list(range(len(names)))
+    if key in names and names.index(key) > 1:
+        order.remove(names.index(key))
+        order.insert(1, names.index(key))
+    return order
+
+
 def _table_columns(linker: Linker, table: Any) -> dict[str, list[Any]]:
     """Headers and cells of a typed or generic table (typed tables are built at run time),
     in the linker's form (Markdown or HTML)."""
     escape_text = linker.form.escape
     if isinstance(table, GenericTable):
-        headers = [escape_text(c) for c in table.columns]
-        width = len(headers)
+        columns = list(table.columns)
+        order = key_first(columns, _key_header(columns))
+        width = len(columns)
         rows = [[linker.cell(cell) for cell in row] for row in table.rows]
+        rows = [row + [linker.form.safe("")] * (width - len(row)) for row in rows]
         return {
-            "headers": headers,
-            "rows": [row + [linker.form.safe("")] * (width - len(row)) for row in rows],
+            "headers": [escape_text(columns[at]) for at in order],
+            "rows": [[row[at] for at in order] + row[width:] for row in rows],
         }
     row_type = ROW_TYPES[table.kind]
+    names = list(row_type.COLUMNS)
+    order = key_first(names, KEY_COLUMNS.get(table.kind))
     cells = []
     for row in table.rows:
         # Provenance tags are not references: formatted as written (a tag in backticks is
         # code), never linked.
         cells.append(
             [
-                (html_label if linker.html else label)(getattr(row, name))
-                if name in row_type.PROVENANCE_FIELDS
-                else linker.cell(getattr(row, name))
-                for name in row_type.COLUMNS
+                (html_label if linker.html else label)(getattr(row, names[at]))
+                if names[at] in row_type.PROVENANCE_FIELDS
+                else linker.cell(getattr(row, names[at]))
+                for at in order
             ]
         )
     # The headers as the document wrote them, else the row type's titles.
     headers = table.headers or list(row_type.COLUMNS.values())
-    return {"headers": [escape_text(h) for h in headers], "rows": cells}
+    return {"headers": [escape_text(headers[at]) for at in order], "rows": cells}
 
 
 def _limitations_table(graph: SystemGraph, linker: Linker, headers: list[str] | None = None) -> rawhtml.Html:
@@ -74,11 +99,11 @@ def _limitations_table(graph: SystemGraph, linker: Linker, headers: list[str] | 
     headed as the document wrote its table (``headers``), else by the page's titles."""
     if not graph.system.limitations:
         return rawhtml.Html("")
-    rows = [
-        [linker.cell(value or "") for value in (getattr(lim, name) for name in LIMITATION_COLUMNS)]
-        for lim in graph.system.limitations
-    ]
-    return rawhtml.table([rawhtml.escape(title) for title in headers or LIMITATION_COLUMNS.values()], rows)
+    names = list(LIMITATION_COLUMNS)
+    order = key_first(names, KEY_COLUMNS["limitations"])
+    rows = [[linker.cell(getattr(lim, names[at]) or "") for at in order] for lim in graph.system.limitations]
+    titles = headers or list(LIMITATION_COLUMNS.values())
+    return rawhtml.table([rawhtml.escape(titles[at]) for at in order], rows)
 
 
 class RecordPageView:

@@ -132,7 +132,7 @@ def test_rows_are_grouped_by_tier_and_the_unprofiled_system_is_listed(profile_si
     _open(page, profile_site)
     expect(page.locator("#code-grounded")).to_be_visible()
     expect(page.locator("#doc-grounded")).to_be_visible()
-    assert _visible_systems(page) == ["Alpha agent", "Beta notes"]
+    assert _visible_systems(page) == ["Alpha agent", "Beta notes", "Gamma loop"]  # Gamma: "no profile"
     without = page.locator("#systems-without-a-profile + ul li")
     expect(without).to_have_text(["Gamma loop"])
     assert browsing.errors == []
@@ -176,7 +176,7 @@ def test_the_system_cell_stays_in_view_when_fourteen_axes_scroll(fourteen_site: 
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     assert box.evaluate("b => b.scrollLeft") > 0
     cells = page.evaluate(SYSTEM_CELLS)
-    assert [cell["name"] for cell in cells] == ["Alpha agent", "Beta notes"]
+    assert [cell["name"] for cell in cells] == ["Alpha agent", "Beta notes", "Gamma loop"]
     assert all(cell["seen"] and abs(cell["left"]) <= 2 for cell in cells), cells
     last = page.locator('.kb-matrix thead th[data-kb-axis="faithfulness_tested"]')
     assert last.evaluate("th => th.getBoundingClientRect().right") <= WIDTH
@@ -247,10 +247,10 @@ def test_a_value_filter_keeps_the_systems_that_have_the_value_and_counts_them(
     expect(cross_task).to_have_attribute("aria-label", "Learning scope, cross-task: 1 system")
     cross_task.click()
     assert _visible_systems(page) == ["Alpha agent"]
-    expect(page.locator(".kb-facets__status")).to_have_text("1 of 2 systems shown")
+    expect(page.locator(".kb-facets__status")).to_have_text("1 of 3 systems shown")
     expect(page.locator('tbody[data-kb-group="doc-grounded"]')).to_be_hidden()  # no system left there
     page.locator(".kb-facets__clear").click()
-    assert _visible_systems(page) == ["Alpha agent", "Beta notes"]
+    assert _visible_systems(page) == ["Alpha agent", "Beta notes", "Gamma loop"]
     # "Where is trace learning known?": the assessment is one click too.
     known = page.locator('.kb-facet[data-kb-axis="trace_learning"][data-kb-assessment="known"]')
     expect(known).to_have_text("● known 2")
@@ -377,9 +377,9 @@ def test_filtering_by_words_keeps_the_rows_that_mention_them(profile_site: str, 
     box.fill("context-resolve")  # an evidence record only Alpha's profile cites (a chip's title)
     page.wait_for_function(f"({VISIBLE_SYSTEMS})()[0] === 'Alpha agent'")
     assert _visible_systems(page) == ["Alpha agent"]
-    expect(page.locator(".kb-facets__status")).to_have_text("1 of 2 systems shown")
+    expect(page.locator(".kb-facets__status")).to_have_text("1 of 3 systems shown")
     box.fill("")
-    page.wait_for_function(f"({VISIBLE_SYSTEMS})().length === 2")
+    page.wait_for_function(f"({VISIBLE_SYSTEMS})().length === 3")
     assert browsing.errors == []
 
 

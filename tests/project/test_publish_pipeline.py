@@ -81,7 +81,7 @@ def test_every_run_step_calls_the_shared_script() -> None:
     runs = [step["run"] for step in steps("build") if "run" in step]
     named = [name for run in runs for name in run.removeprefix("bash scripts/publish.sh ").split()]
     assert all(run.startswith("bash scripts/publish.sh ") for run in runs), runs
-    assert named == ["install", "fetch", "check", "build", "reproducible", "linkcheck"]
+    assert named == ["install", "fetch", "check", "build", "reproducible", "linkcheck", "compress"]
     assert set(named) <= script_steps()
 
 

@@ -56,7 +56,7 @@ annotations:
 # A node statement and an edge statement: nothing else may be a line of a map's source.
 _TEXT = r'[^"<>&#%\[\]{}|`*\\~\n]*'
 NODE_LINE = re.compile(
-    rf'  n\d+(?:\(\["|>"|\["){_TEXT}(?:<br>{_TEXT})?(?:"\]\)|"\]):::kb-(?:route|record|elsewhere|note)'
+    rf'  n\d+(?:\(\["|>"|\["){_TEXT}(?:<br>{_TEXT})*(?:"\]\)|"\]):::kb-(?:route|record|elsewhere|note)'
 )
 EDGE_LINE = re.compile(r"  n\d+ (?:-->|-\.->)(?:\|[a-z ,-]+\|)? n\d+")
 
@@ -262,13 +262,14 @@ def test_safe_labels_keep_ordinary_text() -> None:
     assert mermaid.safe_label('say "hi" <b>') == "say 'hi' ‹b›"
 
 
-def test_short_labels_cut_at_a_word_with_an_ellipsis() -> None:
-    assert mermaid.short_label("Short label") == "Short label"
-    assert mermaid.short_label("Local memory extraction and consolidation model roles") == (
-        "Local memory extraction and…"
-    )
-    assert len(mermaid.short_label("x" * 100)) == 40
-    assert mermaid.short_label("x" * 100).endswith("…")
+def test_map_labels_wrap_whole_onto_short_lines() -> None:
+    assert mermaid.label_lines("Short label") == ["Short label"]
+    assert mermaid.label_lines("Local memory extraction and consolidation model roles") == [
+        "Local memory extraction and",
+        "consolidation model roles",
+    ]
+    assert mermaid.label_lines("x" * 60) == ["x" * 28, "x" * 28, "x" * 4]
+    assert mermaid.label_lines("  ") == []
 
 
 def test_hostile_record_labels_cannot_add_a_statement(tmp_path: Path) -> None:

@@ -86,6 +86,8 @@
       }
       source.parentNode.insertBefore(drawing, source);
       figure.setAttribute("data-kb-drawn", "true");
+      // kb-scroll.js watches the box: the line above it says when the map runs past it.
+      drawing.dispatchEvent(new CustomEvent("kb-scroll-box", { bubbles: true }));
     }).catch(function () {
       figure.setAttribute("data-kb-drawn", "failed");
       var list = figure.querySelector("details");

@@ -1,5 +1,12 @@
 """What changed in the memory-comparison profile: per axis, its assessment, values,
-evidence basis and note; axes added and removed."""
+evidence basis and note; axes added and removed.
+
+A value's basis is its evidence entry's, else the axis's (``AxisProfile.basis_of``): a
+profile that gives one basis for the axis and one that gives it per value say the same
+thing when each value's basis is the same, so a basis moved between the axis and its
+values is a reshape, not a move. A basis moved only when a value both runs find has a
+basis in each and the two differ (``afforded → wired``).
+"""
 
 from __future__ import annotations
 
@@ -21,8 +28,12 @@ class AxisChange:
     assessment: ValueChange | None
     values_added: tuple[str, ...]
     values_removed: tuple[str, ...]
-    # The axis's own basis ('basis') and each value's, from its evidence entry ('basis of <value>').
+    # Bases that moved: of each value both runs find ('basis of <value>'), or of the axis
+    # ('basis') when neither run finds a value.
     basis: tuple[ValueChange, ...]
+    # How the basis is given changed, its values alone kept: 'basis per value, no longer
+    # for the axis' (None: given the same way, or nothing to compare).
+    reshaped: str | None
     note: TextChange | None
 
 
@@ -59,16 +70,10 @@ def _axis_change(axis: str, old: AxisProfile | None, new: AxisProfile | None) ->
     before_values = old.values if old else []
     after_values = new.values if new else []
     before_set, after_set = set(before_values), set(after_values)
-    before_evidence = old.evidence if old else {}
-    after_evidence = new.evidence if new else {}
     assessment = _move(
         f"{axis}.assessment", f"{title}: assessment", _of(old, "assessment"), _of(new, "assessment")
     )
-    basis = [_move(f"{axis}.basis", f"{title}: basis", _of(old, "basis"), _of(new, "basis"))]
-    for value in dict.fromkeys([*before_evidence, *after_evidence]):
-        before = before_evidence[value].basis if value in before_evidence else None
-        after = after_evidence[value].basis if value in after_evidence else None
-        basis.append(_move(f"{axis}.values.{value}", f"{title}: basis of {value}", before, after))
+    basis = _basis_moves(axis, title, old, new)
     note = None
     if _of(old, "note") != _of(new, "note"):
         diff = word_diff(_of(old, "note"), _of(new, "note"))
@@ -79,12 +84,53 @@ def _axis_change(axis: str, old: AxisProfile | None, new: AxisProfile | None) ->
         assessment,
         tuple(value for value in after_values if value not in before_set),
         tuple(value for value in before_values if value not in after_set),
-        tuple(move for move in basis if move is not None),
+        basis,
+        _reshaped(old, new),
         note,
     )
     # An axis whose records or evidence notes alone changed has nothing to show here.
-    shown = change.assessment or change.values_added or change.values_removed or change.basis or change.note
+    shown = (
+        change.assessment
+        or change.values_added
+        or change.values_removed
+        or change.basis
+        or change.reshaped
+        or change.note
+    )
     return change if shown or change.change != "changed" else None
+
+
+def _basis_moves(
+    axis: str, title: str, old: AxisProfile | None, new: AxisProfile | None
+) -> tuple[ValueChange, ...]:
+    """The bases both runs state that differ: per value both find, else the axis's own."""
+    if old is None or new is None:
+        return ()
+    shared = [value for value in new.values if value in set(old.values)]
+    if not old.values and not new.values:
+        moved = old.basis is not None and new.basis is not None and old.basis != new.basis
+        return (ValueChange(f"{axis}.basis", f"{title}: basis", old.basis, new.basis),) if moved else ()
+    found = []
+    for value in shared:
+        before, after = old.basis_of(value), new.basis_of(value)
+        if before is not None and after is not None and before != after:
+            found.append(ValueChange(f"{axis}.values.{value}", f"{title}: basis of {value}", before, after))
+    return tuple(found)
+
+
+def _reshaped(old: AxisProfile | None, new: AxisProfile | None) -> str | None:
+    if old is None or new is None:
+        return None
+    before, after = _basis_form(old), _basis_form(new)
+    if before is None or after is None or before == after:
+        return None
+    return f"basis {after}, no longer {before}"
+
+
+def _basis_form(axis: AxisProfile) -> str | None:
+    if axis.basis is not None:
+        return "for the axis"
+    return "per value" if axis.evidence else None
 
 
 def _of(axis: AxisProfile | None, name: str) -> str | None:

@@ -41,6 +41,20 @@ class GuaranteeChange:
     fields: FieldChanges
 
 
+StatusMoveKind = Literal["moved", "newly stated", "no longer stated", "renamed"]
+
+
+def status_move_kind(old: str | None, new: str | None) -> StatusMoveKind:
+    """How a status differs: *moved* only when both runs state a value and the values
+    differ; a status one run alone states is newly or no longer stated (silence is not a
+    verdict); a field renamed with its value kept is renamed."""
+    if old is None:
+        return "newly stated"
+    if new is None:
+        return "no longer stated"
+    return "moved" if old != new else "renamed"
+
+
 @dataclass(frozen=True, slots=True)
 class StatusChange:
     """A labelled status that moved: its label in the new run (``title``; the old run's,
@@ -53,6 +67,10 @@ class StatusChange:
     old: str | None
     new: str | None
     renamed_from: str | None = None
+
+    @property
+    def change(self) -> StatusMoveKind:
+        return status_move_kind(self.old, self.new)
 
 
 @dataclass(frozen=True, slots=True)

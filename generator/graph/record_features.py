@@ -21,7 +21,9 @@ from generator.model.ids import grammar
 from generator.model.kinds import Role
 from generator.model.profile import MemoryComparison
 from generator.model.records import RecordBase, Source
+from generator.model.sets import record_member
 from generator.model.system import SystemRecords
+from generator.model.vocab import Member
 from generator.model.walk import collect
 
 _PUNCTUATION = re.compile(r"[\W_]+")
@@ -39,11 +41,13 @@ def normalised(label: str) -> str:
     return _PUNCTUATION.sub(" ", label.casefold()).strip()
 
 
-_SUFFIXES = ("ing", "ed", "es", "s")
+# Noun and verb endings: 'consolidation', 'consolidate', 'consolidating' → 'consolid'; 'operational' → 'oper';
+# 'judging', 'judged', 'judges' → 'judg'. The first that leaves three letters is dropped.
+_SUFFIXES = ("ational", "ations", "ation", "ates", "ate", "ing", "ed", "es", "s")
 
 
 def _stem(word: str) -> str:
-    """A word without a plural or verb ending ('judging', 'judged', 'judges' → 'judg')."""
+    """A word without a plural, verb or '-ation' ending, so that wordings of one name pair."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
@@ -69,6 +73,8 @@ class Features:
     files: dict[FileKey, tuple[LineRange, ...]]  # cited file → its line ranges (none: whole)
     neighbours: frozenset[str]  # IDs of the records it cites and those citing it (no sources)
     axes: frozenset[str]  # the profile axes that name it
+    paths: frozenset[str] = frozenset()  # the file paths it cites or names in its prose
+    member: str | None = None  # in an analysis set, the member declaring it (None: a single result)
 
 
 def source_key(source: Source) -> str:
@@ -102,6 +108,8 @@ def features_of(system: SystemRecords) -> list[Features]:
             files=_files(record, keys),
             neighbours=frozenset(cites[record.id] | cited_by.get(record.id, set())),
             axes=frozenset(axes.get(record.id, ())),
+            paths=_paths(record),
+            member=record_member(record).value if system.analysis_set is not None else None,
         )
         for record in system.records
     ]
@@ -135,6 +143,27 @@ def _files(record: RecordBase, keys: dict[str, str]) -> dict[FileKey, tuple[Line
     return {key: tuple(ranges) for key, ranges in found.items()}
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{1,300})`")
+_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.[A-Za-z][\w]{0,7}")
+MAX_PATHS = 64  # paths a record names that count: a long list costs no more
+
+
+def _paths(record: RecordBase) -> frozenset[str]:
+    """The file paths a record cites in its anchors or names in code spans of its prose
+    (``src/consolidate.rs``, line ranges dropped): a record of a document that states
+    its evidence in prose pairs by the files it names as one citing them does."""
+    found = [anchor.path for anchor in record.evidence if anchor.path]
+    for text in collect(record).texts:
+        for span in _CODE_SPAN.findall(text.text):
+            for token in re.split(r"[\s,;]+", span):
+                path = token.split(":", 1)[0].strip("()'\"")
+                if ("/" in path or len(path) > 6) and _PATH.fullmatch(path):
+                    found.append(path)
+            if len(found) >= MAX_PATHS:
+                break
+    return frozenset(found[:MAX_PATHS])
+
+
 def _cited(record: RecordBase, declared: set[str]) -> set[str]:
     """The declared records a record names (in its text, parent, reads and writes), but
     evidence sources: those are compared through the files cited."""
@@ -159,6 +188,13 @@ def _axes_naming(profile: MemoryComparison | None) -> dict[str, set[str]]:
         for record_id in named:
             found.setdefault(record_id, set()).add(axis)
     return found
+
+
+def preferred_member(f: Features) -> str:
+    """The member of an analysis set that would carry a single result's record: the memory
+    report for a record the memory profile names (a memory route or object), before the
+    epistemic report that may carry a like one; else the runtime report."""
+    return (Member.MEMORY if f.axes else Member.RUNTIME).value
 
 
 def ranges_overlap(a: Sequence[LineRange], b: Sequence[LineRange]) -> bool:

@@ -28,9 +28,11 @@ scoring under ``THRESHOLD`` is no pair, its records are added or removed.
 
 Candidates come from an inverted index (cited file → records, label and rare text words
 → records, ID → record), all pairs only in a kind small enough (``ALL_PAIRS``); a key
-held by more than ``MAX_POSTINGS`` records of a run makes no candidates (it still counts
-in the score), and the assignment runs per connected group of candidates, so pairing
-stays near-linear in the records in practice. A group of more than ``MAX_ASSIGNMENT``
+held by more than ``MAX_POSTINGS`` records of either run makes no candidates (it still
+counts in the score), each record offers only its rarest keys and keeps only its
+``MAX_CANDIDATES`` best candidates on either side, and the assignment runs per
+connected group of candidates, so pairing stays near-linear in the records whatever
+their text. A group of more than ``MAX_ASSIGNMENT``
 records on a side (the optimal assignment costs the cube of its size) is paired
 greedily, by descending score.
 
@@ -44,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -54,12 +56,22 @@ from generator.graph.record_features import (
     content_words,
     features_of,
     normalised,
+    preferred_member,
     ranges_overlap,
 )
 from generator.model.records import RecordBase
 from generator.model.system import SystemRecords
 
-__all__ = ["Basis", "Matching", "Pair", "label_overlap", "match_records", "normalised", "possibly_different"]
+__all__ = [
+    "Basis",
+    "Matching",
+    "Pair",
+    "candidate_count",
+    "label_overlap",
+    "match_records",
+    "normalised",
+    "possibly_different",
+]
 
 W_ANCHORS = 0.35
 W_LABEL = 0.25
@@ -67,14 +79,21 @@ W_TEXT = 0.25
 W_NEIGHBOURS = 0.10
 W_AXES = 0.05
 SAME_ID_BONUS = 0.10
+# A single result's record is paired with the set member that would carry it first (the
+# memory report for a memory route or object, before the epistemic report that may carry
+# a like one): the assignment weighs such a pair this much more. Its confidence, and the
+# threshold, stay the signals' alone.
+MEMBER_PRIORITY = 0.25
 THRESHOLD = 0.33  # a pair scoring less is no pair
 DISJOINT_LINES = 0.3  # a shared file whose cited line ranges do not overlap counts this much
 SURE = 0.45  # a pair scoring this much is not flagged whatever its labels
 REFERENT_OVERLAP = 0.5  # labels sharing less than half of the shorter one's words are flagged
 ROUNDS = 4
 ALL_PAIRS = 4_096  # a kind with at most this many (old × new) pairs compares them all
-MAX_POSTINGS = 48  # an index key held by more records of a run makes no candidates
-RARE_WORDS = 12  # each record's rarest text words that make candidates
+MAX_POSTINGS = 32  # an index key held by more records of either run makes no candidates
+RARE_WORDS = 8  # each record's rarest text words that make candidates
+RARE_KEYS = 8  # each record's rarest label words, and rarest cited files, that make candidates
+MAX_CANDIDATES = 16  # each record's best candidates kept (by the rarity of the keys shared)
 MAX_ASSIGNMENT = 1_000  # a group with more records on a side is assigned greedily
 
 
@@ -89,6 +108,15 @@ class Basis:
     text_similarity: float | None
     paired_neighbours: int  # cited or citing records paired with each other
     profile_axes: tuple[str, ...]  # axes naming both
+    carrying_member: bool = False  # a single result's record and the set member carrying such records
+
+    @property
+    def weight(self) -> float:
+        """What the assignment maximises: the confidence, and first the carrying member (a
+        pair under the threshold is none, and weighs nothing)."""
+        if self.confidence < THRESHOLD:
+            return 0.0
+        return self.confidence + (MEMBER_PRIORITY if self.carrying_member else 0.0)
 
     def reasons(self) -> tuple[str, ...]:
         """The signals in words, strongest kinds first ('3 shared files: a.ts, …')."""
@@ -107,6 +135,8 @@ class Basis:
             found.append("named by profile axes " + ", ".join(self.profile_axes))
         if self.same_id:
             found.append("same ID")
+        if self.carrying_member:
+            found.append("the set member that carries such a record")
         return tuple(found)
 
 
@@ -158,6 +188,7 @@ class _Static:
     text: float | None
     axes: tuple[str, ...]
     same_id: bool
+    member: bool  # a single result's record and the set member that would carry it
 
 
 class _Pairing:
@@ -167,6 +198,8 @@ class _Pairing:
         total = max(len(both), 1)
         file_df = Counter(key for f in both for key in f.files)
         word_df = Counter(word for f in both for word in f.words)
+        path_df = Counter(path for f in both for path in f.paths)
+        self.path_idf = {path: math.log(1 + total / n) for path, n in path_df.items()}
         self.file_idf = {key: math.log(1 + total / n) for key, n in file_df.items()}
         self.rare_file = math.log(1 + total / 2)  # a file one record of each run cites
         self.word_idf = {word: math.log(1 + total / n) for word, n in word_df.items()}
@@ -218,25 +251,53 @@ class _Pairing:
         return groups
 
     def _indexed(self, olds: list[int], news: list[int]) -> set[tuple[int, int]]:
-        """Candidate pairs sharing a cited file, a label word, a rare text word or the ID."""
-        index: dict[object, list[int]] = defaultdict(list)
-        for j in news:
-            for key in self._keys(self.new[j]):
-                index[key].append(j)
+        """Candidate pairs sharing a cited file, a label word, a rare text word or the ID.
+
+        Capped on both sides, so that no text makes them quadratic: a key held by more
+        than ``MAX_POSTINGS`` records of either run makes none, each record offers its
+        rarest keys alone (``RARE_KEYS``, ``RARE_WORDS``), and each record keeps its
+        ``MAX_CANDIDATES`` best (weighed by the rarity of the keys shared) on either side;
+        so at most ``2 · MAX_CANDIDATES`` candidates per record."""
+        old_keys = {i: self._keys(self.old[i]) for i in olds}
+        new_keys = {j: self._keys(self.new[j]) for j in news}
+        old_index: dict[object, list[int]] = defaultdict(list)
+        new_index: dict[object, list[int]] = defaultdict(list)
+        for i, keys in old_keys.items():
+            for key in keys:
+                old_index[key].append(i)
+        for j, keys in new_keys.items():
+            for key in keys:
+                new_index[key].append(j)
+        usable = {
+            key: math.log(1 + (len(olds) + len(news)) / (len(posting) + len(new_index[key])))
+            for key, posting in old_index.items()
+            if key in new_index and len(posting) <= MAX_POSTINGS and len(new_index[key]) <= MAX_POSTINGS
+        }
         candidates: set[tuple[int, int]] = set()
         for i in olds:
-            for key in self._keys(self.old[i]):
-                posting = index.get(key, ())
-                if len(posting) <= MAX_POSTINGS:
-                    candidates.update((i, j) for j in posting)
+            best = _best(old_keys[i], usable, new_index)
+            candidates.update((i, j) for j in best)
+        for j in news:
+            best = _best(new_keys[j], usable, old_index)
+            candidates.update((i, j) for i in best)
         return candidates
 
-    def _keys(self, f: Features) -> Iterable[object]:
-        yield ("id", f.id)
-        yield from (("file", key) for key in f.files)
-        yield from (("label", word) for word in set(f.label.split()))
+    def _keys(self, f: Features) -> list[object]:
+        keys: list[object] = [("id", f.id)]
+        rare_files = sorted(f.files, key=lambda k: (-self.file_idf[k], k))[:RARE_KEYS]
+        keys.extend(("file", key) for key in rare_files)
+        labels = sorted(set(f.label.split()), key=lambda w: (-self.word_idf.get(w, 0.0), w))[:RARE_KEYS]
+        keys.extend(("label", word) for word in labels)
         rare = sorted(f.words, key=lambda w: (-self.word_idf[w], w))[:RARE_WORDS]
-        yield from (("word", word) for word in rare)
+        keys.extend(("word", word) for word in rare)
+        if not f.files:
+            paths = sorted(f.paths, key=lambda p: (-self.path_idf[p], p))[:RARE_KEYS]
+            keys.extend(("path", path) for path in paths)
+        return keys
+
+    def candidate_count(self) -> int:
+        """How many candidate pairs are scored (what pairing's cost grows with)."""
+        return sum(len(pairs) for _, _, pairs in self._candidate_groups())
 
     # ------------------------------------------------------------------ scores
 
@@ -259,7 +320,7 @@ class _Pairing:
             basis = self._basis(i, j, mapping)
             bases[i, j] = basis
             if not large:
-                scores[row[i], column[j]] = basis.confidence
+                scores[row[i], column[j]] = basis.weight
         if max(len(olds), len(news)) > MAX_ASSIGNMENT:
             return _greedy(bases)
         rows, columns = linear_sum_assignment()(scores, maximize=True)
@@ -294,6 +355,7 @@ class _Pairing:
             text_similarity=round(static.text, 2) if static.text is not None else None,
             paired_neighbours=paired,
             profile_axes=static.axes,
+            carrying_member=static.member,
         )
 
     def _static(self, i: int, j: int) -> _Static:
@@ -307,11 +369,13 @@ class _Pairing:
         if norms:
             shared = sum(self.word_idf[w] ** 2 for w in a.words & b.words)
             text = shared / norms
-        return _Static(anchors, files, label, text, tuple(sorted(a.axes & b.axes)), a.id == b.id)
+        return _Static(
+            anchors, files, label, text, tuple(sorted(a.axes & b.axes)), a.id == b.id, _carried_by(a, b)
+        )
 
     def _anchors(self, a: Features, b: Features) -> tuple[float | None, tuple[str, ...]]:
         if not a.files or not b.files:
-            return None, ()
+            return self._named_paths(a, b)
         shared = 0.0
         rarity = 0.0
         names = []
@@ -325,8 +389,47 @@ class _Pairing:
         specific = math.sqrt(min(1.0, rarity / self.rare_file))
         return 2 * shared / total * specific, tuple(sorted(names))
 
+    def _named_paths(self, a: Features, b: Features) -> tuple[float | None, tuple[str, ...]]:
+        """The files two records cite or name in prose, by path alone: the signal of a
+        record whose run states its evidence in prose (a set member's record naming
+        ``src/consolidate.rs``) against one citing it in anchors."""
+        if not a.paths or not b.paths:
+            return None, ()
+        shared = a.paths & b.paths
+        if not shared:
+            return 0.0, ()
+        total = sum(self.path_idf[p] for p in a.paths) + sum(self.path_idf[p] for p in b.paths)
+        rarity = max(self.path_idf[p] for p in shared)
+        specific = math.sqrt(min(1.0, rarity / self.rare_file))
+        return 2 * sum(self.path_idf[p] for p in shared) / total * specific, tuple(sorted(shared))
+
     def _norm(self, words: frozenset[str]) -> float:
         return math.sqrt(sum(self.word_idf[w] ** 2 for w in words))
+
+
+def _carried_by(a: Features, b: Features) -> bool:
+    """One record of a single result, the other of the set member that would carry it."""
+    if (a.member is None) == (b.member is None):
+        return False
+    single, member = (a, b) if a.member is None else (b, a)
+    return member.member == preferred_member(single)
+
+
+def _best(keys: list[object], usable: dict[object, float], index: dict[object, list[int]]) -> list[int]:
+    """The records of the other run sharing the most (by rarity) of ``keys``, at most
+    ``MAX_CANDIDATES``, best first (ties by index)."""
+    weight: dict[int, float] = defaultdict(float)
+    for key in keys:
+        rarity = usable.get(key)
+        if rarity is not None:
+            for other in index[key]:
+                weight[other] += rarity
+    return sorted(weight, key=lambda other: (-weight[other], other))[:MAX_CANDIDATES]
+
+
+def candidate_count(old: SystemRecords, new: SystemRecords) -> int:
+    """How many candidate pairs pairing the two runs scores (see ``_Pairing._indexed``)."""
+    return _Pairing(features_of(old), features_of(new)).candidate_count()
 
 
 def _greedy(bases: dict[tuple[int, int], Basis]) -> dict[tuple[int, int], Basis]:
@@ -335,7 +438,7 @@ def _greedy(bases: dict[tuple[int, int], Basis]) -> dict[tuple[int, int], Basis]
     chosen: dict[tuple[int, int], Basis] = {}
     taken_old: set[int] = set()
     taken_new: set[int] = set()
-    for (i, j), basis in sorted(bases.items(), key=lambda item: (-item[1].confidence, item[0])):
+    for (i, j), basis in sorted(bases.items(), key=lambda item: (-item[1].weight, item[0])):
         if basis.confidence >= THRESHOLD and i not in taken_old and j not in taken_new:
             chosen[i, j] = basis
             taken_old.add(i)

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from generator.graph.field_diff import FieldChanges, TextChange, compare_models, title_of
 from generator.graph.profile_diff import ProfileDiff, diff_profiles
-from generator.graph.record_diff import RecordChange, RecordRef, diff_record, record_ref
+from generator.graph.record_diff import RecordChange, RecordRef, StatusMoveKind, diff_record, record_ref
 from generator.graph.record_features import source_keys
 from generator.graph.record_match import Basis, Pair, match_records, normalised
 from generator.graph.renumbering import as_renumbered
@@ -54,14 +54,21 @@ class Counts:
     renumbered: int  # paired records whose IDs differ
     unchanged: int  # paired records of one ID without a change
     possible_different_referents: int
-    conclusions_moved: int  # statuses that moved on paired records
+    conclusions_moved: int  # statuses both runs state, whose values differ
+    conclusions_newly_stated: int  # statuses of paired records only the new run states
+    conclusions_no_longer_stated: int  # statuses of paired records only the old run states
+    status_fields_renamed: int  # status fields renamed (or split) with their value kept
 
 
 @dataclass(frozen=True, slots=True)
 class ConclusionMove:
-    """A status of a paired record that moved (``wired → claimed``), with the evidence
-    behind each side: the anchors each run's record cites."""
+    """A status of a paired record that differs between the runs, with the evidence
+    behind each side (the anchors each run's record cites). ``change`` says how: *moved*
+    (both runs state it and the values differ: ``wired → claimed``), *newly stated* or
+    *no longer stated* (one run states it, the other is silent: silence is not a
+    verdict), *renamed* (the field's label changed with the contract, its value kept)."""
 
+    change: StatusMoveKind
     old_record: RecordRef
     new_record: RecordRef
     field: str  # the status's label (the new run's when both state it)
@@ -117,8 +124,10 @@ class DocumentChange:
 @dataclass(frozen=True, slots=True)
 class RunDiff:
     """Everything that differs between two runs of one system, conclusions first:
-    statuses that moved, the profile, records newly found (``added``) and no longer
-    stated (``removed``), renumbering, then every changed pair with its word diffs."""
+    statuses that moved (``conclusions``: both runs state them), the statuses one run
+    states and the other does not and the fields renamed (``statements``), the profile,
+    records newly found (``added``) and no longer stated (``removed``), renumbering, then
+    every changed pair with its word diffs."""
 
     old_system: str
     new_system: str
@@ -126,6 +135,7 @@ class RunDiff:
     new_run_id: str | None
     counts: Counts
     conclusions: tuple[ConclusionMove, ...]
+    statements: tuple[ConclusionMove, ...]
     profile: ProfileDiff
     added: tuple[RecordRef, ...]
     removed: tuple[RecordRef, ...]
@@ -169,7 +179,9 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
     renumbered = tuple(
         Renumbering(p.old, p.new, p.basis.confidence, p.why, p.basis) for p in pairs if p.old.id != p.new.id
     )
-    moves = tuple(move for change in changed for move in _conclusions(change, by_new_id[change.new.id]))
+    found = tuple(move for change in changed for move in _conclusions(change, by_new_id[change.new.id]))
+    moves = tuple(move for move in found if move.change == "moved")
+    statements = tuple(move for move in found if move.change != "moved")
     counts = Counts(
         added=len(matching.added),
         removed=len(matching.removed),
@@ -178,6 +190,9 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         unchanged=sum(1 for p in pairs if not p.has_changes and p.old.id == p.new.id),
         possible_different_referents=sum(1 for p in changed if p.possible_different_referent),
         conclusions_moved=len(moves),
+        conclusions_newly_stated=sum(1 for m in statements if m.change == "newly stated"),
+        conclusions_no_longer_stated=sum(1 for m in statements if m.change == "no longer stated"),
+        status_fields_renamed=sum(1 for m in statements if m.change == "renamed"),
     )
     return RunDiff(
         old_system=old.slug,
@@ -186,6 +201,7 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         new_run_id=new.run.run_id if new.run else None,
         counts=counts,
         conclusions=moves,
+        statements=statements,
         profile=diff_profiles(old.memory_comparison, new.memory_comparison),
         added=_refs(matching.added),
         removed=_refs(matching.removed),
@@ -208,10 +224,17 @@ def _conclusions(change: RecordChange, pair: Pair) -> tuple[ConclusionMove, ...]
     after = tuple(anchor.as_text() for anchor in pair.new.evidence)
     return tuple(
         ConclusionMove(
-            change.old, change.new, move.field, move.renamed_from, move.old, move.new, before, after
+            move.change,
+            change.old,
+            change.new,
+            move.field,
+            move.renamed_from,
+            move.old,
+            move.new,
+            before,
+            after,
         )
         for move in change.statuses
-        if move.old != move.new  # a field renamed alone is shown with the record, not here
     )
 
 

@@ -19,11 +19,11 @@ from pydantic import TypeAdapter
 
 from generator.graph.field_diff import FieldChanges, TextChange
 from generator.graph.profile_diff import AxisChange, ProfileDiff
-from generator.graph.record_diff import RecordChange, RecordRef
+from generator.graph.record_diff import RecordChange, RecordRef, StatusChange
 from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentChange, Renumbering, RunDiff
 from generator.graph.word_diff import elided
 
-DIFF_VERSION = 2
+DIFF_VERSION = 3
 DIFF_SCHEMA_PATH = "schemas/diff.schema.json"
 CONTEXT_WORDS = 6  # shared words kept beside each change in the text form
 
@@ -79,6 +79,7 @@ def _lines(diff: RunDiff) -> Iterator[str]:
         yield "No changes."
         return
     yield from _section("Conclusions that moved", _conclusions(diff.conclusions))
+    yield from _section("Statuses stated in one run only, and fields renamed", _conclusions(diff.statements))
     yield from _section("Memory-comparison profile", _profile(diff.profile))
     yield from _section("Records newly found", (f"  + {_ref(ref)}" for ref in diff.added))
     yield from _section("Records no longer stated", (f"  - {_ref(ref)}" for ref in diff.removed))
@@ -105,7 +106,10 @@ def _counts_line(diff: RunDiff) -> str:
     return (
         f"records: {counts.added} added, {counts.removed} removed, {counts.changed} changed{note}, "
         f"{counts.renumbered} renumbered, {counts.unchanged} unchanged; "
-        f"{counts.conclusions_moved} conclusion{'s' * (counts.conclusions_moved != 1)} moved"
+        f"{counts.conclusions_moved} conclusion{'s' * (counts.conclusions_moved != 1)} moved; "
+        f"statuses: {counts.conclusions_newly_stated} newly stated, "
+        f"{counts.conclusions_no_longer_stated} no longer stated, "
+        f"{counts.status_fields_renamed} field{'s' * (counts.status_fields_renamed != 1)} renamed"
     )
 
 
@@ -122,10 +126,22 @@ def _conclusions(moves: tuple[ConclusionMove, ...]) -> Iterator[str]:
         if first:
             yield f"  ~ {_pair_head(move.old_record, move.new_record)}"
         field = f"{move.renamed_from} → {move.field}" if move.renamed_from else move.field
-        yield f"      {field}: {move.old or '(none)'} → {move.new or '(none)'}"
+        yield f"      {field}: {status_change_text(move)}"
         if last:
             yield f"      old evidence: {'; '.join(move.old_evidence) or '(none)'}"
             yield f"      new evidence: {'; '.join(move.new_evidence) or '(none)'}"
+
+
+def status_change_text(move: ConclusionMove | StatusChange) -> str:
+    """A status change in words: a move as ``old → new``; a status one run alone states
+    says which run, so silence never reads as a value."""
+    if move.change == "newly stated":
+        return f"newly stated: {move.new}"
+    if move.change == "no longer stated":
+        return f"no longer stated (was {move.old})"
+    if move.change == "renamed":
+        return f"renamed, value kept: {move.new}"
+    return f"{move.old} → {move.new}"
 
 
 def _renumbering(pair: Renumbering) -> str:
@@ -162,7 +178,7 @@ def _record(change: RecordChange) -> Iterator[str]:
         )
     for move in change.statuses:
         field = f"{move.renamed_from} → {move.title}" if move.renamed_from else move.title
-        yield f"      {field}: {move.old or '(none)'} → {move.new or '(none)'}"
+        yield f"      {field}: {status_change_text(move)}"
     for guarantee in change.guarantees:
         yield f"      guarantee {guarantee.change}: " + " → ".join(
             text for text in (guarantee.old, guarantee.new) if text is not None
@@ -230,5 +246,7 @@ def _axis(axis: AxisChange) -> Iterator[str]:
     yield from (f"      value - {value}" for value in axis.values_removed)
     for move in axis.basis:
         yield f"      {move.title.split(': ', 1)[-1]}: {move.old or '(none)'} → {move.new or '(none)'}"
+    if axis.reshaped is not None:
+        yield f"      reshaped: {axis.reshaped}"
     if axis.note is not None:
         yield f"      note: {_words(axis.note)}"

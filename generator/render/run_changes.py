@@ -88,6 +88,7 @@ def render_run_changes(diff: RunDiff, old_href: Href, new_href: Href, title: str
         "empty": diff.is_empty,
         "counts": _counts(diff),
         "conclusions": _conclusion_groups(diff.conclusions, old_href, new_href),
+        "statements": _conclusion_groups(diff.statements, old_href, new_href),
         "run": _block(_fields(diff.run)) if diff.run else None,
         "added": _items_list([_listed(ref, new_href) for ref in diff.added]),
         "removed": _items_list([_listed(ref, old_href) for ref in diff.removed]),
@@ -108,8 +109,21 @@ def _counts(diff: RunDiff) -> Html:
         if counts.possible_different_referents
         else ""
     )
+    statuses = [
+        ("newly stated", counts.conclusions_newly_stated),
+        ("no longer stated", counts.conclusions_no_longer_stated),
+        ("fields renamed", counts.status_fields_renamed),
+    ]
+    stated = [
+        html_link(html_escape(f"{name}: {number}"), "#statuses-stated-in-one-run")
+        if number
+        else html_escape(f"{name}: {number}")
+        for name, number in statuses
+    ]
+    moved = html_escape(f"Conclusions moved: {counts.conclusions_moved}")
+    if diff.conclusions:
+        moved = html_link(moved, "#conclusions-that-moved")
     items = [
-        ("Conclusions moved", str(counts.conclusions_moved), "conclusions-that-moved", diff.conclusions),
         ("newly found", str(counts.added), "added-records", diff.added),
         ("no longer stated", str(counts.removed), "removed-records", diff.removed),
         ("renumbered", str(counts.renumbered), "renumbered-records", diff.renumbered),
@@ -123,7 +137,18 @@ def _counts(diff: RunDiff) -> Html:
         for name, number, anchor, shown in items
     ]
     return element(
-        "p", _strong("Records") + Html(" ") + Html(" · ").join(parts), {"class": "kb-diff kb-diff--counts"}
+        "p",
+        _strong("Conclusions")
+        + Html(" ")
+        + moved
+        + Html(" · ")
+        + html_escape("statuses ")
+        + Html(" · ").join(stated)
+        + Html(" ")
+        + _strong("Records")
+        + Html(" ")
+        + Html(" · ").join(parts),
+        {"class": "kb-diff kb-diff--counts"},
     )
 
 
@@ -183,7 +208,7 @@ def _conclusion_groups(
         lines = [
             _paragraph(
                 f"{move.renamed_from} → {move.field}" if move.renamed_from else move.field,
-                _move(move.old, move.new),
+                _status(move.change, move.old, move.new),
             )
             for move in members
         ]
@@ -243,7 +268,7 @@ def _record_lines(change: RecordChange) -> Iterator[Html]:
         )
     for move in change.statuses:
         title = f"{move.renamed_from} → {move.title}" if move.renamed_from else move.title
-        yield _paragraph(title, _move(move.old, move.new))
+        yield _paragraph(title, _status(move.change, move.old, move.new))
     for guarantee in change.guarantees:
         yield _paragraph(f"Guarantee {guarantee.change}", _move(guarantee.old, guarantee.new))
     if change.evidence_added or change.evidence_removed:
@@ -283,6 +308,18 @@ def _move(old: str | None, new: str | None) -> Html:
     return Html(" → ").join([_del(old) if old is not None else none, _ins(new) if new is not None else none])
 
 
+def _status(change: str, old: str | None, new: str | None) -> Html:
+    """A status change: a move as ``old → new``; a status one run alone states says which
+    run, so silence never reads as a value."""
+    if change == "newly stated" and new is not None:
+        return html_escape("newly stated: ") + _ins(new)
+    if change == "no longer stated" and old is not None:
+        return html_escape("no longer stated (was ") + _del(old) + html_escape(")")
+    if change == "renamed" and new is not None:
+        return html_escape("renamed, value kept: ") + _formatted(new)
+    return _move(old, new)
+
+
 def _items(added: Iterable[str], removed: Iterable[str]) -> Html:
     return Html("; ").join([*(_ins(item) for item in added), *(_del(item) for item in removed)])
 
@@ -318,6 +355,8 @@ def _axis(axis: AxisChange) -> Iterator[Html]:
     yield _paragraph(axis.axis.replace("_", " ").capitalize(), Html("").join(parts))
     for move in axis.basis:
         yield _paragraph(move.title, _move(move.old, move.new))
+    if axis.reshaped is not None:
+        yield _paragraph("Reshaped", html_escape(axis.reshaped))
     if axis.note is not None:
         yield _paragraph(axis.note.title, _words(axis.note))
 

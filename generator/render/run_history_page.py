@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.graph.record_diff import RecordRef
-from generator.graph.run_lineage import AxisHistory, AxisState, FieldHistory, Lineage, RunLineage, run_lineage
+from generator.graph.run_lineage import AxisState, FieldHistory, Lineage, RunLineage, run_lineage
 from generator.model import kinds
 from generator.render import urls
 from generator.render.environment import frontmatter
@@ -170,7 +170,13 @@ def _axis_cell(state: AxisState | None, profiled: bool) -> Html:
         return element("em", escape("no profile"))
     if state is None:
         return element("em", escape("axis not stated"))
-    values = ", ".join(state.values) if state.values else "no value"
+    bases = dict(state.bases)
+    per_value = state.basis is None
+    values = (
+        ", ".join(f"{v} ({bases[v]})" if per_value and bases.get(v) else v for v in state.values)
+        if state.values
+        else "no value"
+    )
     text = f"{state.assessment}: {values}" + (f" (basis: {state.basis})" if state.basis else "")
     return escape(text)
 
@@ -179,24 +185,13 @@ def _profile_table(history: RunLineage, heads: Sequence[Html]) -> Html:
     rows = []
     for axis in history.axes:
         title = escape(axis.title) + (
-            element("span", escape(" (moved)"), {"class": "kb-history__moved"})
-            if _axis_moved(axis)
-            else Html("")
+            element("span", escape(" (moved)"), {"class": "kb-history__moved"}) if axis.moved else Html("")
         )
         cells = [
             _axis_cell(state, profiled) for state, profiled in zip(axis.states, history.profiled, strict=True)
         ]
         rows.append([title, *cells])
     return _history_block(table([escape("Axis"), *heads], rows), "kb-history")
-
-
-def _axis_moved(axis: AxisHistory) -> bool:
-    """Moved when the assessment, the set of values or the basis differs (not their order)."""
-    shown = {
-        (state.assessment, frozenset(state.values), state.basis) if state is not None else None
-        for state in axis.states
-    }
-    return len(shown) > 1
 
 
 def _kind_sections(history: RunLineage, heads: Sequence[Html], hrefs: Sequence[Href]) -> list[KindSection]:

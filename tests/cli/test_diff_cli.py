@@ -44,7 +44,7 @@ def test_two_run_folders_in_json(runs, kbgen) -> None:
     assert result.code == 0, result.err
     document = result.json()
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
-    assert document["version"] == 2
+    assert document["version"] == 3
     assert document["counts"] == {
         "added": 0,
         "removed": 0,
@@ -53,10 +53,22 @@ def test_two_run_folders_in_json(runs, kbgen) -> None:
         "unchanged": 10,
         "possible_different_referents": 0,
         "conclusions_moved": 1,
+        "conclusions_newly_stated": 0,
+        "conclusions_no_longer_stated": 0,
+        "status_fields_renamed": 0,
     }
     # Conclusions first, then the profile, the records found and gone, the renumbering.
-    assert list(document)[6:12] == ["conclusions", "profile", "added", "removed", "renumbered", "changed"]
+    assert list(document)[6:13] == [
+        "conclusions",
+        "statements",
+        "profile",
+        "added",
+        "removed",
+        "renumbered",
+        "changed",
+    ]
     (move,) = document["conclusions"]
+    assert move["change"] == "moved"
     assert (move["field"], move["old"], move["new"]) == (
         "operation conclusion status",
         "uninspected",
@@ -77,7 +89,10 @@ def test_two_run_folders_for_people(runs, kbgen) -> None:
     assert result.code == 0, result.err
     lines = result.out.split("\n")
     assert lines[0] == "alpha: AAS-2024-05-01-alpha-01 → AAS-2024-05-01-alpha-01"
-    counts = "0 added, 0 removed, 2 changed, 1 renumbered, 10 unchanged; 1 conclusion moved"
+    counts = (
+        "0 added, 0 removed, 2 changed, 1 renumbered, 10 unchanged; 1 conclusion moved; "
+        "statuses: 0 newly stated, 0 no longer stated, 0 fields renamed"
+    )
     assert lines[1] == f"records: {counts}"
     assert lines[3:5] == ["Conclusions that moved", "  ~ RTE-1 (route) Prompt → answer"]
     assert any(line.startswith("  RTE-2 → RTE-7 (route) Tool approval — confidence 1.00: ") for line in lines)

@@ -115,7 +115,10 @@ class _Walker:
     [
         pytest.param("kind-section", "quote", ["quotation-after-record"], id="kind-quote"),
         pytest.param(
-            "kind-section", "paragraph", ["record-continuation", "paragraph-declaration"], id="kind-paragraph"
+            "kind-section",
+            "paragraph",
+            ["record-continuation", "source-paragraph", "paragraph-declaration"],
+            id="kind-paragraph",
         ),
         pytest.param("kind-section", "list", ["list-declarations"], id="kind-list"),
         pytest.param("kind-section", "table", ["register-rows"], id="kind-table"),
@@ -125,7 +128,9 @@ class _Walker:
         pytest.param("prose", "quote", ["quotation"], id="prose-quote"),
         pytest.param("prose", "fence", ["verbatim"], id="prose-fence"),
         pytest.param("prose", "html", ["verbatim"], id="prose-html"),
-        pytest.param("prose", "paragraph", ["typed-amendment"], id="prose-paragraph"),
+        pytest.param(
+            "prose", "paragraph", ["source-register-paragraph", "typed-amendment"], id="prose-paragraph"
+        ),
         pytest.param("prose", "heading", [], id="prose-heading"),
     ],
 )

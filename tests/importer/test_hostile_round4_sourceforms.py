@@ -143,3 +143,39 @@ def test_a_register_cell_of_many_layers_and_a_long_same_as_cell(tmp_path: Path) 
     sources, _ = _sources(tmp_path, REGISTER + rows)
     assert len(sources["SRC-1"]["layers"]) == count
     assert sources["SRC-2"]["revision"] == f"sha256:{DIGEST}"  # 'Same … as SRC-1', as stated
+
+
+# ---------------------------------------------------------------- an authority path's clauses
+
+
+def _paths(tmp_path: Path, paragraph: str) -> tuple[dict[str, Any], Any]:
+    document = tmp_path / "doc.md"
+    register = "| Source ID | Kind | Identity/location | Revision |\n|---|---|---|---|\n"
+    register += f"| SRC-1 | Git | x | {COMMIT} |"
+    body = HEAD + register + "\n\n## Shared records\n\n### Behavioral-authority paths\n\n" + paragraph + "\n"
+    document.write_text(body, encoding="utf-8")
+    outcome = import_document(document, "x", tmp_path / "records")
+    assert outcome.folder is not None
+    paths = yaml.safe_load((outcome.folder / "authority.yaml").read_text(encoding="utf-8"))["authority_paths"]
+    return paths[0], outcome
+
+
+def test_a_field_stated_in_many_clauses_keeps_the_first_and_the_rest_as_prose(tmp_path: Path) -> None:
+    clauses = "; ".join(f"force: f{n}" for n in range(5_000))
+    path, outcome = _paths(tmp_path, f"BAP-1 — Path one. Consumer: c; channel: ch; {clauses}; horizon: h.")
+    assert (path["consumer"], path["channel"], path["force"], path["horizon"]) == ("c", "ch", "f0", "h.")
+    assert path["remarks"].startswith("force: f1\n\nforce: f2")  # each later one as written
+    assert outcome.coverage.kept == outcome.coverage.units
+
+
+def test_clause_labels_inside_code_or_after_prose_are_text(tmp_path: Path) -> None:
+    path, _ = _paths(tmp_path, "BAP-1 — Path one. Consumer: `c; channel: x`; see force: y. Horizon: h.")
+    assert path["consumer"].startswith("`c; channel: x`") and "channel" not in path and "force" not in path
+
+
+def test_markup_in_a_clause_stays_the_field_s_text(tmp_path: Path) -> None:
+    hostile = "<img src=x onerror=alert(1)> {{ x }}"
+    path, _ = _paths(
+        tmp_path, f"BAP-1 — Path one. Consumer: {hostile}; channel: {hostile}; force: f; horizon: h."
+    )
+    assert (path["consumer"], path["channel"]) == (hostile, hostile)

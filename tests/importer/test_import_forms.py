@@ -220,3 +220,19 @@ def test_a_paper_capture_register_gives_sources_pinned_by_their_digest(tmp_path:
     outcome = imported["outcome"]
     assert outcome.coverage.kept == outcome.coverage.units
     assert not [d for d in outcome.diagnostics if d.severity.value == "error"]
+
+
+def test_an_authority_path_s_clauses_are_its_four_fields(tmp_path: Path) -> None:
+    records = _import(tmp_path, "forms-authority-clauses")["records"]
+    first = records["BAP-1"]
+    assert (first["consumer"], first["channel"], first["force"], first["horizon"]) == (
+        "tool dispatch",
+        "resolved policy",
+        "enforcement of allow and deny",
+        "one call.",
+    )
+    assert first["evidence"] == ["SRC-1 src/policy.ts:4-20"]  # the closing 'Source: …'
+    assert records["BAP-2"]["horizon"] == "the current loop."
+    # Fields without their labels' colons are no form the import reads: the record's prose.
+    unlabelled = records["BAP-3"]
+    assert "consumer" not in unlabelled and unlabelled["body"].startswith("Consumer benchmark loop, channel")

@@ -36,6 +36,9 @@ DOCUMENTS = (
     ("reference/AAS-2026-09-27-napkin-05/result.md", "napkin"),
     ("reference/AAS-2026-10-02-instinctual-memory-02", "instinctual-memory"),
     ("reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md", "dynamic-cheatsheet"),
+    ("reference/AAS-2026-09-26-mem0-02/result.md", "mem0"),
+    ("reference/AAS-2026-09-25-wikiskill-01/result.md", "wikiskill"),
+    ("reference/AAS-2026-09-23-gbrain-01/result.md", "gbrain"),
 )
 
 # The structure each document states, as its declarations say it (records, labels,
@@ -49,6 +52,10 @@ STATED = {
     "reference/AAS-2026-09-27-napkin-05/result.md": (40, 37, 42, 113, 43, 3),
     "reference/AAS-2026-10-02-instinctual-memory-02": (29, 27, 35, 0, 20, 2),
     "reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md": (7, 7, 8, 0, 6, 0),
+    "reference/AAS-2026-09-26-mem0-02/result.md": (24, 9, 0, 11, 4, 2),
+    # A paper-capture register: SRC-1 pinned by its digest, SRC-2 'Same capture and digest'.
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": (30, 14, 6, 10, 13, 1),
+    "reference/AAS-2026-09-23-gbrain-01/result.md": (84, 83, 48, 209, 66, 1),
 }
 
 # The route contract each document was written under (None: today's) and what of its
@@ -65,6 +72,9 @@ ROUTE_FIELDS = {
     "reference/AAS-2026-09-27-napkin-05/result.md": ("six-fields-free-wording", 10, 37),
     "reference/AAS-2026-10-02-instinctual-memory-02": (None, 2, 14),
     "reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md": (None, 4, 28),
+    "reference/AAS-2026-09-26-mem0-02/result.md": ("six-fields-free-wording", 0, 0),
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": (None, 0, 0),
+    "reference/AAS-2026-09-23-gbrain-01/result.md": (None, 0, 0),
 }
 
 # What a clean check still needs and the model cannot hold yet, by document and rule code
@@ -135,6 +145,21 @@ REFERENCES = {
         "memory analysis report+",
     ],
     "reference/AAS-2026-09-27-napkin-05/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-26-mem0-02/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-23-gbrain-01/result.md": [
         "run state",
         "generated review",
         "memory analysis report+",

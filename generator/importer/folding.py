@@ -15,6 +15,11 @@ _WORD = re.compile(r"[^\W_]+")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)|\[[^\]\n]*(?:\]\([^)\n]*)?")
 
 
+# ``SHA-256 <hex>`` and ``sha256:<hex>`` name one digest: a capture's revision is held in
+# the second spelling whichever the document wrote.
+_SHA256 = re.compile(r"\bsha-256\b", re.I)
+
+
 def _link_text(match: re.Match[str]) -> str:
     text = match.group(1)
     return match.group(0) if text is None else text
@@ -22,4 +27,4 @@ def _link_text(match: re.Match[str]) -> str:
 
 def words(text: str) -> list[str]:
     """The folded words of a text: case, markup and punctuation dropped."""
-    return _WORD.findall(_LINK.sub(_link_text, text).casefold())
+    return _WORD.findall(_SHA256.sub("sha256", _LINK.sub(_link_text, text)).casefold())

@@ -7,9 +7,11 @@ amendment or retained-reasons paragraph after one is still its text; the paragra
 declaration holding only its label, and a list right after any paragraph declaration, are
 its body; a list whose items open with IDs declares a record per item; a table declares a record per
 row whose first cell is an ID (the source register, a kind's table); a paragraph opening
+``SRC-1 — Git <location> at <commit>`` declares a source with its layers; a paragraph opening
 ``ID — Label.`` (or a bold lead-in) declares its record. Elsewhere: tables (record rows,
 limitation rows, typed rows, generic), lists, quotations, verbatim blocks (fences, indented
-code, HTML: never declarations) and a reconciliation's typed amendments. Whatever no form
+code, HTML: never declarations), a source declared by a paragraph and a reconciliation's typed
+amendments. Whatever no form
 reads stays the section's prose, in order.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
+from generator.importer import source_paragraphs
 from generator.importer.forms import FormRegistry, FormSpec, FormState
 from generator.importer.markdown_blocks import Block
 from generator.util.in_force import InForce
@@ -87,6 +90,14 @@ FORMS = FormRegistry(
             "a table's rows whose first cell is an ID declare a record each",
         ),
         FormSpec(
+            "source-paragraph",
+            "kind-section",
+            frozenset({"paragraph"}),
+            45,
+            source_paragraphs.in_kind_section,
+            "'SRC-1 — Git <location> at <commit>; access root <path>. Implementation: …' declares a source",
+        ),
+        FormSpec(
             "paragraph-declaration",
             "kind-section",
             frozenset({"paragraph"}),
@@ -115,6 +126,14 @@ FORMS = FormRegistry(
             40,
             _prose("verbatim"),
             "a fence, indented code or HTML, kept as written and never a declaration",
+        ),
+        FormSpec(
+            "source-register-paragraph",
+            "prose",
+            frozenset({"paragraph"}),
+            45,
+            source_paragraphs.in_register,
+            "a source register's 'SRC-1 — Git <location> at <commit>; …' paragraph declares a source",
         ),
         FormSpec(
             "typed-amendment",

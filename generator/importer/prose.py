@@ -272,7 +272,7 @@ class ProseWalker:
             return
         name = field_of(draft.list_key, header)
         source = kinds.list_has_role(draft.list_key, kinds.Role.EVIDENCE_SOURCE)
-        if source and name is not None and source_cell(draft, name, cell):
+        if source and name is not None and source_cell(draft, name, cell, header, self.gathered.drafts):
             draft.note_label(name, header)
             if name == "access_gaps":
                 draft.note_label("gap", header)  # the column fills the source's gaps

@@ -467,7 +467,7 @@ class SharedWalker:
             draft.add_prose(rest)
             rest = ""
         for field in fields:
-            if not apply_labelled(draft, field, text) and route and route_field_of(field.label):
+            if not apply_labelled(draft, field, text):
                 draft.add_prose(f"{field.label}: {field.value}")  # a field stated twice: as written
         if rest:
             draft.add_prose(rest)

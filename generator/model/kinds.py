@@ -249,11 +249,16 @@ BUILTIN_KINDS = (
             ("identity/location", "identity"),
             ("identity", "identity"),
             ("location", "identity"),
+            # One column holding both: ``Paper capture, <url>; local <path>`` (the kind
+            # is the phrase before the first comma).
+            ("kind and identity/location", "identity"),
+            ("kind and identity", "identity"),
             ("revision or capture", "revision"),
             ("capture", "revision"),
             ("revision", "revision"),
             ("evidence layer", "layer"),
             ("inspected scope", "scope"),
+            ("inspected scope / anchors", "scope"),
             ("access gaps and conclusion prevented", "access_gaps"),
             ("access gaps", "access_gaps"),
             ("citation anchors", "citation_anchors"),

@@ -132,12 +132,31 @@ class Linker:
     def _cited(self) -> dict[str, str | None]:
         return _cited_urls(self.graph, list(self.cited))
 
+    @cached_property
+    def _cited_ranges(self) -> dict[str, Anchor]:
+        """The cited file anchors of several line ranges, as a code span writes them."""
+        return {_anchor_key(a): a for a in reversed(self.cited) if a.path is not None and len(a.ranges) > 1}
+
+    def _code_ranges(self, content: str, anchor: Anchor) -> Markup:
+        """A code span writing an anchor of several ranges (``a.py:3-4,9``): the path and its
+        first range link to those lines, each further range to its own."""
+        form, graph, path = self.form, self.graph, str(anchor.path)
+        first, *rest = anchor.ranges
+        parts = [form.link(form.code(f"{path}:{first}"), graph.evidence_url(anchor.source, path, first))]
+        for line_range in rest:
+            url = graph.evidence_url(anchor.source, path, line_range)
+            parts += [form.code(","), form.link(form.code(str(line_range)), url)]
+        return form.safe("".join(parts))
+
     def _code(self, content: str) -> Markup:
         """A code span; one that holds a record ID alone (the source contract writes
         ```SRC-1```) links to the record, shown as code inside the link; one that writes
         an evidence anchor of the record (``citing``) links to its file."""
         if self.cited:
             url = self._cited.get(content.strip())
+            ranges = self._cited_ranges.get(content.strip())
+            if url is not None and ranges is not None:
+                return self._code_ranges(content.strip(), ranges)
             if url is not None:
                 return self.form.link(self.form.code(content), url)
         if content.startswith(("http://", "https://")) and web_url_problem(content) is None:

@@ -166,3 +166,73 @@ def test_a_rendered_page_s_source_revision_is_the_reviewed_boundary() -> None:
     assert "source-revision" not in files["result.yaml"]  # not kept as prose too
     assert coverage.kept == coverage.units
     assert not [d for d in diagnostics if d.code in ("KB601", "KB612")]
+
+
+def test_a_source_declared_by_a_paragraph_is_a_source_with_its_layers(tmp_path: Path) -> None:
+    imported = _import(tmp_path, "forms-source-paragraphs")
+    records = imported["records"]
+    first = records["SRC-1"]
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    assert (first["source_kind"], first["location"], first["revision"]) == (
+        "Git",
+        "https://github.com/e/tiny",
+        commit,
+    )
+    assert first["identity"] == f"https://github.com/e/tiny at {commit}; access root /srv/tiny"  # as written
+    assert [layer["layer"] for layer in first["layers"]] == [
+        "implementation",
+        "doctrine/design",
+        "reported operation",
+    ]
+    assert first["layers"][1]["note"] == "`README.md` and `docs/`."
+    assert first["access_gaps"] == [{"gap": "no deployed run was observed."}]
+    second = records["SRC-2"]
+    assert (second["source_kind"], second["revision"]) == ("Web capture", "sha256:" + "b" * 64)
+    assert records["CMP-1"]["evidence"] == ["SRC-1 src/loop.ts:1-9"]
+    # A paragraph naming no location is no source paragraph: kept as the register's prose,
+    # and reported as a record the import did not keep.
+    assert records["SRC-3"]["declared_in"].endswith("(cited, not declared)")  # a supplied stand-in
+    findings = imported["files"]["import-findings.yaml"]["import_findings"]
+    assert [(f["record"], f["kind"], f["line"]) for f in findings] == [("SRC-3", "record", 22)]
+    outcome = imported["outcome"]
+    assert [(d.code, d.line) for d in outcome.diagnostics if d.code == "KB614"] == [("KB614", 22)]
+    assert "A colleague's unpublished notes" in str(imported["files"]["result.yaml"])
+
+
+def test_a_paper_capture_register_gives_sources_pinned_by_their_digest(tmp_path: Path) -> None:
+    imported = _import(tmp_path, "forms-paper-capture")
+    records = imported["records"]
+    digest = "sha256:" + "c" * 64
+    first, second, third = records["SRC-1"], records["SRC-2"], records["SRC-3"]
+    assert (first["source_kind"], first["location"], first["revision"]) == (
+        "Paper capture",
+        "https://example.org/abs/0001",
+        digest,
+    )
+    assert first["body"] == f"Revision or capture: SHA-256 {'c' * 64}; 4096 bytes"  # the cell as written
+    assert first["layers"] == [{"layer": "doctrine/design", "scope": "§§1–2, Appendix A"}]
+    assert (second["revision"], second["location"]) == (digest, "https://example.org/abs/0001")
+    assert second["body"] == "Revision or capture: Same capture and digest as SRC-1"
+    # A phrase naming no source is the revision as written; a cell naming two layers, two layers.
+    assert third["revision"] == "Same capture as the appendix"
+    assert [layer["layer"] for layer in third["layers"]] == ["implementation", "doctrine/design"]
+    assert third["body"] == "No run observed."
+    outcome = imported["outcome"]
+    assert outcome.coverage.kept == outcome.coverage.units
+    assert not [d for d in outcome.diagnostics if d.severity.value == "error"]
+
+
+def test_an_authority_path_s_clauses_are_its_four_fields(tmp_path: Path) -> None:
+    records = _import(tmp_path, "forms-authority-clauses")["records"]
+    first = records["BAP-1"]
+    assert (first["consumer"], first["channel"], first["force"], first["horizon"]) == (
+        "tool dispatch",
+        "resolved policy",
+        "enforcement of allow and deny",
+        "one call.",
+    )
+    assert first["evidence"] == ["SRC-1 src/policy.ts:4-20"]  # the closing 'Source: …'
+    assert records["BAP-2"]["horizon"] == "the current loop."
+    # Fields without their labels' colons are no form the import reads: the record's prose.
+    unlabelled = records["BAP-3"]
+    assert "consumer" not in unlabelled and unlabelled["body"].startswith("Consumer benchmark loop, channel")

@@ -36,6 +36,9 @@ DOCUMENTS = (
     ("reference/AAS-2026-09-27-napkin-05/result.md", "napkin"),
     ("reference/AAS-2026-10-02-instinctual-memory-02", "instinctual-memory"),
     ("reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md", "dynamic-cheatsheet"),
+    ("reference/AAS-2026-09-26-mem0-02/result.md", "mem0"),
+    ("reference/AAS-2026-09-25-wikiskill-01/result.md", "wikiskill"),
+    ("reference/AAS-2026-09-23-gbrain-01/result.md", "gbrain"),
 )
 
 # The structure each document states, as the import's census counts it from the
@@ -66,6 +69,9 @@ ROUTE_FIELDS = {
     "reference/AAS-2026-09-27-napkin-05/result.md": ("six-fields-free-wording", 10, 37),
     "reference/AAS-2026-10-02-instinctual-memory-02": (None, 2, 14),
     "reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md": (None, 4, 28),
+    "reference/AAS-2026-09-26-mem0-02/result.md": ("six-fields-free-wording", 0, 0),
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": (None, 0, 0),
+    "reference/AAS-2026-09-23-gbrain-01/result.md": (None, 0, 0),
 }
 
 # What a clean check still needs and the model cannot hold yet, by document and rule code
@@ -136,6 +142,21 @@ REFERENCES = {
         "memory analysis report+",
     ],
     "reference/AAS-2026-09-27-napkin-05/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-26-mem0-02/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": [
+        "run state",
+        "generated review",
+        "memory analysis report+",
+    ],
+    "reference/AAS-2026-09-23-gbrain-01/result.md": [
         "run state",
         "generated review",
         "memory analysis report+",

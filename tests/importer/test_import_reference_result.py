@@ -178,6 +178,30 @@ ACCEPTED = {
     # read as a code span.
     (412, "`INSERT INTO graph_edges (source, target, edge_type, weight, timestamp)"),
     (416, "timestamp = excluded.timestamp`,"),
+    # An authority path's four fields written as clauses of one sentence: each is shown on
+    # a line of its own, with its label.
+    (
+        820,
+        "Consumer: registered-tool dispatch; channel: symbolic resolved policy; force: "
+        "enforcement of allow/deny/prompt; horizon: one call",
+    ),
+    (
+        822,
+        "Consumer: chat model; channel: conversation context; force: advisory knowledge "
+        "and user/task instruction, with symbolic dispatch controlling effects; horizon: "
+        "current loop and separately retained session",
+    ),
+    (
+        824,
+        "Consumer: isolation runner; channel: result fields and Git checks; force: "
+        "operational admission; horizon: one delegated change set",
+    ),
+    (
+        826,
+        "Consumer: factory loader/tool and hook registry; channel: executable "
+        "registration and direct API; force: execution and routing; horizon: loaded "
+        "session and future reloads from retained configuration",
+    ),
 }
 # A record's heading line, 'ID — Label; status': the page shows the label and a status badge.
 _HEADING = re.compile(r"(?P<id>[A-Z]+-\d+) —\s*(?P<label>[^;]+?)(?:; (?P<status>[^;:]+))?(?:[;:].*)?\Z")

@@ -429,7 +429,12 @@ def test_a_record_s_evidence_written_as_code_links_there_and_is_listed_once(t: L
     anchors = [Anchor.model_validate(a) for a in written]
     body = "Wired. SRC-1 `src/a.py:3-4,9`, `src/b.py`; see `src/c.py:2` and `src/other.py`."
     out = _html(t.citing(anchors).text(body))
-    assert f'<a href="{BLOB}/src/a.py#L3-L4"><code>src/a.py:3-4,9</code></a>' in out
+    # An anchor of several ranges: the path and its first range link there, each further
+    # range to its own lines.
+    assert (
+        f'<a href="{BLOB}/src/a.py#L3-L4"><code>src/a.py:3-4</code></a><code>,</code>'
+        f'<a href="{BLOB}/src/a.py#L9"><code>9</code></a>'
+    ) in out
     assert f'<a href="{BLOB}/src/b.py"><code>src/b.py</code></a>' in out
     # A span that is no anchor of the record, or other lines of its file, stays code.
     assert "<code>src/c.py:2</code>" in out and "<code>src/other.py</code>" in out

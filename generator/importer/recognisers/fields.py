@@ -143,9 +143,10 @@ _TEXT_FIELDS = frozenset(
         "boundary",
     }
 )
-_SENTENCE_LABEL = re.compile(r"(?:^|(?<=\. ))(?P<label>[A-Z][\w /-]{0,40}): ")
 # A route's labelled field may also open a clause after a semicolon, in lower case
 # (``Immediate return: …; later read-back: …``).
+# An authority path's fields, which may follow one another in clauses.
+_PATH_FIELDS = frozenset({"consumer", "channel", "force", "horizon"})
 _CLAUSE_LABEL = re.compile(r"(?:^|(?<=\. )|(?<=; ))(?P<label>[A-Za-z][\w /-]{0,40}): ")
 
 
@@ -156,6 +157,10 @@ def outside_code(matches: Iterable[re.Match[str]], text: str) -> Iterator[re.Mat
     """The matches that do not start inside a code span of ``text`` (CommonMark's rule: a
     backtick run closed by the next run of its length); one pass over the text."""
     return outside_code_spans(find_code_spans(text), matches)
+
+
+def _after_semicolon(text: str, match: re.Match[str]) -> bool:
+    return text[match.start() - 2 : match.start()] == "; "
 
 
 def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tuple[list[Field], str] | None:
@@ -174,11 +179,23 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
     if text.count(": ") < 2:
         return None
     route = kinds.list_has_role(list_key, kinds.Role.ROUTE) and route_fields
-    starts = [
-        m
-        for m in outside_code((_CLAUSE_LABEL if route else _SENTENCE_LABEL).finditer(text), text)
-        if m.group("label")[:1].isupper() or route_field_of(m.group("label"))
-    ]
+    # A field may also open a clause after '; ', in lower case: a route's labelled fields,
+    # and an authority path's after one of its own (``Consumer: …; channel: …; force: …;
+    # horizon: …``).
+    starts: list[re.Match[str]] = []
+    for m in outside_code(_CLAUSE_LABEL.finditer(text), text):
+        label = m.group("label")
+        if route:
+            keep = label[:1].isupper() or route_field_of(label) is not None
+        elif _after_semicolon(text, m):
+            keep = (
+                bool(starts)
+                and {field_of(list_key, starts[-1].group("label")), field_of(list_key, label)} <= _PATH_FIELDS
+            )
+        else:
+            keep = label[:1].isupper()
+        if keep:
+            starts.append(m)
     if len(starts) < 2 or starts[0].start() != 0:
         return None
     named = [
@@ -196,11 +213,7 @@ def field_sentences(list_key: str, text: str, route_fields: bool = True) -> tupl
     for index, match in enumerate(starts):
         end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
         value = text[match.end() : end].strip()
-        if (
-            route
-            and index + 1 < len(starts)
-            and text[starts[index + 1].start() - 2 : starts[index + 1].start()] == "; "
-        ):
+        if index + 1 < len(starts) and _after_semicolon(text, starts[index + 1]):
             value = value.removesuffix(";")  # the clause's separator is not the value's
         if not named[index]:
             prose.append(text[match.start() : end].strip())

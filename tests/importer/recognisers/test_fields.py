@@ -272,6 +272,35 @@ def test_a_route_s_fields_may_open_a_clause_after_a_semicolon() -> None:
     assert [(f.label, f.value) for f in fields] == [("Immediate return", "x"), ("later read-back", "y.")]
 
 
+def test_an_authority_path_s_fields_may_follow_one_another_in_clauses() -> None:
+    text = "Consumer: dispatch; channel: policy; force: enforcement; horizon: one call. Status: wired."
+    fields, prose = _split("authority_paths", text)
+    assert [(f.label, f.value) for f in fields] == [
+        ("Consumer", "dispatch"),
+        ("channel", "policy"),
+        ("force", "enforcement"),
+        ("horizon", "one call."),
+    ]
+    assert prose == "Status: wired."
+
+
+@pytest.mark.parametrize(
+    ("list_key", "text"),
+    [
+        pytest.param("authority_paths", "Consumer: a; see the channel: b. Force: c.", id="not-a-label"),
+        pytest.param("authority_paths", "Consumer: a; `channel: b`. Force: c.", id="in-code"),
+        pytest.param("components", "Storage: files; form: text. Authority: none.", id="other-kind"),
+        pytest.param("authority_paths", "Intro: x; channel: b. Force: c.", id="after-another-label"),
+    ],
+)
+def test_a_clause_label_after_a_semicolon_needs_an_authority_field_before_it(
+    list_key: str, text: str
+) -> None:
+    found = field_sentences(list_key, text)
+    fields = found[0] if found else []
+    assert [f.label for f in fields if f.label.islower()] == []
+
+
 def test_a_label_inside_a_code_span_starts_no_field() -> None:
     fields, _ = _split("components", "Form: uses `a. Storage: c` then. Storage: disk.")
     assert [(f.label, f.value) for f in fields] == [

@@ -117,7 +117,7 @@ class _Walker:
         pytest.param(
             "kind-section",
             "paragraph",
-            ["record-follow-up", "record-continuation", "record-body", "paragraph-declaration"],
+            ["record-follow-up", "record-continuation", "record-body", "source-paragraph", "paragraph-declaration"],
             id="kind-paragraph",
         ),
         pytest.param("kind-section", "list", ["record-body", "list-declarations"], id="kind-list"),
@@ -128,7 +128,9 @@ class _Walker:
         pytest.param("prose", "quote", ["quotation"], id="prose-quote"),
         pytest.param("prose", "fence", ["verbatim"], id="prose-fence"),
         pytest.param("prose", "html", ["verbatim"], id="prose-html"),
-        pytest.param("prose", "paragraph", ["typed-amendment"], id="prose-paragraph"),
+        pytest.param(
+            "prose", "paragraph", ["source-register-paragraph", "typed-amendment"], id="prose-paragraph"
+        ),
         pytest.param("prose", "heading", [], id="prose-heading"),
     ],
 )

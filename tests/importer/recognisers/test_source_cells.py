@@ -128,3 +128,64 @@ def test_a_row_naming_no_layer_is_no_further_layer() -> None:
     assert not further_layer(draft, {"layer": "nonsense", "identity": "x"})
     assert not further_layer(draft, {})
     assert "layers" not in draft.data
+
+
+# ---------------------------------------------------------------- cells naming more than one field
+
+
+def test_a_cell_naming_several_layers_gives_one_layer_each_and_the_scope_to_the_first() -> None:
+    draft = _source()
+    cell = "Implementation: Python; doctrine/design: prompt templates. No run observed."
+    assert source_cell(draft, "layer", cell)
+    assert source_cell(draft, "scope", "`src/`, `prompts/`")
+    assert draft.data["layers"] == [
+        {"layer": "implementation", "note": "Python", "scope": "`src/`, `prompts/`"},
+        {"layer": "doctrine/design", "note": "prompt templates."},
+    ]
+    assert draft.prose_before == ["No run observed."]
+
+
+def test_a_kind_and_identity_column_gives_both() -> None:
+    draft = _source()
+    cell = "Paper capture, `https://example.org/p`; local `/captures/p.md`"
+    assert source_cell(draft, "identity", cell, "Kind and identity/location")
+    assert draft.data["source_kind"] == "Paper capture"
+    assert draft.data["identity"] == "`https://example.org/p`; local `/captures/p.md`"
+    assert draft.data["location"] == "https://example.org/p"
+
+
+def test_a_capture_digest_is_the_revision_and_the_cell_is_kept_when_it_says_more() -> None:
+    draft = _source()
+    digest = "ab" * 32
+    assert source_cell(draft, "revision", f"SHA-256 {digest}; 90009 bytes", "Revision or capture")
+    assert draft.data["revision"] == f"sha256:{digest}"
+    assert draft.prose_before == [f"Revision or capture: SHA-256 {digest}; 90009 bytes"]
+    alone = _source()
+    assert source_cell(alone, "revision", f"SHA-256 `{digest}`", "Revision or capture")
+    assert alone.data["revision"] == f"sha256:{digest}" and not alone.prose_before
+
+
+def test_same_capture_as_another_source_takes_its_revision_and_location_with_a_note() -> None:
+    first = _source()
+    first.data.update(revision="sha256:" + "cd" * 32, location="https://example.org/p")
+    second = Draft("sources", {"id": "SRC-2"}, 2, 1)
+    cell = "Same capture and digest as SRC-1"
+    assert source_cell(second, "revision", cell, "Revision or capture", {"SRC-1": first})
+    assert (second.data["revision"], second.data["location"]) == (
+        "sha256:" + "cd" * 32,
+        "https://example.org/p",
+    )
+    assert second.prose_before == ["Revision or capture: Same capture and digest as SRC-1"]
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        pytest.param({}, id="undeclared"),
+        pytest.param({"SRC-1": Draft("sources", {"id": "SRC-1"}, 1, 1)}, id="declared-without-revision"),
+    ],
+)
+def test_same_as_a_source_without_a_revision_is_left_to_the_caller(declared: dict[str, Draft]) -> None:
+    draft = Draft("sources", {"id": "SRC-2"}, 2, 1)
+    assert not source_cell(draft, "revision", "Same capture and digest as SRC-1", "Revision", declared)
+    assert draft.data == {"id": "SRC-2"} and not draft.prose_before

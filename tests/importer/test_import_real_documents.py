@@ -38,7 +38,6 @@ DOCUMENTS = (
     ("reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md", "dynamic-cheatsheet"),
     ("reference/AAS-2026-09-26-mem0-02/result.md", "mem0"),
     ("reference/AAS-2026-09-25-wikiskill-01/result.md", "wikiskill"),
-    ("reference/AAS-2026-09-23-gbrain-01/result.md", "gbrain"),
 )
 
 # The structure each document states, as the import's census counts it from the
@@ -53,6 +52,9 @@ STATED = {
     "reference/AAS-2026-09-27-napkin-05/result.md": (40, 37, 42, 113, 43, 3),
     "reference/AAS-2026-10-02-instinctual-memory-02": (29, 27, 35, 11, 20, 2),
     "reference/AAS-2026-10-03-dynamic-cheatsheet-02/memory.md": (7, 7, 8, 5, 6, 0),
+    "reference/AAS-2026-09-26-mem0-02/result.md": (24, 9, 0, 14, 4, 2),
+    # A paper-capture register: SRC-1 pinned by its digest, SRC-2 'Same capture and digest'.
+    "reference/AAS-2026-09-25-wikiskill-01/result.md": (30, 14, 6, 16, 13, 1),
 }
 
 # The route contract each document was written under (None: today's) and what of its
@@ -215,14 +217,6 @@ EVERY_DOCUMENT = {
         (49, 48, 47, 144, 40, 1),
         ((140, "statuses", "CMP-3", "model identity resolution conclusion status: wired"),),
     ),
-    "reference/AAS-2026-09-25-wikiskill-01/result.md": (
-        "wikiskill",
-        (30, 14, 6, 16, 13, 0),
-        (28, 14, 6, 16, 13, 0),
-        # Sources declared by paragraph (another form, not yet read).
-        ((126, "records", "SRC-1", "SRC-1"), (127, "records", "SRC-2", "SRC-2")),
-    ),
-    "reference/AAS-2026-09-26-mem0-02/result.md": ("mem0", (24, 9, 0, 14, 4, 2), (24, 9, 0, 14, 4, 2), ()),
     "reference/AAS-2026-09-27-dynamic-cheatsheet-03/result.md": (
         "dynamic-cheatsheet",
         (32, 31, 29, 53, 29, 1),

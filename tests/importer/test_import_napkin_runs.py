@@ -87,7 +87,6 @@ def test_every_id_each_document_writes_is_declared_in_its_run(run_id: str, pipel
 # What of each document does not read on its run's pages as the document writes it, and
 # why: the importer's accepted differences (docs/importing.md), as for oh-my-pi's result.
 HEADER = "the source register's ID column, whose header no field shows (a source is headed by its ID)"
-LINK = "a link to a file outside the KB, shown as its text and its target"
 CLAUSES = "an authority path's fields written as clauses of one sentence, shown one per line"
 LAYER = "an evidence layer named in a register cell, shown as its vocabulary value and its note"
 # (line, the unit's beginning) → why, by run.
@@ -96,19 +95,13 @@ ACCEPTED: dict[str, dict[tuple[int, str], str]] = {
         (492, "Source ID"): HEADER,
         (494, "Doctrine/design: README, docs and skills"): LAYER,
         (494, "Reported operation: benchmark README results"): LAYER,
-        (1146, "The mappings use theory builder, reflective system, and self"): LINK,
     },
     "AAS-2026-09-27-napkin-04": {
         (244, "source ID"): HEADER,
         (631, "Napkin operation; channel: effective configuration"): CLAUSES,
         (635, "benchmark aggregator and external operator; channel:"): CLAUSES,
-        (779, "Under the theory-builder definition, theory-builder conditio"): LINK,
-        (783, "This is a bounded capacity mapping under the reflective-syst"): LINK,
-        (785, "The self-improving-system definition requires the admitted c"): LINK,
     },
     "AAS-2026-09-27-napkin-05": {
-        (935, "The theory-builder definition supplies the four conditions u"): LINK,
-        (935, "Reflection requires a two-way self-representation inside the"): LINK,
     },
 }
 

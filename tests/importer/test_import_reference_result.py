@@ -224,6 +224,9 @@ def _item_shown(unit: str, rendered: str) -> bool:
     return item is not None and item["text"] in rendered
 
 
+_ID = re.compile(r"[A-Z]{2,5}(?:-[A-Z]{2,5})?-[0-9]+")
+
+
 def units_not_shown(
     text: str, pages: list[str], accepted: Callable[[int, str], bool]
 ) -> list[tuple[int, str]]:
@@ -239,12 +242,22 @@ def units_not_shown(
     _, body = _front_and_body(text)
     rendered = " ".join(" ".join(markdown_to_text(md).split()) for md in pages)
     written = " ".join(" ".join(html.unescape(md).split()) for md in pages)
+    # A highlighted code quotation: its lines as written once the highlighter's spans are out.
+    highlighted = " ".join(" ".join(html.unescape(re.sub(r"<[^>\n]+>", "", md)).split()) for md in pages)
+    lowered = rendered.lower()
     missing = []
     for number, unit in _units(body):
         if unit in rendered or accepted(number, unit):
             continue
+        if "status:" in unit.lower() and unit.lower() in lowered:
+            continue  # a status sentence the record's status line says (the body leaves it out)
+        if "*" in unit and re.sub(r"\*+", "", unit) in rendered:
+            continue  # a quoted Markdown file's line, its emphasis rendered
+        ids = unit.split(", ")
+        if len(ids) > 1 and all(_ID.fullmatch(i) for i in ids) and ", ".join(dict.fromkeys(ids)) in rendered:
+            continue  # a list of IDs, each shown once
         line = " ".join(lines[number - 1].strip().lstrip(">").split())
-        if line and line in written:  # a quoted code line, kept as written
+        if line and (line in written or line in highlighted):  # a quoted code line, kept as written
             continue
         if _heading_shown(unit, rendered) or _item_shown(unit, rendered):
             continue

@@ -270,9 +270,14 @@ def inline_to_text(line: str) -> str:
     return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], text)
 
 
+# A run of consecutive IDs shown as a range (``RTE-1–RTE-3``) names every ID in its title.
+_ID_RANGE = re.compile(r'<span class="kb-id-range" title="([^"<>]*)">.*?</span>')
+
+
 def markdown_to_text(markdown: str) -> str:
-    """Generated Markdown → plain text with normalised whitespace; table cells joined by spaces."""
-    lines = markdown.split("\n")
+    """Generated Markdown → plain text with normalised whitespace; table cells joined by
+    spaces, and an ID range read as the IDs it names."""
+    lines = _ID_RANGE.sub(r"\1", markdown).split("\n")
     if lines and lines[0] == "---":
         lines = lines[lines.index("---", 1) + 1 :]
     out: list[str] = []

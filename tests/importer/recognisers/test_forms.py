@@ -117,7 +117,13 @@ class _Walker:
         pytest.param(
             "kind-section",
             "paragraph",
-            ["record-follow-up", "record-continuation", "record-body", "source-paragraph", "paragraph-declaration"],
+            [
+                "record-follow-up",
+                "record-continuation",
+                "record-body",
+                "source-paragraph",
+                "paragraph-declaration",
+            ],
             id="kind-paragraph",
         ),
         pytest.param("kind-section", "list", ["record-body", "list-declarations"], id="kind-list"),

@@ -15,9 +15,12 @@ from pathlib import Path
 
 import markdown
 import pytest
+from hostile_support import make_records
 from many_runs import earlier_run_id, make_many_runs
 
+from generator.model import kinds
 from generator.model.ids import grammar
+from generator.model.kinds import Role
 from generator.pipeline import PipelineResult, run_pipeline
 
 EXTENSIONS = ["attr_list", "md_in_html", "admonition", "tables", "toc", "pymdownx.superfences"]
@@ -186,3 +189,53 @@ def test_the_shipped_changes_pages_link_every_declared_id(shipped: PipelineResul
     ]
     assert declared == []
     assert len(left) < 10
+
+
+# ---------------------------------------------------------------- key verdicts
+
+RESULT = "systems/demo/result.md"
+CLAIM = """
+claims:
+  - id: CLM-1
+    label: Reported **results**
+    conclusion_status: claimed
+    body: The README reports it.
+"""
+
+
+def _result(tmp_path: Path, changes: dict[str, str]) -> str:
+    records = make_records(tmp_path, changes)
+    found = run_pipeline(records, tmp_path)
+    assert found.errors == []
+    return found.pages[RESULT]
+
+
+def _synthesis(page: str) -> str:
+    start = page.index("{ #bounded-synthesis }")
+    return page[start : page.index("\n## ", start)]
+
+
+def test_key_verdicts_follow_the_bounded_synthesis_linked(tmp_path: Path) -> None:
+    synthesis = _synthesis(_result(tmp_path, {"claims.yaml": CLAIM}))
+    html = _html(synthesis)
+    assert (
+        '<li><a href="#rte-1">RTE-1</a> Prompt to answer: '
+        '<span class="kb-verdict">implementation wired</span>' in html
+    )
+    # A claim's one status is its verdict; its label is formatted as its heading is.
+    assert (
+        '<a href="#clm-1">CLM-1</a> Reported <strong>results</strong>: '
+        '<span class="kb-verdict">claimed</span>' in html
+    )
+
+
+def test_the_kinds_whose_statuses_are_verdicts_are_a_role_of_the_registry() -> None:
+    assert [spec.list_key for spec in kinds.with_role(Role.VERDICT)] == ["routes", "claims"]
+
+
+def test_a_record_without_a_status_is_no_verdict(tmp_path: Path) -> None:
+    page = _result(tmp_path, {})
+    synthesis = _synthesis(page)
+    assert "Key verdicts" in synthesis
+    # Components state statuses too, but theirs are no verdicts.
+    assert "#cmp-1" not in _synthesis(page).split("kb-key-verdicts", 1)[1]

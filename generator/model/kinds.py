@@ -96,6 +96,9 @@ class Role(StrEnum):
     EVIDENCED_ABSENCE = "evidenced-absence"
     # Its records' labels name the routes that use them: the route maps relate them.
     ROUTE_USER = "route-user"
+    # Its records' statuses are the analysis's verdicts: a result page lists them, linked,
+    # under the bounded synthesis ("key verdicts").
+    VERDICT = "verdict"
 
 
 # Roles whose places read the fields of a model: a kind with the role has one of its models.
@@ -301,7 +304,7 @@ BUILTIN_KINDS = (
         "route",
         "routes",
         "Routes",
-        roles=frozenset({Role.ROUTE}),
+        roles=frozenset({Role.ROUTE, Role.VERDICT}),
         symbol_kind="Function",
         title_aliases=(
             ("endpoints/progression", "progression"),
@@ -316,6 +319,7 @@ BUILTIN_KINDS = (
         "claims",
         "Claims",
         status_fields=(("conclusion_status", "claim conclusion status"),),
+        roles=frozenset({Role.VERDICT}),
         symbol_kind="Boolean",
         title_aliases=(
             ("source-native claim and evidence", "claim"),

@@ -69,6 +69,8 @@ class Inline(NamedTuple):
     span: Callable[[int, bool], Markup]  # a protected span (index), inside a link or not
     code: Callable[[str, bool], Markup]  # a code span's content, inside a link or not
     target: Callable[[str], str | None]  # a link's href from this page, or None: text
+    # Whether a link that leads nowhere shows its target after its text (a label does not).
+    shows_targets: bool = True
 
 
 def write(form: Form, tokens: Sequence[Token], inline: Inline | None) -> Markup:
@@ -101,7 +103,8 @@ def write(form: Form, tokens: Sequence[Token], inline: Inline | None) -> Markup:
                 in_link -= 1
                 frames[-1].append(form.link(inner, href))
             else:
-                frames[-1].append(_unlinked(form, inner, target, inline is not None))
+                shows = inline is not None and inline.shows_targets
+                frames[-1].append(_unlinked(form, inner, target, shows))
         elif token.content:  # text, or a token of no rule enabled here: escaped, never dropped
             frames[-1].append(form.escape(token.content))
     while opened:  # the parser closes what it opens; a cut token list is closed here

@@ -27,7 +27,7 @@ from generator.render.contract_view import contract_statement, contract_view
 from generator.render.environment import frontmatter, render
 from generator.render.link_markup import html_link, link
 from generator.render.rawhtml import Html
-from generator.render.reading import outline, reading_order, run_line
+from generator.render.reading import key_verdicts, outline, reading_order, run_line
 from generator.render.registry import (
     RESULT_PAGE,
     PageRequest,
@@ -87,6 +87,7 @@ def result_view(request: PageRequest) -> dict[str, Any]:
             [_result_section_place(view, result, key, title) for key, title in sections.items()]
         ),
         "section_titles": sections,
+        "key_verdicts": key_verdicts(graph, view.html_linker),
         "sources": sources_of(graph),
         "frontmatter": _run_frontmatter(graph, result.type, {"title": theme_text(result.title)}),
         **contract,

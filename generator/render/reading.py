@@ -10,15 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from generator.model import kinds
+from generator.model.fields import record_badges
+from generator.model.kinds import Role
 from generator.render import rawhtml
+from generator.render.inline_form import html_label
 from generator.render.link_markup import html_link
 from generator.render.rawhtml import Html
 
 if TYPE_CHECKING:
     from generator.graph.system_graph import SystemGraph
     from generator.render.badges import Badges
+    from generator.render.text import Linker
 
-__all__ = ["FIRST_SECTIONS", "outline", "reading_order", "run_line"]
+__all__ = ["FIRST_SECTIONS", "key_verdicts", "outline", "reading_order", "run_line"]
 
 # The sections a reader asks for first ("what did this analysis find"), before the rest in
 # the method's order.
@@ -57,3 +62,41 @@ def outline(sections: Sequence[tuple[str, str]]) -> Html:
         '<details class="kb-outline">\n<summary>On this page</summary>\n'
         f'<ol class="kb-outline__sections">\n{items}\n</ol>\n</details>'
     )
+
+
+_STATUS_SUFFIX = " conclusion status"
+
+
+def key_verdicts(graph: SystemGraph, linker: Linker) -> Html:
+    """The statuses of the records whose statuses are verdicts (``Role.VERDICT``), one item
+    a record: its ID linked, its label, then each status as ``implementation wired``; one
+    raw HTML block, empty when no such record states a status."""
+    items = []
+    for spec in kinds.with_role(Role.VERDICT):
+        for record in graph.records_of_kind(spec.code):
+            statuses = [
+                _verdict(badge.label, str(badge.value), spec.singular)
+                for badge in record_badges(record)
+                if badge.rendering == "status"
+            ]
+            if not statuses:
+                continue
+            label = f" {html_label(record.label)}" if record.label else ""
+            verdict = rawhtml.escape("; ".join(statuses))
+            items.append(
+                f'<li>{linker.ref(record.id)}{label}: <span class="kb-verdict">{verdict}</span></li>'
+            )
+    if not items:
+        return Html("")
+    return rawhtml.made_safe(
+        '<div class="kb-key-verdicts">\n<p><strong>Key verdicts</strong></p>\n<ul>\n'
+        + "\n".join(items)
+        + "\n</ul>\n</div>"
+    )
+
+
+def _verdict(label: str, value: str, singular: str) -> str:
+    """``implementation conclusion status`` and ``wired`` → ``implementation wired``; a
+    field named after the kind alone (a claim's) → the value."""
+    field = label.removesuffix(_STATUS_SUFFIX).removesuffix(_STATUS_SUFFIX.strip())
+    return value if field in ("", singular) else f"{field} {value}"

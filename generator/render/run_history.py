@@ -21,6 +21,7 @@ from generator.render.markdown import Md
 from generator.render.rawhtml import Html
 from generator.render.registry import SYSTEM_PAGE, PageRequest, across_runs_pages
 from generator.render.summary import pages_of
+from generator.render.text import CrossLinker
 from generator.render.views import theme_text
 
 if TYPE_CHECKING:
@@ -187,10 +188,19 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
     # Imported here: the comparison (rapidfuzz, the record pairing) is loaded only by a KB
     # that has a system with further runs.
     from generator.graph.run_diff import diff_runs
+    from generator.render.run_changes import RunTexts
     from generator.render.run_changes import render_run_changes as render_diff
 
+    old_text = CrossLinker(older, request.spec.key, html=True, at=path)
+    new_text = CrossLinker(newer, request.spec.key, html=True, at=path)
+    texts = RunTexts(
+        old=lambda text: Html(old_text.fragment(text)),
+        new=lambda text: Html(new_text.fragment(text)),
+        old_label=lambda text: Html(old_text.linked_label(text)),
+        new_label=lambda text: Html(new_text.linked_label(text)),
+    )
     system = newer.system.run.system if newer.system.run else newer.system.slug
-    body = render_diff(diff_runs(older.system, newer.system), href_in(older), href_in(newer))
+    body = render_diff(diff_runs(older.system, newer.system), href_in(older), href_in(newer), texts=texts)
     title = f"{system}: changes from {older.run.label} to {newer.run.label}"
     intro = render(
         "_run-changes-intro.md.j2",

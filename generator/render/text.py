@@ -318,6 +318,27 @@ class Linker:
         spans = [(start, end) for start, end, _ in found]
         return write(self.form, parse_inline(text, spans), self._inline(text, found))
 
+    def fragment(self, text: str) -> Markup:
+        """A run of words cut from record text (a word diff's side): its IDs, evidence
+        anchors and code spans of an ID linked as ``inline`` links them, but each written
+        link shown as its text and target (the diff shows what changed in either), a list
+        of IDs kept as written, and markup the cut left open shown as its markers."""
+        return self._unfollowed(text, shows_targets=True)
+
+    def linked_label(self, text: str) -> Markup:
+        """A label outside a heading (a list entry): formatted as a heading writes it, a
+        written link as its text alone, but its IDs and evidence anchors linked."""
+        return self._unfollowed(" ".join(text.split()), shows_targets=False)
+
+    def _unfollowed(self, text: str, shows_targets: bool) -> Markup:
+        text = normalized(text)
+        found = self._spans(text)
+        if not has_markup(text):
+            return self._unmarked(text, found)
+        spans = [(start, end) for start, end, _ in found]
+        inline = self._inline(text, found)._replace(target=_nowhere, shows_targets=shows_targets)
+        return write(self.form, parse_inline(text, spans), inline)
+
     def _id_list(self, text: str) -> Markup | None:
         """A text that is only a list of declared IDs (``RTE-10, RTE-10, RTE-11``): each ID
         once, in the order first written, and a run of three or more consecutive numbers of
@@ -457,6 +478,11 @@ class CrossLinker(Linker):
     @property
     def path(self) -> str:
         return self.at
+
+
+def _nowhere(target: str) -> None:
+    """No written link leads anywhere (``Linker.fragment``)."""
+    return None
 
 
 class _Taken:

@@ -101,8 +101,7 @@ ACCEPTED: dict[str, dict[tuple[int, str], str]] = {
         (631, "Napkin operation; channel: effective configuration"): CLAUSES,
         (635, "benchmark aggregator and external operator; channel:"): CLAUSES,
     },
-    "AAS-2026-09-27-napkin-05": {
-    },
+    "AAS-2026-09-27-napkin-05": {},
 }
 
 

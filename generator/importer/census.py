@@ -99,7 +99,7 @@ _QUOTED_PATH = re.compile(r"`?(?:[A-Z][A-Z0-9]*-[0-9A-Za-z-]+\s+)?`?(?P<path>[^`
 _FOLLOW_UP = re.compile(
     r"^[*_]*(?:For|(?:[\w/-]+\s){0,3}continuation (?:on|of))\s+[*`]*"
     r"(?P<id>[A-Za-z][A-Za-z0-9-]*-[A-Za-z0-9-]+)"
-    r"[*`]*\s*[,:](?!\s*[*`]*[A-Za-z][A-Za-z0-9]*-[0-9])",
+    r"[*`]*\s*(?:,|:)(?!\s*[*`]*[A-Za-z][A-Za-z0-9]*-[0-9])",
     re.I,
 )
 # ``RTE-10 memory amendment — …``: an amendment of the record it opens with.

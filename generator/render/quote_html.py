@@ -118,7 +118,9 @@ def quote_html(linker: Linker, quote: Quote) -> Html:
     if not quote.is_prose:
         return highlighted_code(textwrap.dedent(text), language_of(quote.path))
     if quote.path and quote.path.lower().endswith(MARKDOWN_SUFFIXES):
-        return rawhtml.made_safe(f'<div class="kb-quote__markdown">\n{markdown_html(linker, text)}\n</div>')
+        return rawhtml.made_safe(
+            f'<blockquote class="kb-quote__markdown">\n{markdown_html(linker, text)}\n</blockquote>'
+        )
     return block_quote_lines(text)
 
 

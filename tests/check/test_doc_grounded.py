@@ -205,7 +205,9 @@ def test_run_identity_is_on_the_result_page(paper: PipelineResult) -> None:
 
 def test_quotations_of_prose_are_block_quotations(paper: PipelineResult) -> None:
     page = paper.pages[RESULT_PAGE]
-    assert "<blockquote>\n<p>After each session the rewriter replaces the note with a revised note." in page
+    # A capture of a Markdown file is read as Markdown, inside its block quotation.
+    opening = '<blockquote class="kb-quote__markdown">\n<p>'
+    assert opening + "After each session the rewriter replaces the note with a revised note." in page
     assert "```text\nAfter each session" not in page
 
 

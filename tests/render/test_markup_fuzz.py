@@ -69,6 +69,8 @@ ALPHABET = [
 # cells; the table and the heading of the places the text is put in.
 ALLOWED = {"p", "a", "strong", "em", "code", "br", "ul", "ol", "li", "h2"}
 ALLOWED |= {"table", "thead", "tbody", "tr", "th", "td"}
+# A link to a file the KB does not publish: its text, the target as a tooltip.
+ALLOWED |= {"span"}
 ALLOWED_ATTRIBUTES = {"href", "id", "class", "title", "start"}
 SAFE_HREF = re.compile(r"(?:https?://|#|\.\./|[a-z0-9-]+/)")
 

@@ -80,7 +80,7 @@ README_QUOTE = """      - path: README.md
 
 def test_a_markdown_quotation_is_read_as_markdown(tmp_path: Path) -> None:
     html = _html(_claim(tmp_path, README_QUOTE))
-    quote = html[html.index('<div class="kb-quote__markdown">') :]
+    quote = html[html.index('<blockquote class="kb-quote__markdown">') :]
     quote = quote[: quote.index('<p><span class="kb-quote__source">')]
     assert '<p class="kb-quote__heading"><strong>Key Decisions</strong></p>' in quote
     assert (

@@ -77,8 +77,15 @@ def test_prose_quotations_are_block_quotations(pipeline: PipelineResult) -> None
     ]
     assert attributed_paragraphs == []
     epistemic = pages[PREFIX + "epistemic.md"]
-    quote = epistemic[epistemic.index("let evidence = fact.evidence.trim();") - 200 :]
-    assert '<div class="kb-quote">\n<div class="highlight"><pre><span></span><code>let evidence' in quote
+    # A code quotation is a code block, highlighted by its file's language (Rust here).
+    start = epistemic.index(
+        '<div class="kb-quote">\n<div class="highlight language-rust"><pre><span></span><code>'
+    )
+    quote = epistemic[start:]
+    assert (
+        re.sub(r"<[^>]+>", "", quote[: quote.index("</code>")]).find("let evidence = fact.evidence.trim();")
+        > 0
+    )
     source = quote.index('<span class="kb-quote__source">')
     # The source states its revision (the register's 'Revision or capture' column): the
     # attribution's path and lines link to the cited lines, and read as written.

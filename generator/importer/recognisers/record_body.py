@@ -29,7 +29,7 @@ _PATHS = re.compile(r"^(?:`[^`\s]+`\s*(?:[;,]|and)?\s*)+")
 _FOLLOW_UP = re.compile(
     r"^[*_]*(?:For|(?:[\w/-]+\s){0,3}continuation (?:on|of))\s+[*`]*"
     r"(?P<id>[A-Za-z][A-Za-z0-9-]*-[A-Za-z0-9-]+)"
-    r"[*`]*\s*[,:](?!\s*[*`]*[A-Za-z][A-Za-z0-9]*-[0-9])",
+    r"[*`]*\s*(?:,|:)(?!\s*[*`]*[A-Za-z][A-Za-z0-9]*-[0-9])",
     re.I,
 )
 

@@ -35,6 +35,8 @@ from generator.model.walk import collect
 
 MIN_SIMILARITY = 25.0  # an aligned pair's rarity-weighted share of content words (0–100)
 MIN_WORDING = 45.0  # and the token-set ratio of their texts (0–100)
+SUBJECT_BONUS = 20.0  # added when both sentences open on the same rare word (their subject)
+SUBJECT_POSTINGS = 3  # a subject word more new sentences hold is no sign of one claim
 MIN_SHARED = 2  # content words (beyond the vocabulary's) an aligned pair shares at least
 MAX_POSTINGS = 32  # a word held by more sentences of the new run makes no candidates
 RARE_WORDS = 8  # each sentence's rarest words that make candidates
@@ -44,14 +46,31 @@ MAX_SENTENCE_CHARS = 2_000  # a sentence longer than this is compared by its hea
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\[(\"“])|\n\s*\n")
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|neither|nor|cannot|without\s+(?:establishing|showing))\b|n't\b", re.IGNORECASE
+    r"\b(?:not|no|never|none|neither|nor|cannot|unestablished|without\s+(?:establishing|showing))\b|n't\b",
+    re.IGNORECASE,
+)
+# The vocabulary words that say a conclusion is not established (the rest say how far it is).
+_NOT_ESTABLISHED = frozenset(
+    {ConclusionStatus.ABSENT, ConclusionStatus.INAPPLICABLE, ConclusionStatus.UNINSPECTED}
+    | {EpistemicStatus.NO_ROUTE_FOUND, EpistemicStatus.NOT_DETERMINABLE}
 )
 _STATUS_WORDS = sorted(
     {status.value for status in ConclusionStatus} | {status.value for status in EpistemicStatus},
     key=len,
     reverse=True,
 )
-_STATUS = re.compile(r"\b(?:" + "|".join(re.escape(word) for word in _STATUS_WORDS) + r")\b", re.IGNORECASE)
+# A status word is the claim's verdict where it is predicated ('Reflection is wired', 'remains
+# uninspected', 'is likewise not observed', 'status: afforded'), not where it qualifies a noun
+# ('a wired closed host loop', 'its narrower afforded write route').
+_PREDICATED = re.compile(
+    r"(?:\b(?:is|are|was|were|be|been|being|remains?|remained|stays?|as|at)\s+"
+    r"(?:(?:\w+ly|likewise|only|still|now|also|therefore|thus)\s+)*|:\s*)"
+    r"(?P<negation>not\s+(?:\w+ly\s+)?)?"
+    r"(?P<status>" + "|".join(re.escape(word) for word in _STATUS_WORDS) + r")\b",
+    re.IGNORECASE,
+)
+_LINK_TARGET = re.compile(r"\]\([^)\s]{0,500}\)")  # a Markdown link's target is not its words
+_EMPHASIS = re.compile(r"\*+")  # '**afforded**' states the verdict 'afforded'
 _VOCABULARY = frozenset(word for status in _STATUS_WORDS for word in content_words(status))
 
 
@@ -63,18 +82,19 @@ class Sentence:
     section: str  # the section's key in it ('bounded_synthesis', …)
     title: str  # the section's title as its page shows it
     text: str
-    negated: bool
-    statuses: tuple[str, ...]  # the vocabulary words it states, in order, once each
+    asserted: tuple[str, ...]  # status words it predicates of its subject ('is wired')
+    denied: tuple[str, ...]  # those saying a conclusion is not established ('uninspected', 'not wired')
+    negated: bool  # it holds a negation ('not', 'no', 'does not', …)
 
     @property
     def verdict(self) -> str:
-        """The verdict in words: its status words, then 'negated' when it negates ('none')."""
-        words = [*self.statuses, *(["negated"] if self.negated else [])]
-        return ", ".join(words) or "none"
+        """The verdict in words: what it asserts and denies, else 'not established'."""
+        words = [*self.asserted, *self.denied]
+        return ", ".join(words) or ("not established" if self.negated else "none")
 
     @property
     def states_verdict(self) -> bool:
-        return self.negated or bool(self.statuses)
+        return bool(self.asserted or self.denied or self.negated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +152,25 @@ def _sentences(value: object) -> Iterator[str]:
 
 
 def _sentence(document: str, key: str, title: str, text: str) -> Sentence:
-    head = text[:MAX_SENTENCE_CHARS]
-    statuses = dict.fromkeys(match.group(0).casefold() for match in _STATUS.finditer(head))
-    return Sentence(document, key, title, text, bool(_NEGATION.search(head)), tuple(statuses))
+    head = _EMPHASIS.sub("", text[:MAX_SENTENCE_CHARS])
+    asserted: dict[str, None] = {}
+    denied: dict[str, None] = {}
+    for match in _PREDICATED.finditer(head):
+        status = match.group("status").casefold()
+        if match.group("negation"):
+            denied[f"not {status}"] = None
+        elif status in _NOT_ESTABLISHED:
+            denied[status] = None
+        else:
+            asserted[status] = None
+    negated = bool(_NEGATION.search(head))
+    return Sentence(document, key, title, text, tuple(asserted), tuple(denied), negated)
 
 
 def _words(sentence: Sentence) -> list[str]:
     """Content words without record IDs and without the vocabulary (the verdict itself)."""
-    text = grammar().in_text.sub(" ", sentence.text[:MAX_SENTENCE_CHARS])
+    text = _LINK_TARGET.sub("]", sentence.text[:MAX_SENTENCE_CHARS])
+    text = grammar().in_text.sub(" ", text)
     return [word for word in content_words(text) if word not in _VOCABULARY]
 
 
@@ -153,7 +184,8 @@ def align(
     from an inverted index of the new sentences' words (a word held by more than
     ``MAX_POSTINGS`` makes none): each old sentence's ``RARE_WORDS`` rarest words, its
     ``MAX_CANDIDATES`` best by shared rarity scored."""
-    new_words = [frozenset(_words(sentence)) for sentence in after]
+    new_ordered = [_words(sentence) for sentence in after]
+    new_words = [frozenset(words) for words in new_ordered]
     postings: dict[str, list[int]] = defaultdict(list)
     for index, words in enumerate(new_words):
         for word in words:
@@ -168,7 +200,9 @@ def align(
     for sentence in before:
         if not sentence.states_verdict:
             continue
-        words = frozenset(_words(sentence))
+        ordered = _words(sentence)
+        words = frozenset(ordered)
+        subject = ordered[0] if ordered and len(postings.get(ordered[0], ())) <= SUBJECT_POSTINGS else None
         keys = sorted(
             (w for w in words if 0 < len(postings.get(w, ())) <= MAX_POSTINGS), key=lambda w: (-rarity(w), w)
         )
@@ -179,6 +213,7 @@ def align(
         weight = sum(rarity(w) for w in words)
         scores = {
             index: 200 * sum(rarity(w) for w in words & new_words[index]) / (weight + new_weight[index])
+            + (SUBJECT_BONUS if subject is not None and new_ordered[index][:1] == [subject] else 0.0)
             for index in shared
             if weight + new_weight[index]
         }
@@ -196,10 +231,16 @@ def align(
 
 
 def _change(old: Sentence, new: Sentence) -> str | None:
+    """How a verdict moved: one side asserts a status and the other asserts none, denying or
+    negating instead (``reversed``: 'is wired' → 'not established'), or both name statuses
+    and they differ (``status changed``: 'afforded' → 'afforded … uninspected'). Two
+    sentences that only deny or negate ('remains uninspected', 'is not established') state
+    one verdict, and a sentence naming no status and negating nothing states none."""
     if not (old.states_verdict and new.states_verdict):
         return None
-    if old.negated != new.negated:
+    if bool(old.asserted) != bool(new.asserted):
         return "reversed"
-    if set(old.statuses) != set(new.statuses):
+    before, after = {*old.asserted, *old.denied}, {*new.asserted, *new.denied}
+    if before and after and before != after:
         return "status changed"
     return None

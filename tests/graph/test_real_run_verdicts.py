@@ -54,13 +54,13 @@ def instinctual_memory(tmp_path_factory: pytest.TempPathFactory) -> RunDiff:
 
 def test_reflection_moved_from_wired_to_not_established(instinctual_memory: RunDiff) -> None:
     (move,) = instinctual_memory.verdicts
-    assert move.role == "synthesis" and move.change == "status changed"
+    assert move.role == "synthesis" and move.change == "reversed"
     assert move.old.text.startswith("Reflection is wired narrowly for consolidation progress")
     assert move.new.text.startswith("Reflection, autonomous theory building, and self-improvement")
     assert move.new.text.endswith("are likewise not established by the inspected routes.")
     assert (move.old.document, move.old.section) == ("result", "bounded_synthesis")
     assert (move.new.document, move.new.section) == ("overview", "bounded_synthesis")
-    assert (move.old.statuses, move.new.statuses) == (("wired",), ())
+    assert (move.old.verdict, move.new.verdict) == ("wired", "not established")
 
 
 def test_kept_verdicts_are_not_listed(instinctual_memory: RunDiff) -> None:
@@ -77,3 +77,6 @@ def test_a_memory_report_that_restates_no_verdict_lists_none(tmp_path: Path) -> 
     new = _own_run(REPO_ROOT / "records" / "dynamic-cheatsheet")
     diff = diff_runs(old.records, new.records)
     assert diff.verdicts == () and diff.counts.verdicts_moved == 0
+    # No value against silence: the set's statuses the result did not state are not moves.
+    assert diff.conclusions == ()
+    assert {m.change for m in diff.statements} <= {"newly stated", "no longer stated", "renamed"}

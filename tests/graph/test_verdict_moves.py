@@ -48,9 +48,9 @@ def test_a_reversed_claim_and_a_changed_status_are_moved_verdicts(tmp_path: Path
     assert set(moves) == {(OLD_SYNTHESIS[0], NEW_SYNTHESIS[0]), (OLD_SYNTHESIS[1], NEW_SYNTHESIS[1])}
     reflection = moves[OLD_SYNTHESIS[0], NEW_SYNTHESIS[0]]
     assert (reflection.role, reflection.change) == ("synthesis", "reversed")
-    assert (reflection.old.verdict, reflection.new.verdict) == ("wired", "negated")
+    assert (reflection.old.verdict, reflection.new.verdict) == ("wired", "not established")
     checkpoint = moves[OLD_SYNTHESIS[1], NEW_SYNTHESIS[1]]
-    assert (checkpoint.change, checkpoint.old.statuses, checkpoint.new.statuses) == (
+    assert (checkpoint.change, checkpoint.old.asserted, checkpoint.new.asserted) == (
         "status changed",
         ("afforded",),
         ("observed",),
@@ -66,7 +66,8 @@ def test_verdicts_in_json_text_and_on_the_changes_page(tmp_path: Path) -> None:
     assert list(document).index("verdicts") == list(document).index("conclusions") + 1
     text = as_text(diff)
     assert "Verdicts that moved (the runs' written conclusions)" in text
-    head = "  ~ synthesis: Bounded synthesis (result) → Bounded synthesis (result), reversed: wired → negated"
+    head = "  ~ synthesis: Bounded synthesis (result) → Bounded synthesis (result), reversed: "
+    head += "wired → not established"
     assert head in text.split("\n")
     assert f"      old: {OLD_SYNTHESIS[0]}" in text and f"      new: {NEW_SYNTHESIS[0]}" in text
 

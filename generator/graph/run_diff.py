@@ -29,6 +29,7 @@ from generator.graph.record_diff import RecordChange, RecordRef, StatusMoveKind,
 from generator.graph.record_features import source_keys
 from generator.graph.record_match import Basis, Pair, match_records, normalised
 from generator.graph.renumbering import as_renumbered
+from generator.graph.verdict_diff import VerdictMove, diff_verdicts
 from generator.graph.word_diff import word_diff
 from generator.model import kinds
 from generator.model.files import BUILTIN_SINGLE_MODELS, Run
@@ -58,6 +59,7 @@ class Counts:
     conclusions_newly_stated: int  # statuses of paired records only the new run states
     conclusions_no_longer_stated: int  # statuses of paired records only the old run states
     status_fields_renamed: int  # status fields renamed (or split) with their value kept
+    verdicts_moved: int  # sentences of the runs' conclusions whose claim reversed or status changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,8 @@ class DocumentChange:
 @dataclass(frozen=True, slots=True)
 class RunDiff:
     """Everything that differs between two runs of one system, conclusions first:
-    statuses that moved (``conclusions``: both runs state them), the statuses one run
+    statuses that moved (``conclusions``: both runs state them), the sentences of the
+    runs' conclusions that reversed or changed status (``verdicts``), the statuses one run
     states and the other does not and the fields renamed (``statements``), the profile,
     records newly found (``added``) and no longer stated (``removed``), renumbering, then
     every changed pair with its word diffs."""
@@ -135,6 +138,7 @@ class RunDiff:
     new_run_id: str | None
     counts: Counts
     conclusions: tuple[ConclusionMove, ...]
+    verdicts: tuple[VerdictMove, ...]  # the runs' written conclusions that moved
     statements: tuple[ConclusionMove, ...]
     profile: ProfileDiff
     added: tuple[RecordRef, ...]
@@ -182,6 +186,7 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
     found = tuple(move for change in changed for move in _conclusions(change, by_new_id[change.new.id]))
     moves = tuple(move for move in found if move.change == "moved")
     statements = tuple(move for move in found if move.change != "moved")
+    verdicts = diff_verdicts(old, new)
     counts = Counts(
         added=len(matching.added),
         removed=len(matching.removed),
@@ -193,6 +198,7 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         conclusions_newly_stated=sum(1 for m in statements if m.change == "newly stated"),
         conclusions_no_longer_stated=sum(1 for m in statements if m.change == "no longer stated"),
         status_fields_renamed=sum(1 for m in statements if m.change == "renamed"),
+        verdicts_moved=len(verdicts),
     )
     return RunDiff(
         old_system=old.slug,
@@ -201,6 +207,7 @@ def diff_runs(old: SystemRecords, new: SystemRecords) -> RunDiff:
         new_run_id=new.run.run_id if new.run else None,
         counts=counts,
         conclusions=moves,
+        verdicts=verdicts,
         statements=statements,
         profile=diff_profiles(old.memory_comparison, new.memory_comparison),
         added=_refs(matching.added),

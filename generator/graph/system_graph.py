@@ -197,6 +197,17 @@ class SystemGraph:
         did not see."""
         return self._section_anchors.get(id(section))
 
+    def document_section(self, document: str, key: str) -> Place | None:
+        """Where a document's section (``'overview'``, ``'bounded_synthesis'``) is published:
+        its page and anchor; None when the system has no such document or section."""
+        doc = getattr(self.system, document, None)
+        value = getattr(doc, key, None) if doc is not None else None
+        page = self.placement.documents.get(document)
+        anchor = self._section_anchors.get(id(value)) if isinstance(value, Section) else None
+        if page is None or anchor is None:
+            return None
+        return Place(self.slug, page, anchor, (getattr(value, "title", None) or key).strip())
+
     @property
     def prose_sections(self) -> Sequence[ProseSection]:
         """Every prose section of the system's documents, in page order."""

@@ -21,9 +21,10 @@ from generator.graph.field_diff import FieldChanges, TextChange
 from generator.graph.profile_diff import AxisChange, ProfileDiff
 from generator.graph.record_diff import RecordChange, RecordRef, StatusChange
 from generator.graph.run_diff import CollectionDiff, ConclusionMove, DocumentChange, Renumbering, RunDiff
+from generator.graph.verdict_diff import VerdictMove
 from generator.graph.word_diff import elided
 
-DIFF_VERSION = 3
+DIFF_VERSION = 4
 DIFF_SCHEMA_PATH = "schemas/diff.schema.json"
 CONTEXT_WORDS = 6  # shared words kept beside each change in the text form
 
@@ -79,6 +80,7 @@ def _lines(diff: RunDiff) -> Iterator[str]:
         yield "No changes."
         return
     yield from _section("Conclusions that moved", _conclusions(diff.conclusions))
+    yield from _section("Verdicts that moved (the runs' written conclusions)", _verdicts(diff.verdicts))
     yield from _section("Statuses stated in one run only, and fields renamed", _conclusions(diff.statements))
     yield from _section("Memory-comparison profile", _profile(diff.profile))
     yield from _section("Records newly found", (f"  + {_ref(ref)}" for ref in diff.added))
@@ -106,7 +108,8 @@ def _counts_line(diff: RunDiff) -> str:
     return (
         f"records: {counts.added} added, {counts.removed} removed, {counts.changed} changed{note}, "
         f"{counts.renumbered} renumbered, {counts.unchanged} unchanged; "
-        f"{counts.conclusions_moved} conclusion{'s' * (counts.conclusions_moved != 1)} moved; "
+        f"{counts.conclusions_moved} conclusion{'s' * (counts.conclusions_moved != 1)} moved, "
+        f"{counts.verdicts_moved} verdict{'s' * (counts.verdicts_moved != 1)} moved; "
         f"statuses: {counts.conclusions_newly_stated} newly stated, "
         f"{counts.conclusions_no_longer_stated} no longer stated, "
         f"{counts.status_fields_renamed} field{'s' * (counts.status_fields_renamed != 1)} renamed"
@@ -130,6 +133,18 @@ def _conclusions(moves: tuple[ConclusionMove, ...]) -> Iterator[str]:
         if last:
             yield f"      old evidence: {'; '.join(move.old_evidence) or '(none)'}"
             yield f"      new evidence: {'; '.join(move.new_evidence) or '(none)'}"
+
+
+def _verdicts(moves: tuple[VerdictMove, ...]) -> Iterator[str]:
+    """Each moved verdict: where it is in each run, how it moved, both sentences."""
+    for move in moves:
+        old, new = move.old, move.new
+        yield (
+            f"  ~ {move.role}: {old.title} ({old.document}) → {new.title} ({new.document}), "
+            f"{move.change}: {old.verdict} → {new.verdict}"
+        )
+        yield f"      old: {_one_line(old.text)}"
+        yield f"      new: {_one_line(new.text)}"
 
 
 def status_change_text(move: ConclusionMove | StatusChange) -> str:

@@ -38,6 +38,7 @@ from generator.render.link_markup import html_link
 from generator.render.markdown import Md, escape
 from generator.render.rawhtml import Html, element
 from generator.render.rawhtml import escape as html_escape
+from generator.render.run_verdicts import SectionHref, verdict_blocks
 
 TEMPLATE = "run-changes.md.j2"
 CONTEXT_WORDS = 12  # shared words kept beside each change in a word diff
@@ -87,9 +88,15 @@ class ListSection:
 
 
 def render_run_changes(
-    diff: RunDiff, old_href: Href, new_href: Href, title: str | None = None, texts: RunTexts = RunTexts()
+    diff: RunDiff,
+    old_href: Href,
+    new_href: Href,
+    title: str | None = None,
+    texts: RunTexts = RunTexts(),
+    sections: tuple[SectionHref, SectionHref] | None = None,
 ) -> str:
-    """The changes page's Markdown, from its title heading on (no front matter)."""
+    """The changes page's Markdown, from its title heading on (no front matter).
+    ``sections`` gives each run's href of a document section (the verdicts link there)."""
     old_run = diff.old_run_id or "the old run"
     new_run = diff.new_run_id or "the new run"
     lists = [
@@ -106,6 +113,7 @@ def render_run_changes(
         "empty": diff.is_empty,
         "counts": _counts(diff),
         "conclusions": _conclusion_groups(diff.conclusions, old_href, new_href, texts),
+        "verdicts": verdict_blocks(diff.verdicts, *(sections or (_no_section, _no_section))),
         "statements": _conclusion_groups(diff.statements, old_href, new_href, texts),
         "run": _block(_fields(diff.run, texts)) if diff.run else None,
         "added": _items_list([_listed(ref, new_href, texts.new_label) for ref in diff.added]),
@@ -119,6 +127,10 @@ def render_run_changes(
         "documents": _documents(diff.documents, texts) if diff.documents else None,
     }
     return render(TEMPLATE, context)
+
+
+def _no_section(document: str, section: str) -> None:
+    return None
 
 
 def _counts(diff: RunDiff) -> Html:
@@ -143,6 +155,10 @@ def _counts(diff: RunDiff) -> Html:
     moved = html_escape(f"Conclusions moved: {counts.conclusions_moved}")
     if diff.conclusions:
         moved = html_link(moved, "#conclusions-that-moved")
+    verdicts = html_escape(f"verdicts moved: {counts.verdicts_moved}")
+    if diff.verdicts:
+        verdicts = html_link(verdicts, "#verdicts-that-moved")
+    moved += Html(" · ") + verdicts
     items = [
         ("newly found", str(counts.added), "added-records", diff.added),
         ("no longer stated", str(counts.removed), "removed-records", diff.removed),

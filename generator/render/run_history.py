@@ -185,6 +185,15 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
 
         return href
 
+    def section_in(graph: SystemGraph) -> Callable[[str, str], str | None]:
+        def href(document: str, key: str) -> str | None:
+            place = graph.document_section(document, key)
+            return (
+                urls.url_href(path, urls.page_path(place.page, place.slug), place.anchor) if place else None
+            )
+
+        return href
+
     # Imported here: the comparison (rapidfuzz, the record pairing) is loaded only by a KB
     # that has a system with further runs.
     from generator.graph.run_diff import diff_runs
@@ -200,7 +209,13 @@ def run_changes_view(request: PageRequest) -> Mapping[str, Any]:
         new_label=lambda text: Html(new_text.linked_label(text)),
     )
     system = newer.system.run.system if newer.system.run else newer.system.slug
-    body = render_diff(diff_runs(older.system, newer.system), href_in(older), href_in(newer), texts=texts)
+    body = render_diff(
+        diff_runs(older.system, newer.system),
+        href_in(older),
+        href_in(newer),
+        texts=texts,
+        sections=(section_in(older), section_in(newer)),
+    )
     title = f"{system}: changes from {older.run.label} to {newer.run.label}"
     intro = render(
         "_run-changes-intro.md.j2",

@@ -44,7 +44,7 @@ def test_two_run_folders_in_json(runs, kbgen) -> None:
     assert result.code == 0, result.err
     document = result.json()
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
-    assert document["version"] == 3
+    assert document["version"] == 4
     assert document["counts"] == {
         "added": 0,
         "removed": 0,
@@ -56,10 +56,12 @@ def test_two_run_folders_in_json(runs, kbgen) -> None:
         "conclusions_newly_stated": 0,
         "conclusions_no_longer_stated": 0,
         "status_fields_renamed": 0,
+        "verdicts_moved": 0,
     }
     # Conclusions first, then the profile, the records found and gone, the renumbering.
-    assert list(document)[6:13] == [
+    assert list(document)[6:14] == [
         "conclusions",
+        "verdicts",
         "statements",
         "profile",
         "added",
@@ -90,7 +92,7 @@ def test_two_run_folders_for_people(runs, kbgen) -> None:
     lines = result.out.split("\n")
     assert lines[0] == "alpha: AAS-2024-05-01-alpha-01 → AAS-2024-05-01-alpha-01"
     counts = (
-        "0 added, 0 removed, 2 changed, 1 renumbered, 10 unchanged; 1 conclusion moved; "
+        "0 added, 0 removed, 2 changed, 1 renumbered, 10 unchanged; 1 conclusion moved, 0 verdicts moved; "
         "statuses: 0 newly stated, 0 no longer stated, 0 fields renamed"
     )
     assert lines[1] == f"records: {counts}"

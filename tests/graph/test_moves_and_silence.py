@@ -58,7 +58,10 @@ def test_the_text_and_json_say_which_is_which(tmp_path: Path) -> None:
     assert "(none)" not in moved and "stated" not in moved
     assert "operation conclusion status: no longer stated (was uninspected)" in text
     assert "operation conclusion status: newly stated: uninspected" in text
-    assert "1 conclusion moved; statuses: 1 newly stated, 1 no longer stated, 0 fields renamed" in text
+    assert (
+        "1 conclusion moved, 0 verdicts moved; statuses: 1 newly stated, 1 no longer stated, 0 fields renamed"
+        in text
+    )
     data = as_json(diff)
     assert [m["change"] for m in data["conclusions"]] == ["moved"]
     assert [m["change"] for m in data["statements"]] == ["no longer stated", "newly stated"]

@@ -31,7 +31,8 @@ def instinctual_memory(tmp_path_factory: pytest.TempPathFactory) -> RunDiff:
         command = [sys.executable, "-m", "generator.cli.main", "import", str(document)]
         command += ["--system", "instinctual-memory", "--records", str(records), *extra]
         done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
-        assert done.returncode == 0, done.stderr
+        # What the import could not keep is listed beside the run (exit 1); the run is written.
+        assert f"kbgen import: wrote {records}" in done.stderr, done.stderr
     folder = records / "instinctual-memory"
     (old,) = [s for s in check_records(folder) if not s.source.run_folder]
     new = check_system(folder / "runs" / LATER_RUN, None, None, "instinctual-memory")

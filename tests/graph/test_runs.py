@@ -209,7 +209,8 @@ def test_an_unchanged_run_s_changes_page_says_so(records: Path) -> None:
     page = run_pipeline(records).pages["systems/demo/changes.md"]
     # Only the run's own fields moved: no record is added, removed or changed.
     assert "## Run" in page and "unchanged: 3</p>" in page
-    assert "Conclusions moved: 0 · newly found: 0 · no longer stated: 0" in page
+    assert "Conclusions moved: 0 · verdicts moved: 0 · statuses newly stated: 0 · no longer stated: 0" in page
+    assert "newly found: 0 · no longer stated: 0 · renumbered: 0 · changed: 0" in page
     assert "## Changed records" not in page and "## Added records" not in page
 
 

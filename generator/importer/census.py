@@ -114,6 +114,13 @@ _ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|[0-9]{1,9}[.)])\s+(?P<text>\S.*
 _RECORD_SECTIONS = frozenset({"shared records", "source register"})
 
 
+# The owner of a construct the grammar gives to no record: a quotation, evidence span or
+# status a section's own prose states (a synthesis citing a file, a quotation under a
+# subsection of its own). It is counted apart from the records' figures.
+PROSE = ""
+OUTSIDE_FIGURES = ("quotations", "anchors", "statuses")
+
+
 def census(text: str) -> list[Construct]:
     """Every construct of the document, in document order."""
     _, _, markdown, blocks = document_blocks(document_lines(text))
@@ -121,10 +128,21 @@ def census(text: str) -> list[Construct]:
 
 
 def counts(constructs: list[Construct]) -> dict[str, int]:
-    """How many constructs of each figure (every figure, zero included)."""
+    """How many constructs of each figure a record holds by the grammar (every figure, zero
+    included; the sections' own prose is ``outside_records``)."""
     found = dict.fromkeys(FIGURES, 0)
     for construct in constructs:
-        found[construct.figure] += 1
+        if construct.owner != PROSE:
+            found[construct.figure] += 1
+    return found
+
+
+def outside_records(constructs: list[Construct]) -> dict[str, int]:
+    """How many quotations, evidence spans and statuses the sections' own prose states."""
+    found = dict.fromkeys(OUTSIDE_FIGURES, 0)
+    for construct in constructs:
+        if construct.owner == PROSE:
+            found[construct.figure] += 1
     return found
 
 
@@ -216,8 +234,9 @@ class _Walk:
             return
         if block.kind == "quote":
             attribution = _attribution(block, following)
-            if attribution is not None and self.owner is not None:
-                yield Construct("quotations", block.line, block.col, _quoted_path(attribution), self.owner)
+            if attribution is not None:
+                owner = self.owner if self.owner is not None else PROSE
+                yield Construct("quotations", block.line, block.col, _quoted_path(attribution), owner)
             return
         after_declaration, self.after_declaration = self.after_declaration, False
         pieces = _pieces(block, self.markdown)
@@ -244,6 +263,8 @@ class _Walk:
                 self._release()  # prose after a record that does not continue it
             if self.owner is not None:
                 yield from _statements(text, line, self.owner, self.revised)
+            else:  # the section's own prose: counted apart, it is no record's structure
+                yield from _statements(text, line, PROSE, self.revised)
 
     def _attribution_line(self, pieces: list[tuple[int, int, str]]) -> bool:
         return len(pieces) == 1 and _ATTRIBUTION.match(pieces[0][2]) is not None and "@" in pieces[0][2]

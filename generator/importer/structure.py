@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Rule, error
-from generator.importer.census import FIGURES, Construct, census
+from generator.importer.census import FIGURES, OUTSIDE_FIGURES, PROSE, Construct, census
 from generator.importer.columns import status_label_of
 from generator.importer.folding import words
 from generator.model import kinds
@@ -103,6 +103,9 @@ class Structure:
     stated: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FIGURES, 0))
     kept: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FIGURES, 0))
     losses: list[Loss] = field(default_factory=list)
+    # What the sections' own prose states, outside any record: kept there as text, and
+    # neither stated nor kept in the records' figures (no record's structure holds it).
+    outside: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTSIDE_FIGURES, 0))
 
     def add(self, construct: Construct, held: bool, what: str) -> None:
         """Count one construct; a loss keeps it located, with its record and as stated."""
@@ -120,7 +123,11 @@ class Structure:
 
     def summary(self) -> str:
         """``records 33 of 34, labels 33 of 33, …, revisions 0 of 0``: every figure, every time."""
-        return ", ".join(f"{name} {self.kept[name]:,} of {self.stated[name]:,}" for name in FIGURES)
+        figures = ", ".join(f"{name} {self.kept[name]:,} of {self.stated[name]:,}" for name in FIGURES)
+        if not any(self.outside.values()):
+            return figures
+        prose = ", ".join(f"{name} {self.outside[name]:,}" for name in OUTSIDE_FIGURES)
+        return f"{figures} (outside any record, kept as section text: {prose})"
 
     def as_dict(self) -> dict[str, dict[str, int]]:
         return {name: {"stated": self.stated[name], "kept": self.kept[name]} for name in FIGURES}
@@ -134,6 +141,8 @@ def combined(parts: Iterable[Structure]) -> Structure:
             total.stated[name] += part.stated[name]
             total.kept[name] += part.kept[name]
         total.losses.extend(part.losses)
+        for name in OUTSIDE_FIGURES:
+            total.outside[name] += part.outside[name]
     return total
 
 
@@ -208,6 +217,9 @@ def measure(text: str, files: Iterable[dict[str, Any]]) -> Structure:
     lost_records: set[str] = set()  # declared here, not written: the record's loss says it all
     for construct in census(text):
         owner = construct.owner
+        if owner == PROSE:
+            structure.outside[construct.figure] += 1
+            continue
         record = written.get(owner)
         if construct.figure == "records":
             lost = BECAME_SUPPLIED if owner in supplied else "is not a record of the files written"

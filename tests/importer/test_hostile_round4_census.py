@@ -138,3 +138,23 @@ def test_counting_grows_with_the_document_alone(unit: str) -> None:
     base = counted(0)
     small, large = counted(200), counted(2000)
     assert {k: large[k] - base[k] for k in large} == {k: 10 * (small[k] - base[k]) for k in small}
+
+
+# ---------------------------------------------------------------- outside any record
+
+
+def test_what_a_sections_own_prose_states_is_counted_apart() -> None:
+    # A synthesis quoting a file and citing lines is no record's structure: the summary
+    # says how much of it there is, beside the records' figures, never inside them.
+    synthesis = (
+        "## Bounded synthesis\n\nThe loop is wired (`src/a.rs:1-9`); implementation conclusion status: wired.\n\n"
+        f"> let x = 1;\n> --- `src/a.rs:3-4` @ `{COMMIT}`\n"
+    )
+    measured = render_measured(HEAD + "#### RTE-1 — Save\n\n" + synthesis, "doc.md", "x")
+    structure = measured.structure
+    assert dict(structure.outside) == {"quotations": 1, "anchors": 1, "statuses": 1}
+    assert structure.stated["quotations"] == 0 and structure.losses == []
+    assert structure.summary().endswith(
+        "(outside any record, kept as section text: quotations 1, anchors 1, statuses 1)"
+    )
+    assert counts(census(HEAD + synthesis)) == counts(census(HEAD))

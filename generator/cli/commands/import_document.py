@@ -60,6 +60,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
         }
         if outcome.structure is not None:
             payload["structure"] = outcome.structure.as_dict()
+            payload["outside_records"] = dict(outcome.structure.outside)
         if outcome.coverage is not None:
             payload["coverage"] = {"units": outcome.coverage.units, "kept": outcome.coverage.kept}
         payload["findings"] = {

@@ -147,7 +147,8 @@ def test_what_a_sections_own_prose_states_is_counted_apart() -> None:
     # A synthesis quoting a file and citing lines is no record's structure: the summary
     # says how much of it there is, beside the records' figures, never inside them.
     synthesis = (
-        "## Bounded synthesis\n\nThe loop is wired (`src/a.rs:1-9`); implementation conclusion status: wired.\n\n"
+        "## Bounded synthesis\n\n"
+        "The loop is wired (`src/a.rs:1-9`); implementation conclusion status: wired.\n\n"
         f"> let x = 1;\n> --- `src/a.rs:3-4` @ `{COMMIT}`\n"
     )
     measured = render_measured(HEAD + "#### RTE-1 — Save\n\n" + synthesis, "doc.md", "x")
